@@ -1,0 +1,29 @@
+"""The errors `solo` shows to people.
+
+Every message is one line a player can act on. Code that catches one of these
+renders ``str(error)`` and changes nothing; anything else escaping is a bug.
+"""
+
+
+class SoloError(Exception):
+    """Base of every error meant to be shown to a player or Director."""
+
+
+class RuleViolation(SoloError):
+    """The command is well formed but the rules forbid it; the state is unchanged."""
+
+
+class InvalidCommand(SoloError):
+    """The text could not be read as a command; the message shows the usage."""
+
+
+class JournalConflict(SoloError):
+    """Another process wrote to the same campaign first; nothing was written."""
+
+
+class JournalError(SoloError):
+    """The journal file cannot be used (missing campaign, unreadable file, ...)."""
+
+
+class NarratorError(SoloError):
+    """A narrator could not produce text; callers fall back to the oracle."""
