@@ -147,7 +147,7 @@ class EnemyAct(Frozen):
 
     kind: Literal["enemy_act"] = "enemy_act"
     enemy: str
-    targets: dict[str, int]
+    targets: dict[str, int] | None = None  # None: the Director chooses before deciding
 
 
 class EndRound(Frozen):

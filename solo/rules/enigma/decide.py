@@ -577,7 +577,10 @@ def _enemy_turn(state: GameState, enemy: Enemy, targets: Mapping[str, int]) -> E
 @_decide.register
 def _(c: cmd.EnemyAct, state: GameState, rng: random.Random) -> Events:
     _tumult(state, "an enemy turn")
-    return _enemy_turn(state, _enemy(state, c.enemy), c.targets)
+    enemy = _enemy(state, c.enemy)
+    if c.targets is None:
+        raise RuleViolation(f"name {enemy.name}'s targets, e.g. --target NAME:{enemy.danger}")
+    return _enemy_turn(state, enemy, c.targets)
 
 
 def enemies_due(state: GameState) -> tuple[Enemy, ...]:

@@ -1,0 +1,206 @@
+"""The ``solo`` command: ``play``, ``script FILE|-`` and one-shot command lines.
+
+Usage (CONTRACT.md *Entry points*):
+    solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--no-model] play [CAMPAIGN]
+    solo [--db PATH] script FILE|- [--json]
+    solo [--db PATH] [--json] LINE...
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from rich.console import Console
+
+from .errors import SoloError
+from .journal import Journal
+from .render import render
+from .session import Outcome, Session
+
+USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--no-model] COMMAND
+  solo play [CAMPAIGN]         play interactively
+  solo script FILE|- [--json]  run a file of commands (- reads standard input)
+  solo LINE...                 run one command, e.g. solo status --json
+  solo help                    list the commands"""
+
+
+@dataclass
+class Options:
+    db: str
+    model: str | None = None
+    llm_url: str | None = None
+    no_model: bool = False
+    json_output: bool = False
+
+
+def default_db() -> str:
+    return os.environ.get("SOLO_DB") or str(Path(user_data_dir("solo", appauthor=False)) / "journal.sqlite")
+
+
+def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
+    opts = Options(db=default_db(), model=os.environ.get("SOLO_MODEL"))
+    rest = list(argv)
+    while rest and rest[0].startswith("--"):
+        flag, eq, inline = rest[0].partition("=")
+        if flag in ("--db", "--model", "--llm-url"):
+            if eq:
+                value = inline
+                rest = rest[1:]
+            elif len(rest) > 1:
+                value = rest[1]
+                rest = rest[2:]
+            else:
+                raise SoloError(f"{flag} needs a value")
+            setattr(opts, flag[2:].replace("-", "_"), value)
+        elif flag == "--no-model":
+            opts.no_model = True
+            rest = rest[1:]
+        elif flag == "--json":
+            opts.json_output = True
+            rest = rest[1:]
+        elif flag in ("--help", "-h"):
+            return opts, ["--usage"]
+        else:
+            raise SoloError(f"unknown option {flag}; {USAGE.splitlines()[0]}")
+    return opts, rest
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        opts, rest = _global_options(sys.argv[1:] if argv is None else argv)
+    except SoloError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if rest == ["--usage"]:
+        print(USAGE)
+        return 0
+    try:
+        journal = Journal(opts.db)
+    except SoloError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if not rest or rest[0] == "play":
+            return play(journal, rest[1:])
+        if rest[0] == "script":
+            return script(journal, rest[1:])
+        return one_shot(journal, rest, opts)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        journal.close()
+
+
+def one_shot(journal: Journal, words: list[str], opts: Options) -> int:
+    session = Session(journal)
+    line = shlex.join(words)
+    outcome = session.execute(line)
+    if outcome.ok and outcome.kind == "Status" and "--json" in words:
+        print(json.dumps(outcome.result))
+    elif opts.json_output:
+        print(json.dumps(outcome.as_json(1)))
+    else:
+        _print(outcome)
+    return 0 if outcome.ok else 1
+
+
+def _print(outcome: Outcome, console: Console | None = None) -> None:
+    console = console or Console(highlight=False, soft_wrap=True)
+    console.print(render(outcome), stderr=False)
+
+
+def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
+    """(line number, text) of the lines to run: blank lines and # comments are skipped."""
+    for number, raw in enumerate(lines, start=1):
+        text = raw.rstrip("\n").rstrip("\r")
+        if text.strip() and not text.lstrip().startswith("#"):
+            yield number, text
+
+
+def script(journal: Journal, args: list[str]) -> int:
+    as_json = "--json" in args
+    files = [a for a in args if a != "--json"]
+    if len(files) != 1:
+        print("error: usage: solo script FILE|- [--json]", file=sys.stderr)
+        return 2
+    name = files[0]
+    if name == "-":
+        source: Iterable[str] = sys.stdin
+        base_dir = Path.cwd()
+    else:
+        path = Path(name)
+        try:
+            source = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"error: cannot read {name}: {exc}", file=sys.stderr)
+            return 2
+        base_dir = Path.cwd()
+    session = Session(journal, base_dir=base_dir)
+    console = Console(highlight=False, soft_wrap=True)
+    all_ok = True
+    for number, text in script_lines(source):
+        outcome = session.execute(text)
+        all_ok &= outcome.ok
+        if as_json:
+            sys.stdout.write(json.dumps(outcome.as_json(number)) + "\n")
+            sys.stdout.flush()
+        else:
+            console.print(f"[dim]{number}>[/] {text}", markup=True, highlight=False)
+            _print(outcome, console)
+    return 0 if all_ok else 1
+
+
+def play(journal: Journal, args: list[str]) -> int:
+    """A plain line loop until the full REPL lands: type commands, read results."""
+    session = Session(journal, follow=False)
+    console = Console(highlight=False, soft_wrap=True)
+    if args:
+        outcome = session.execute(shlex.join(["campaign", "use", *args]))
+        _print(outcome, console)
+    console.print("[bold]solo[/] — ENIGMA pulp adventures. Type `help` for commands, Ctrl-D to leave.")
+    if session.campaign is None:
+        console.print("No campaign yet: try `campaign new Marseille` then `pc add Nara --knack climbing`.")
+    else:
+        _print(session.execute("status"), console)
+    read = _reader()
+    while True:
+        try:
+            line = read()
+        except EOFError:
+            console.print("Everything is saved. Farewell!")
+            return 0
+        except KeyboardInterrupt:
+            continue
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.strip() in ("quit", "exit"):
+            console.print("Everything is saved. Farewell!")
+            return 0
+        _print(session.execute(line), console)
+
+
+def _reader():
+    if sys.stdin.isatty():
+        from prompt_toolkit import PromptSession
+
+        prompt = PromptSession()
+        return lambda: prompt.prompt("solo> ")
+    return lambda: _read_stdin()
+
+
+def _read_stdin() -> str:
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,387 @@
+"""The campaign journal: an append-only SQLite file, the single source of truth.
+
+Every campaign is a stream of events keyed by (campaign, seq), grouped by the
+command that produced them. State is the fold of the events of the commands that
+are not undone; ``undo`` appends a ``command_undone`` event and deletes nothing.
+One command is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) in WAL mode;
+a writer whose view of the campaign is stale is refused with ``JournalConflict``
+or, if it asks to follow, catches up inside the same transaction.
+
+Rows are written with plain SQL inside our own transactions; sqlite-utils builds
+the schema, the full-text indexes and serves the queries.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+import contextlib
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from .errors import JournalConflict, JournalError
+
+Clock = Callable[[], str]
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# --- migrations -------------------------------------------------------------------
+
+
+def _m001_initial(db: sqlite_utils.Database) -> None:
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS campaigns (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            rules TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            created TEXT NOT NULL)"""
+    )
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS commands (
+            campaign INTEGER NOT NULL REFERENCES campaigns(id),
+            id INTEGER NOT NULL,
+            line TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (campaign, id))"""
+    )
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS events (
+            campaign INTEGER NOT NULL REFERENCES campaigns(id),
+            seq INTEGER NOT NULL,
+            command INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (campaign, seq))"""
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS events_by_command ON events (campaign, command)")
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS notes (
+            id INTEGER PRIMARY KEY,
+            campaign INTEGER NOT NULL REFERENCES campaigns(id),
+            command INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            created TEXT NOT NULL)"""
+    )
+    db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT)")
+
+
+def _m002_narration_and_model_calls(db: sqlite_utils.Database) -> None:
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS narrations (
+            id INTEGER PRIMARY KEY,
+            campaign INTEGER NOT NULL REFERENCES campaigns(id),
+            command INTEGER NOT NULL,
+            task TEXT NOT NULL,
+            text TEXT NOT NULL,
+            source TEXT NOT NULL,
+            origin TEXT,
+            model_call INTEGER,
+            created TEXT NOT NULL)"""
+    )
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS model_calls (
+            id INTEGER PRIMARY KEY,
+            campaign INTEGER REFERENCES campaigns(id),
+            command INTEGER,
+            task TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt TEXT NOT NULL,
+            parameters TEXT,
+            output TEXT,
+            prompt_tokens INTEGER,
+            completion_tokens INTEGER,
+            duration_ms REAL,
+            fallback TEXT,
+            created TEXT NOT NULL)"""
+    )
+
+
+def _m003_full_text_search(db: sqlite_utils.Database) -> None:
+    db["notes"].enable_fts(["text"], create_triggers=True, replace=True)
+    db["narrations"].enable_fts(["text"], create_triggers=True, replace=True)
+
+
+def _m004_snapshots(db: sqlite_utils.Database) -> None:
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS snapshots (
+            campaign INTEGER NOT NULL REFERENCES campaigns(id),
+            command INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (campaign, command))"""
+    )
+
+
+Migration = tuple[str, Callable[[sqlite_utils.Database], None]]
+
+MIGRATIONS: list[Migration] = [
+    ("001_initial", _m001_initial),
+    ("002_narration_and_model_calls", _m002_narration_and_model_calls),
+    ("003_full_text_search", _m003_full_text_search),
+    ("004_snapshots", _m004_snapshots),
+]
+
+
+def migrate(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATIONS, clock: Clock = utc_now) -> list[str]:
+    """Apply the migrations not yet recorded in ``_migrations``, in order; returns their names.
+
+    Each runs in its own write transaction, so two processes opening a new file at
+    once apply each migration exactly once."""
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
+    applied = []
+    for name, step in migrations:
+        with write_transaction(db.conn):
+            if db.execute("SELECT 1 FROM _migrations WHERE name = ?", [name]).fetchone():
+                continue
+            step(db)
+            db.execute("INSERT INTO _migrations (name, applied) VALUES (?, ?)", [name, clock()])
+            applied.append(name)
+    return applied
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """A transaction holding the database's write lock from its start (``BEGIN IMMEDIATE``)."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise JournalConflict(f"the journal is busy in another process ({exc}): try again") from None
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")
+
+
+# --- the journal ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Campaign:
+    id: int
+    name: str
+    rules: str
+    seed: int
+    created: str
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    command: int
+    type: str
+    version: int
+    payload: dict[str, Any]
+    created: str
+
+
+@dataclass(frozen=True)
+class Head:
+    """How far a reader has read a campaign: its last event and last command."""
+
+    seq: int = 0
+    command: int = 0
+
+
+class Journal:
+    """One SQLite journal file holding any number of campaigns."""
+
+    def __init__(self, path: str | Path, *, clock: Clock = utc_now, busy_timeout: float = 10.0):
+        self.path = str(path)
+        self.clock = clock
+        if self.path != ":memory:":
+            parent = Path(self.path).expanduser().parent
+            try:
+                parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(f"cannot create the folder for the journal {self.path}: {exc.strerror}") from None
+        try:
+            conn = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            self.db = sqlite_utils.Database(conn)
+            migrate(self.db, clock=clock)
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.path} is not a usable solo journal ({exc}): pick another file with --db") from None
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # transactions ---------------------------------------------------------------
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """One command's write transaction (see ``write_transaction``)."""
+        return write_transaction(self.db.conn)
+
+    # campaigns --------------------------------------------------------------------
+
+    def campaigns(self) -> list[Campaign]:
+        rows = self.db.execute("SELECT id, name, rules, seed, created FROM campaigns ORDER BY id").fetchall()
+        return [Campaign(*row) for row in rows]
+
+    def campaign(self, name: str) -> Campaign | None:
+        row = self.db.execute(
+            "SELECT id, name, rules, seed, created FROM campaigns WHERE name = ? COLLATE NOCASE", [name]
+        ).fetchone()
+        return Campaign(*row) if row else None
+
+    def campaign_by_id(self, campaign_id: int) -> Campaign:
+        row = self.db.execute("SELECT id, name, rules, seed, created FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
+        if row is None:
+            raise JournalError(f"no campaign with id {campaign_id}")
+        return Campaign(*row)
+
+    def create_campaign(self, name: str, rules: str, seed: int) -> Campaign:
+        """Inside a transaction: a new campaign row."""
+        if self.campaign(name) is not None:
+            raise JournalConflict(f"a campaign named {name!r} already exists: pick another name or `campaign use {name}`")
+        cursor = self.db.execute(
+            "INSERT INTO campaigns (name, rules, seed, created) VALUES (?, ?, ?, ?)", [name, rules, seed, self.clock()]
+        )
+        return self.campaign_by_id(int(cursor.lastrowid or 0))
+
+    def setting(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [key, value])
+
+    # the event stream -----------------------------------------------------------
+
+    def head(self, campaign: int) -> Head:
+        row = self.db.execute(
+            "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign = ?),"
+            " (SELECT COALESCE(MAX(id), 0) FROM commands WHERE campaign = ?)",
+            [campaign, campaign],
+        ).fetchone()
+        return Head(seq=row[0], command=row[1])
+
+    def append(self, campaign: int, expected: Head, line: str, kind: str, events: Sequence[dict[str, Any]]) -> Head:
+        """Inside a transaction: record one command and its events after ``expected``.
+
+        Raises ``JournalConflict`` if another writer got there first."""
+        if self.head(campaign) != expected:
+            raise JournalConflict("the campaign changed in another process: nothing was written")
+        now = self.clock()
+        command = expected.command + 1
+        try:
+            self.db.execute(
+                "INSERT INTO commands (campaign, id, line, kind, created) VALUES (?, ?, ?, ?, ?)",
+                [campaign, command, line, kind, now],
+            )
+            seq = expected.seq
+            for payload in events:
+                seq += 1
+                self.db.execute(
+                    "INSERT INTO events (campaign, seq, command, type, version, payload, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [campaign, seq, command, payload["type"], payload.get("v", 1), json.dumps(payload), now],
+                )
+        except sqlite3.IntegrityError:
+            raise JournalConflict("the campaign changed in another process: nothing was written") from None
+        return Head(seq=seq, command=command)
+
+    def events(self, campaign: int, *, after_command: int = 0) -> list[StoredEvent]:
+        rows = self.db.execute(
+            "SELECT seq, command, type, version, payload, created FROM events"
+            " WHERE campaign = ? AND command > ? ORDER BY seq",
+            [campaign, after_command],
+        ).fetchall()
+        return [StoredEvent(seq, cmd, typ, ver, json.loads(payload), created) for seq, cmd, typ, ver, payload, created in rows]
+
+    def commands(self, campaign: int, *, last: int | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT id, line, kind, created FROM commands WHERE campaign = ? ORDER BY id"
+        if last is not None:
+            sql = f"SELECT * FROM ({sql} DESC LIMIT {int(last)}) ORDER BY id"
+        return [dict(zip(("id", "line", "kind", "created"), row)) for row in self.db.execute(sql, [campaign]).fetchall()]
+
+    def undone_commands(self, campaign: int) -> dict[int, int]:
+        """Each undone command id -> the id of the undo command that reverted it."""
+        rows = self.db.execute(
+            "SELECT command, payload FROM events WHERE campaign = ? AND type = 'command_undone' ORDER BY seq", [campaign]
+        ).fetchall()
+        undone: dict[int, int] = {}
+        for by, payload in rows:
+            for target in json.loads(payload)["commands"]:
+                undone[int(target)] = by
+        return undone
+
+    # snapshots --------------------------------------------------------------------
+
+    def save_snapshot(self, campaign: int, head: Head, state: dict[str, Any]) -> None:
+        """Inside a transaction: the folded state as of ``head``."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO snapshots (campaign, command, seq, state, created) VALUES (?, ?, ?, ?, ?)",
+            [campaign, head.command, head.seq, json.dumps(state), self.clock()],
+        )
+
+    def latest_snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Head, dict[str, Any]] | None:
+        """The newest snapshot that no later ``undo`` invalidated."""
+        for head, state in self.snapshots(campaign):
+            if not any(target <= head.command < by for target, by in undone.items()):
+                return head, state
+        return None
+
+    def snapshots(self, campaign: int) -> Iterator[tuple[Head, dict[str, Any]]]:
+        cursor = self.db.execute(
+            "SELECT command, seq, state FROM snapshots WHERE campaign = ? ORDER BY command DESC", [campaign]
+        )
+        for command, seq, state in cursor:
+            yield Head(seq=seq, command=command), json.loads(state)
+
+    # notes, narration, search ---------------------------------------------------
+
+    def add_note(self, campaign: int, command: int, text: str) -> None:
+        self.db.execute(
+            "INSERT INTO notes (campaign, command, text, created) VALUES (?, ?, ?, ?)", [campaign, command, text, self.clock()]
+        )
+
+    def add_narration(
+        self, campaign: int, command: int, task: str, text: str, source: str, origin: str | None = None,
+        model_call: int | None = None,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO narrations (campaign, command, task, text, source, origin, model_call, created)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [campaign, command, task, text, source, origin, model_call, self.clock()],
+        )
+
+    def notes(self, campaign: int) -> list[dict[str, Any]]:
+        return list(self.db["notes"].rows_where("campaign = ?", [campaign], order_by="id"))
+
+    def narrations(self, campaign: int) -> list[dict[str, Any]]:
+        return list(self.db["narrations"].rows_where("campaign = ?", [campaign], order_by="id"))
+
+    def search(self, campaign: int, words: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Full-text search (FTS5) over the campaign's notes and narration, best first."""
+        hits: list[dict[str, Any]] = []
+        for table, kind in (("notes", "note"), ("narrations", "narration")):
+            try:
+                rows = self.db[table].search(
+                    words, where="campaign = :campaign", where_args={"campaign": campaign},
+                    limit=limit, include_rank=True, quote=True,
+                )
+                for row in rows:
+                    hits.append({"kind": kind, "command": row["command"], "text": row["text"], "rank": row["rank"]})
+            except sqlite3.OperationalError as exc:
+                raise JournalError(f"cannot search for {words!r}: {exc}") from None
+        hits.sort(key=lambda h: h["rank"])
+        return hits[:limit]

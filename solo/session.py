@@ -1,0 +1,548 @@
+"""The session: load a campaign, decide a command, journal it, describe the result.
+
+One path for every line, whoever typed it (REPL, script, one-shot CLI):
+text -> ``parse`` -> rules ``decide`` -> ``Journal.append`` in one transaction ->
+``apply`` -> a result dict. A failure at any step raises a ``SoloError``, which
+becomes ``ok: false`` with its one-line message; nothing is written.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import director, oracle, parser
+from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
+from .journal import Campaign, Head, Journal
+from .rules import RuleSystem, get_system
+from .rules.enigma import commands as rc
+from .rules.enigma import events as ev
+from .rules.enigma import odds as odds_mod
+from .rules.enigma.decide import enemies_due, resolve_pending
+from .rules.enigma.reference import reference
+from .rules.enigma.state import GameState, fold_name
+
+SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
+SESSION_EVENTS = frozenset({"command_undone", "oracle_asked"})  # journal events the rules do not fold
+CURRENT = "current_campaign"
+
+
+@dataclass
+class Outcome:
+    """What one line did: the contract's JSON object for ``script --json``."""
+
+    line: str
+    ok: bool
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    kind: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self, number: int) -> dict[str, Any]:
+        return {"line": number, "command": self.line, "ok": self.ok, "error": self.error, "result": self.result}
+
+
+def command_rng(seed: int, command: int, stream: str = "dice") -> random.Random:
+    """The generator for one command: a pure function of the campaign's seed, the
+    command's number and the stream (dice or oracle), so no generator state needs
+    storing and an extra oracle draw never shifts later dice."""
+    return random.Random(f"{seed}:{command}:{stream}")
+
+
+class Session:
+    """One journal, one current campaign, its state kept in step with the file.
+
+    ``follow=True`` (scripts, one-shot): if another process wrote meanwhile, catch up
+    inside the write transaction and decide on the fresh state. ``follow=False``
+    (interactive): refuse with ``JournalConflict`` and reload, so a player never acts
+    on a state they have not seen.
+    """
+
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        follow: bool = True,
+        seed_source: Callable[[], int] = lambda: secrets.randbelow(2**31),
+        base_dir: Path | None = None,
+    ):
+        self.journal = journal
+        self.follow = follow
+        self.seed_source = seed_source
+        self.base_dir = base_dir or Path.cwd()
+        self.campaign: Campaign | None = None
+        self.system: RuleSystem = get_system("enigma")
+        self.state: Any = self.system.initial_state()
+        self.head = Head()
+        current = journal.setting(CURRENT)
+        if current is not None:
+            campaign = journal.campaign_by_id(int(current))
+            self._switch(campaign)
+
+    # loading ---------------------------------------------------------------------
+
+    def _switch(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.system = get_system(campaign.rules)
+        self.reload()
+
+    def reload(self) -> None:
+        """Fold the current campaign from its newest valid snapshot."""
+        if self.campaign is None:
+            return
+        self.state, self.head = self.fold_campaign(self.campaign.id, use_snapshots=True)
+
+    def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
+        undone = self.journal.undone_commands(campaign)
+        if upto is not None:
+            undone = {t: by for t, by in undone.items() if by <= upto}
+        state = self.system.initial_state()
+        after = 0
+        if use_snapshots:
+            snap = self.journal.latest_snapshot(campaign, undone)
+            if snap is not None:
+                head, data = snap
+                state, after = self.system.state_from_dict(data), head.command
+        for stored in self.journal.events(campaign, after_command=after):
+            if upto is not None and stored.command > upto:
+                break
+            if stored.command in undone or stored.type in SESSION_EVENTS:
+                continue
+            state = self.system.apply(state, self.system.event_from_dict(stored.payload))
+        return state, self.journal.head(campaign)
+
+    # running lines -----------------------------------------------------------------
+
+    def execute(self, line: str) -> Outcome:
+        """Run one line; never raises for bad input, rules or conflicts."""
+        try:
+            command = parser.parse(line)
+        except SoloError as exc:
+            return Outcome(line=line, ok=False, error=str(exc))
+        return self.run(command, line)
+
+    def run(self, command: Any, line: str) -> Outcome:
+        kind = type(command).__name__
+        try:
+            result = self._dispatch(command, line)
+        except JournalConflict as exc:
+            self.reload()
+            return Outcome(line=line, ok=False, error=f"{exc}; the campaign was reloaded, repeat the command", kind=kind)
+        except SoloError as exc:
+            return Outcome(line=line, ok=False, error=str(exc), kind=kind)
+        return Outcome(line=line, ok=True, result=result, kind=kind)
+
+    def _need_campaign(self) -> Campaign:
+        if self.campaign is None:
+            raise RuleViolation("no campaign yet: start one with `campaign new NAME`")
+        return self.campaign
+
+    def _dispatch(self, command: Any, line: str) -> dict[str, Any]:
+        match command:
+            case parser.CampaignNew():
+                return self._campaign_new(command, line)
+            case parser.CampaignUse():
+                campaign = self.journal.campaign(command.name)
+                if campaign is None:
+                    names = ", ".join(c.name for c in self.journal.campaigns()) or "none yet"
+                    raise RuleViolation(f"no campaign named {command.name!r} (campaigns: {names})")
+                with self.journal.transaction():
+                    self.journal.set_setting(CURRENT, str(campaign.id))
+                self._switch(campaign)
+                return {"campaign": campaign.name}
+            case parser.CampaignList():
+                current = self.campaign.id if self.campaign else None
+                return {"campaigns": [{"name": c.name, "rules": c.rules, "seed": c.seed, "created": c.created,
+                                       "current": c.id == current} for c in self.journal.campaigns()]}
+            case parser.CampaignValidate():
+                raise RuleViolation("adventure files are not supported yet: start an improvised campaign with `campaign new NAME`")
+            case parser.Status():
+                self._refresh()
+                return self.status()
+            case parser.Help():
+                return help_result(command.command)
+            case parser.RulesReference():
+                return reference(command.topic)
+            case parser.Log():
+                return {"commands": self.journal.commands(self._need_campaign().id, last=command.count)}
+            case parser.Search():
+                return {"words": command.words, "hits": self.journal.search(self._need_campaign().id, command.words)}
+            case parser.ExportMarkdown():
+                from .export import export_markdown
+
+                campaign = self._need_campaign()
+                self._refresh()
+                text = export_markdown(self.journal, campaign, self)
+                path = Path(command.file).expanduser()
+                if not path.is_absolute():
+                    path = self.base_dir / path
+                try:
+                    path.write_text(text, encoding="utf-8")
+                except OSError as exc:
+                    raise JournalError(f"cannot write {path}: {exc.strerror}") from None
+                return {"file": str(path), "bytes": len(text.encode())}
+            case parser.Replay():
+                return self.verify()
+            case parser.Odds():
+                return self._odds(command.gamble)
+            case parser.Undo():
+                return self._undo(line)
+            case parser.Note() | parser.Ask():
+                return self._journal_only(command, line)
+            case _:
+                return self._rules(command, line)
+
+    def _refresh(self) -> None:
+        if self.campaign is not None and self.journal.head(self.campaign.id) != self.head:
+            self.reload()
+
+    # campaigns -----------------------------------------------------------------------
+
+    def _campaign_new(self, command: parser.CampaignNew, line: str) -> dict[str, Any]:
+        if command.source is not None:
+            raise RuleViolation("adventure files are not supported yet: drop --from to start an improvised campaign")
+        system = get_system(command.rules)
+        seed = command.seed if command.seed is not None else self.seed_source()
+        start = rc.StartCampaign(name=command.name, seed=seed, optional=command.optional)
+        events = system.decide(system.initial_state(), start, rng=command_rng(seed, 1))
+        with self.journal.transaction():
+            campaign = self.journal.create_campaign(" ".join(command.name.split()), system.name, seed)
+            self.journal.append(campaign.id, Head(), line, "campaign_new", [system.event_to_dict(e) for e in events])
+            self.journal.set_setting(CURRENT, str(campaign.id))
+        self._switch(campaign)
+        return {"campaign": campaign.name, "seed": seed, "rules": system.name, "optional": list(command.optional),
+                "leg": 1}
+
+    # writing -------------------------------------------------------------------------
+
+    def _write(self, line: str, kind: str, decide: Callable[[], tuple[list[Any], Callable[[int], None] | None]]) -> tuple[list[Any], Head]:
+        """Decide and append one command atomically; returns its events and the new head.
+
+        ``decide`` runs inside the write transaction on the current state and returns
+        the events plus an optional extra writer (notes) given the command id."""
+        campaign = self._need_campaign()
+        with self.journal.transaction():
+            if self.journal.head(campaign.id) != self.head:
+                if not self.follow:
+                    raise JournalConflict("the campaign changed in another process: nothing was written")
+                self.reload()
+            events, extra = decide()
+            payloads = [e if isinstance(e, dict) else self.system.event_to_dict(e) for e in events]
+            head = self.journal.append(campaign.id, self.head, line, kind, payloads)
+            if extra is not None:
+                extra(head.command)
+            rules_events = [e for e in events if not isinstance(e, dict)]
+            new_state = self.system.fold(self.state, rules_events)
+            if head.command % SNAPSHOT_EVERY == 0:
+                self.journal.save_snapshot(campaign.id, head, self.system.state_to_dict(new_state))
+        self.state, self.head = new_state, head
+        return events, head
+
+    def _rng(self, stream: str = "dice") -> random.Random:
+        campaign = self._need_campaign()
+        return command_rng(campaign.seed, self.head.command + 1, stream)
+
+    def _resolution(self, state: GameState, command: Any) -> tuple[Any, ...]:
+        """The events resolving a pending Gamble before ``command`` (none if it keeps it)."""
+        if state.pending is None or isinstance(command, rc.KEEPS_PENDING):
+            return ()
+        return resolve_pending(state)
+
+    def _rules(self, command: Any, line: str) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+
+        def decide() -> tuple[list[Any], None]:
+            seen["before"] = state = self.state
+            base = self.system.fold(state, self._resolution(state, command))
+            seen["command"] = completed = self._complete(base, command)
+            return list(self.system.decide(state, completed, rng=self._rng())), None
+
+        events, _ = self._write(line, command.kind, decide)
+        return describe(seen["before"], seen["command"], events, self.state)
+
+    def _complete(self, state: GameState, command: Any) -> Any:
+        """Fill in the Director's choices a command left open ([Dangers] targets)."""
+        if isinstance(command, rc.EnemyAct) and command.targets is None and state.tumult is not None:
+            enemy = state.find_enemy(command.enemy)
+            if enemy is not None and not enemy.defeated:
+                return command.model_copy(update={"targets": director.enemy_targets(state, enemy)})
+        if isinstance(command, rc.EndRound) and state.tumult is not None:
+            from .rules.enigma import fold
+
+            targets = dict(command.targets)
+            given = {fold_name(k) for k in targets}
+            current = state
+            for enemy in enemies_due(state):
+                if fold_name(enemy.name) not in given:
+                    targets[enemy.name] = director.enemy_targets(current, enemy)
+                act = rc.EnemyAct(enemy=enemy.name, targets=targets.get(enemy.name) or {})
+                try:
+                    current = fold(current, self.system.decide(current, act, rng=random.Random(0)))
+                except SoloError:
+                    break  # the rules will report it when deciding the whole round
+            return command.model_copy(update={"targets": targets})
+        return command
+
+    def _journal_only(self, command: parser.Note | parser.Ask, line: str) -> dict[str, Any]:
+        """A note or an oracle question: journaled, not folded; it resolves a pending Gamble."""
+        campaign = self._need_campaign()
+        result: dict[str, Any] = {}
+        seen: dict[str, Any] = {}
+
+        def decide() -> tuple[list[Any], Callable[[int], None] | None]:
+            seen["before"] = self.state
+            resolution = list(self._resolution(self.state, command))
+            if isinstance(command, parser.Note):
+                result.update({"note": command.text})
+                return resolution, lambda cid: self.journal.add_note(campaign.id, cid, command.text)
+            dice, answer = oracle.ask(command.odds, command.dice, self._rng("oracle"))
+            result.update({"question": command.question, "odds": command.odds, "dice": list(dice), "answer": answer,
+                           "yes_chance": round(oracle.yes_chance(command.odds), 4)})
+            payload = {"type": "oracle_asked", "v": 1, **result}
+            return [*resolution, payload], None
+
+        kind = "note" if isinstance(command, parser.Note) else "ask"
+        events, _ = self._write(line, kind, decide)
+        resolved = describe_resolution(seen["before"], [e for e in events if not isinstance(e, dict)])
+        if resolved:
+            result["resolved"] = resolved
+        return result
+
+    def _undo(self, line: str) -> dict[str, Any]:
+        """Revert the last state-changing command, or the whole pending Gamble
+        (CONTRACT Ruling *Undo*); recorded as an event, nothing deleted."""
+        campaign = self._need_campaign()
+        targets: list[int] = []
+
+        def decide() -> tuple[list[Any], None]:
+            targets.clear()
+            targets.extend(self._undo_targets(campaign.id))
+            return [{"type": "command_undone", "v": 1, "commands": targets}], None
+
+        self._write(line, "undo", decide)
+        self.reload()
+        lines = {c["id"]: c["line"] for c in self.journal.commands(campaign.id)}
+        return {"undone": [lines[t] for t in targets], "commands": targets}
+
+    def _undo_targets(self, campaign: int) -> list[int]:
+        undone = self.journal.undone_commands(campaign)
+        changing: dict[int, list[str]] = {}
+        for stored in self.journal.events(campaign):
+            if stored.command in undone or stored.type in SESSION_EVENTS:
+                continue
+            changing.setdefault(stored.command, []).append(stored.type)
+        candidates = sorted(cid for cid, types in changing.items() if types != ["campaign_started"])
+        if not candidates:
+            raise RuleViolation("nothing to undo")
+        if self.state.pending is None:
+            return [candidates[-1]]
+        rolled = max(cid for cid in candidates if "gamble_rolled" in changing[cid])
+        return [cid for cid in candidates if cid >= rolled]
+
+    # reading ------------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        self._need_campaign()
+        return self.system.status(self.state)
+
+    def _odds(self, gamble: rc.Gamble) -> dict[str, Any]:
+        """The pool a Gamble would roll and its exact odds, without rolling anything."""
+        self._need_campaign()
+        state = self.system.fold(self.state, self._resolution(self.state, gamble))
+        probe = gamble.model_copy(update={"dice": None})
+        events = self.system.decide(state, probe, rng=random.Random(0))
+        rolled = next(e for e in events if isinstance(e, ev.GambleRolled))
+        actor = state.find(rolled.character)
+        report = odds_mod.odds_report(
+            len(rolled.dice) + (1 if rolled.help else 0), actor.lucky_saves, actor.catchphrase_available
+        )
+        return {"character": rolled.character, "pool": report.pool, "bonus": list(rolled.bonus),
+                "penalties": list(rolled.penalties), "helper": rolled.help.helper if rolled.help else None,
+                **report.model_dump(exclude={"pool"})}
+
+    def verify(self) -> dict[str, Any]:
+        """``replay --verify``: fold every event from the start and compare with the
+        state loaded through snapshots and with every stored snapshot."""
+        campaign = self._need_campaign()
+        full, head = self.fold_campaign(campaign.id, use_snapshots=False)
+        problems: list[str] = []
+        loaded, _ = self.fold_campaign(campaign.id, use_snapshots=True)
+        if self.system.state_to_dict(loaded) != self.system.state_to_dict(full):
+            problems.append("the state loaded through snapshots differs from the full replay")
+        undone = self.journal.undone_commands(campaign.id)
+        checked = 0
+        for snap_head, data in self.journal.snapshots(campaign.id):
+            if any(t <= snap_head.command < by for t, by in undone.items()):
+                continue
+            at, _ = self.fold_campaign(campaign.id, use_snapshots=False, upto=snap_head.command)
+            checked += 1
+            if self.system.state_to_dict(at) != data:
+                problems.append(f"the snapshot at command {snap_head.command} differs from the replay")
+        if self.system.state_to_dict(self.state) != self.system.state_to_dict(full) and self.head == head:
+            problems.append("the state in memory differs from the replay")
+        return {"ok": not problems, "events": head.seq, "commands": head.command, "snapshots_checked": checked,
+                "differences": problems}
+
+
+# --- describing results -------------------------------------------------------------
+
+
+def _peril_of(events: list[Any], name: str) -> list[ev.PerilChanged]:
+    return [e for e in events if isinstance(e, ev.PerilChanged) and e.character == name]
+
+
+def _peril_dict(e: ev.PerilChanged) -> dict[str, Any]:
+    return {"character": e.character, "amount": e.amount, "before": e.before, "after": e.after,
+            "knockout": e.knockout, "retired": e.retired, "ignored": e.ignored, "cause": e.cause}
+
+
+def _gained(changes: list[ev.PerilChanged]) -> int:
+    return sum(0 if c.ignored else c.amount for c in changes)
+
+
+def describe_resolution(before: GameState, events: list[Any]) -> dict[str, Any] | None:
+    """The contract's resolve fields for the GambleResolved among ``events``."""
+    for i, e in enumerate(events):
+        if isinstance(e, ev.GambleResolved):
+            # the Peril events of a resolution follow it directly
+            tail = []
+            for other in events[i + 1:]:
+                if not isinstance(other, ev.PerilChanged):
+                    break
+                tail.append(other)
+            mine = [p for p in tail if p.character == e.character]
+            result: dict[str, Any] = {
+                "character": e.character, "action": e.action, "dice": list(e.dice),
+                "pool": len(e.dice) + (1 if e.help else 0), "success": e.success,
+                "peril_gained": _gained(mine), "blammo_gained": e.blammo_gained,
+                "knockout": any(p.knockout for p in mine), "retired": any(p.retired for p in mine),
+                "peril_changes": [_peril_dict(p) for p in tail],
+            }
+            if e.help is not None:
+                theirs = [p for p in tail if p.character == e.help.helper]
+                result.update({"help_die": e.help.die, "helper": e.help.helper,
+                               "helper_peril_gained": _gained(theirs)})
+            return result
+    return None
+
+
+def describe(before: GameState, command: Any, events: list[Any], after: GameState) -> dict[str, Any]:
+    """The result object of a rules command (CONTRACT.md *Results*)."""
+    resolved = None
+    own = list(events)
+    if before.pending is not None and not isinstance(command, rc.KEEPS_PENDING):
+        count = len(resolve_pending(before))
+        resolved = describe_resolution(before, own[:count])
+        own = own[count:]
+    result = _describe_own(command, own, after)
+    if resolved is not None:
+        result["resolved"] = resolved
+    return result
+
+
+def _pending_fields(state: GameState) -> dict[str, Any]:
+    p = state.pending
+    assert p is not None
+    actor = state.find(p.character)
+    assert actor is not None
+    fields: dict[str, Any] = {"character": p.character, "action": p.action, "dice": list(p.dice), "pool": p.pool,
+                              "pending": True, "bonus": list(p.bonus), "penalties": list(p.penalties),
+                              "lucky_saves": actor.lucky_saves, "catchphrase_available": actor.catchphrase_available,
+                              "saves_needed": odds_mod.saves_needed(p.all_dice)}
+    if p.help is not None:
+        fields.update({"help_die": p.help.die, "helper": p.help.helper, "help_asset": p.help.asset})
+    return fields
+
+
+def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str, Any]:
+    match command:
+        case rc.Gamble():
+            return _pending_fields(after)
+        case rc.SpendLuck():
+            spent = events[0]
+            return {**_pending_fields(after), "die": spent.die, "before": spent.before, "after": spent.after,
+                    "spent": spent.count}
+        case rc.UseCatchphrase():
+            spoken = events[0]
+            return {**_pending_fields(after), "old_dice": list(spoken.old_dice), "catchphrase": spoken.catchphrase}
+        case rc.Resolve():
+            return describe_resolution(after, events) or {}
+        case rc.GroupGamble():
+            rolled = events[0]
+            results = {}
+            for name, member in rolled.members.items():
+                mine = _peril_of(events, name)
+                results[name] = {"character": name, "dice": list(member.dice), "pool": len(member.dice),
+                                 "success": member.success, "peril_gained": _gained(mine),
+                                 "blammo_gained": 0 if member.success else 1,
+                                 "knockout": any(p.knockout for p in mine), "bonus": list(member.bonus)}
+            return {"action": rolled.action, "success": rolled.success, "results": results}
+        case rc.Snoop():
+            rolled = events[0]
+            return {"character": rolled.character, "topic": rolled.topic, "dice": [rolled.die], "level": rolled.die}
+        case rc.Rest():
+            rolls = events[0].rolls
+            results = {}
+            for name, die in rolls.items():
+                changes = _peril_of(events, name)
+                character = after.find(name)
+                after_peril = changes[-1].after if changes else (character.peril if character else 0)
+                before_peril = changes[0].before if changes else after_peril
+                results[name] = {"die": die, "peril_before": before_peril, "peril_after": after_peril}
+            return {"results": results}
+        case rc.EnemyAct():
+            acted = events[0]
+            return {"enemy": acted.enemy, "targets": dict(acted.targets),
+                    "peril_changes": [_peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
+        case rc.EndRound():
+            turns = [{"enemy": e.enemy, "targets": dict(e.targets)} for e in events if isinstance(e, ev.EnemyActed)]
+            ended = next(e for e in events if isinstance(e, ev.RoundEnded))
+            return {"round": ended.round, "next_round": ended.round + 1, "enemies": turns,
+                    "peril_changes": [_peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
+        case rc.AssignPeril():
+            change = events[0]
+            return _peril_dict(change)
+        case rc.Hit():
+            hit = events[0]
+            enemy = after.find_enemy(hit.enemy)
+            return {"enemy": hit.enemy, "hits": hit.hits, "threshold": enemy.threshold if enemy else hit.hits,
+                    "defeated": hit.defeated}
+        case rc.AddCharacter():
+            added = events[0]
+            return {"character": added.name, "lucky_saves": added.lucky_die, "dice": [added.lucky_die]}
+        case rc.StartLeg():
+            leg = events[0]
+            return {"leg": leg.leg, "lucky_saves": dict(leg.rolls), "departed": list(leg.departed)}
+        case rc.StartScene():
+            scene = events[0]
+            return {"leg": after.leg, "scene": scene.scene, "title": scene.title, "recovered": list(scene.recovered)}
+        case rc.AddEnemy():
+            added = events[0]
+            return {"enemy": added.name, "type": added.enemy_type.value, "threshold": added.threshold,
+                    "danger": added.danger}
+        case rc.Flashpoint():
+            bought = events[0]
+            return {"payments": dict(bought.payments), "round": bought.round}
+        case rc.JustTheThing():
+            thing = events[0]
+            character = after.find(thing.character)
+            return {"character": thing.character, "item": thing.item,
+                    "lucky_saves": character.lucky_saves if character else 0}
+        case rc.StartTumult():
+            return {"tumult": True, "round": 1}
+        case rc.EndTumult():
+            return {"tumult": False, "cleared": list(events[0].cleared)}
+    return {}
+
+
+def help_result(name: str | None) -> dict[str, Any]:
+    if name is None:
+        return {"commands": [{"command": s.name, "usage": s.usage, "summary": s.summary} for s in parser.SPECS]}
+    spec = parser.usage(name)
+    if spec is None:
+        raise InvalidCommand(f"no command {name!r}: type `help` for the list")
+    return {"command": spec.name, "usage": spec.usage, "summary": spec.summary, "aliases": list(spec.aliases)}

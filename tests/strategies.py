@@ -1,0 +1,216 @@
+"""Shared helpers for the ENIGMA rules tests: a small game driver and hypothesis strategies.
+
+``Table`` drives the rules core the way the session does (decide, then fold) and
+records every event, so a test can replay or serialise the whole game afterwards.
+The strategies build random command sequences over a small cast, with random
+physical dice (sometimes wrong on purpose) and random engine seeds.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import strategies as st
+
+from solo.errors import RuleViolation
+from solo.rules.enigma import GameState, commands as c, decide, fold
+from solo.rules.enigma.state import Character, Enemy
+
+# --- a game driver ------------------------------------------------------------------
+
+
+class NoDice(random.Random):
+    """A random generator that fails the test if the rules roll with it."""
+
+    def random(self):  # pragma: no cover - only reached on a bug
+        raise AssertionError("the rules rolled although every die was given")
+
+    def getrandbits(self, k):  # pragma: no cover
+        raise AssertionError("the rules rolled although every die was given")
+
+    def randint(self, a, b):
+        raise AssertionError("the rules rolled although every die was given")
+
+    def randrange(self, *args, **kwargs):  # pragma: no cover
+        raise AssertionError("the rules rolled although every die was given")
+
+
+def assert_one_line(error: Exception) -> str:
+    message = str(error)
+    assert message.strip(), "a RuleViolation must say what is wrong"
+    assert "\n" not in message and "\r" not in message, f"message is not one line: {message!r}"
+    return message
+
+
+class Table:
+    """One campaign driven through ``decide`` and ``fold``; every event is kept."""
+
+    def __init__(self, seed: int = 7, optional: tuple[str, ...] = (), rng: random.Random | None = None):
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.state = GameState()
+        self.events: list = []
+        self.do(c.StartCampaign(name="Marseille", seed=seed, optional=optional))
+
+    def do(self, command, *, rng: random.Random | None = None) -> tuple:
+        events = decide(self.state, command, rng=rng or self.rng)
+        assert isinstance(events, tuple) and events, "a legal command yields at least one event"
+        self.state = fold(self.state, events)
+        self.events.extend(events)
+        return events
+
+    def reject(self, command, match: str | None = None, *, rng: random.Random | None = None) -> str:
+        """The command is illegal: RuleViolation with a one-line message, nothing changes."""
+        before = self.state
+        snapshot = before.model_dump()
+        with pytest.raises(RuleViolation, match=match) as info:
+            decide(self.state, command, rng=rng or self.rng)
+        assert self.state is before
+        assert before.model_dump() == snapshot
+        return assert_one_line(info.value)
+
+    def add(self, name: str, *, knacks=(), equipment=(), catchphrase=None, dice: int | None = 3, **sheet):
+        return self.do(
+            c.AddCharacter(
+                name=name, knacks=tuple(knacks), equipment=tuple(equipment), catchphrase=catchphrase,
+                dice=dice, **sheet,
+            )
+        )
+
+    def char(self, name: str) -> Character:
+        character = self.state.find(name)
+        assert character is not None, f"{name} is not in the cast"
+        return character
+
+    def enemy(self, name: str) -> Enemy:
+        enemy = self.state.find_enemy(name)
+        assert enemy is not None, f"no enemy {name}"
+        return enemy
+
+    def gamble(self, name: str, dice, **kwargs):
+        return self.do(c.Gamble(character=name, action=kwargs.pop("action", "try it"), dice=tuple(dice), **kwargs))
+
+    def peril(self, name: str, amount: int):
+        return self.do(c.AssignPeril(character=name, amount=amount))
+
+    def knock_out(self, name: str):
+        """A Knockout by Director Peril (6 from wherever the character stands)."""
+        return self.peril(name, 6)
+
+    def retire(self, name: str):
+        """Four Knockouts, each followed by a new Scene so the character can take Peril again."""
+        for _ in range(4 - self.char(name).knockouts):
+            self.knock_out(name)
+            self.do(c.StartScene())
+        assert self.char(name).retired
+
+
+def types(events) -> list[str]:
+    return [e.type for e in events]
+
+
+# --- hypothesis strategies ----------------------------------------------------------
+
+CAST = ("Nara", "Max", "Ivy")
+NAMES = CAST + ("Zed", "nara")  # an outsider and a differently-cased name
+ENEMIES = ("Goon", "Boss", "Ghost")
+KNACKS = {
+    "Nara": ("Ancient stonework", "Climbing walls"),
+    "Max": ("Boxing", "Climbing ropes", "Card tricks"),
+    "Ivy": ("Chemistry",),
+}
+EQUIPMENT = {
+    "Nara": ("Dad's grappling hook",),
+    "Max": ("Brass knuckles", "Rope"),
+    "Ivy": ("Test tubes", "Lab coat"),
+}
+ASSET_WORDS = ("stonework", "climbing", "Boxing", "rope", "hook", "Chemistry", "lab coat", "whip", "c")
+SOUNDS = ("KA-BOOM", "ka boom", "Pow!", "WHAM", "zing", "Kra-KOW", "!!!")
+
+
+def face() -> st.SearchStrategy[int]:
+    """Mostly a real d6 face, now and then an impossible one (0 or 7)."""
+    return st.integers(0, 12).map(lambda i: i if i <= 7 else i % 6 + 1)
+
+
+def maybe_dice(max_len: int = 5) -> st.SearchStrategy[tuple[int, ...] | None]:
+    return st.one_of(st.none(), st.lists(face(), min_size=0, max_size=max_len).map(tuple))
+
+
+def dice_by_name() -> st.SearchStrategy[dict[str, tuple[int, ...]]]:
+    return st.dictionaries(st.sampled_from(NAMES), st.lists(face(), min_size=0, max_size=3).map(tuple), max_size=3)
+
+
+def split() -> st.SearchStrategy[dict[str, int]]:
+    return st.dictionaries(st.sampled_from(NAMES), st.integers(-1, 6), max_size=3)
+
+
+names = st.sampled_from(NAMES)
+enemy_names = st.sampled_from(ENEMIES)
+words = st.sampled_from(ASSET_WORDS)
+
+commands = st.one_of(
+    st.builds(
+        c.AddCharacter,
+        name=st.sampled_from(NAMES + ("Lou",)),
+        knacks=st.lists(st.sampled_from(("Boxing", "Chess", "Sailing", "Lockpicking", "boxing")), max_size=4).map(tuple),
+        equipment=st.lists(st.sampled_from(("Whip", "Revolver", "Map")), max_size=3).map(tuple),
+        catchphrase=st.sampled_from((None, "Great Scott!", "   ")),
+        dice=st.one_of(st.none(), face()),
+    ),
+    st.builds(c.StartLeg, dice=dice_by_name()),
+    st.builds(c.StartScene, title=st.sampled_from((None, "The docks"))),
+    st.builds(
+        c.Gamble,
+        character=names,
+        action=st.sampled_from(("leap the gap", " ")),
+        knacks=st.lists(words, max_size=2).map(tuple),
+        equipment=st.lists(words, max_size=2).map(tuple),
+        advantages=st.lists(st.sampled_from(("high ground", "surprise")), max_size=2).map(tuple),
+        penalties=st.lists(st.sampled_from(("fear of heights", "darkness", "wounded")), max_size=3).map(tuple),
+        blammo=st.lists(st.sampled_from(SOUNDS), max_size=2).map(tuple),
+        help=st.one_of(
+            st.none(),
+            st.builds(c.HelpSpec, helper=names, asset=words, die=st.one_of(st.none(), face())),
+        ),
+        dice=maybe_dice(),
+    ),
+    st.builds(c.SpendLuck, character=names, die=st.integers(0, 5), count=st.integers(0, 4)),
+    st.builds(c.UseCatchphrase, character=names, dice=maybe_dice()),
+    st.just(c.Resolve()),
+    st.builds(
+        c.GroupGamble,
+        action=st.just("hold the door"),
+        assets=st.lists(st.tuples(names, words), max_size=3).map(tuple),
+        dice=dice_by_name(),
+    ),
+    st.builds(c.Snoop, character=names, topic=st.sampled_from((None, "the idol")), dice=st.one_of(st.none(), face())),
+    st.builds(c.Rest, dice=dice_by_name()),
+    st.builds(c.AssignPeril, character=names, amount=st.integers(-7, 7)),
+    st.builds(c.JustTheThing, character=names, item=st.sampled_from(("flashlight", ""))),
+    st.just(c.StartTumult()),
+    st.just(c.EndTumult()),
+    st.builds(
+        c.AddEnemy,
+        name=enemy_names,
+        type=st.sampled_from(list(c.EnemyType)),
+        threshold=st.one_of(st.none(), st.integers(0, 3)),
+        danger=st.one_of(st.none(), st.integers(-1, 4)),
+    ),
+    st.builds(c.Hit, enemy=enemy_names, count=st.integers(0, 3)),
+    st.builds(c.EnemyAct, enemy=enemy_names, targets=split()),
+    st.builds(c.EndRound, targets=st.dictionaries(enemy_names, split(), max_size=3)),
+    st.builds(c.Flashpoint, payments=st.dictionaries(names, st.integers(-1, 3), max_size=3)),
+)
+
+optional_rules = st.sampled_from(((), ("just-the-thing", "flashpoints"), ("flashpoints",)))
+
+
+def opening(optional: tuple[str, ...], seed: int) -> list:
+    """The start every random game shares: a campaign and a cast of three."""
+    return [
+        c.StartCampaign(name="Prop", seed=seed, optional=optional),
+        c.AddCharacter(name="Nara", knacks=KNACKS["Nara"], equipment=EQUIPMENT["Nara"], catchphrase="Not today!"),
+        c.AddCharacter(name="Max", knacks=KNACKS["Max"], equipment=EQUIPMENT["Max"]),
+        c.AddCharacter(name="Ivy", knacks=KNACKS["Ivy"], equipment=EQUIPMENT["Ivy"], catchphrase="Eureka"),
+    ]
