@@ -94,8 +94,28 @@ def main(argv: list[str] | None = None) -> int:
         return one_shot(journal, rest, opts)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # last resort: a bug, reported on one line, details in the log
+        log = _log_crash(exc)
+        print(f"internal error: {type(exc).__name__}: {exc} (details in {log}); nothing more was written",
+              file=sys.stderr)
+        return 3
     finally:
         journal.close()
+
+
+def _log_crash(exc: BaseException) -> str:
+    import traceback
+
+    from platformdirs import user_log_dir
+
+    path = Path(user_log_dir("solo", appauthor=False)) / "crash.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write("".join(traceback.format_exception(exc)))
+    except OSError:
+        return "nowhere: the log folder is not writable"
+    return str(path)
 
 
 def one_shot(journal: Journal, words: list[str], opts: Options) -> int:
@@ -113,7 +133,7 @@ def one_shot(journal: Journal, words: list[str], opts: Options) -> int:
 
 def _print(outcome: Outcome, console: Console | None = None) -> None:
     console = console or Console(highlight=False, soft_wrap=True)
-    console.print(render(outcome), stderr=False)
+    console.print(render(outcome))
 
 
 def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:

@@ -134,7 +134,7 @@ def _status(s: dict[str, Any]) -> list[str]:
         flags = [f for f, on in (("KO", c["incapacitated"]), ("retired", c["retired"])) if on]
         phrase = "catchphrase ready" if c["catchphrase_available"] else "no catchphrase"
         lines.append(
-            f"  {escape(name):<16} Peril [{gauge}] {c['peril']}/6  KOs {c['knockouts']}  Luck {c['lucky_saves']}  "
+            f"  {escape(name):<16} Peril {escape('[' + gauge + ']')} {c['peril']}/6  KOs {c['knockouts']}  Luck {c['lucky_saves']}  "
             f"Blammo! {c['blammo']}  {phrase} {' '.join(flags)}"
         )
     if s.get("tumult"):
