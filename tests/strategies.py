@@ -149,7 +149,57 @@ names = st.sampled_from(NAMES)
 enemy_names = st.sampled_from(ENEMIES)
 words = st.sampled_from(ASSET_WORDS)
 
+
+def mostly(value, strategy: st.SearchStrategy, weight: int = 3) -> st.SearchStrategy:
+    """``value`` about ``weight`` times in ``weight + 1``, otherwise something from ``strategy``."""
+    return st.sampled_from([True] * weight + [False]).flatmap(lambda keep: st.just(value) if keep else strategy)
+
+
+@st.composite
+def gambles(draw) -> c.Gamble:
+    """A Gamble that is legal more often than not: own assets, sensible dice, a rare blunder on purpose."""
+    who = draw(mostly("Nara", names, weight=1))
+    own_knacks = KNACKS.get(who.title(), ()) * 3 + ("stonework", "climbing", "whip")
+    own_equipment = EQUIPMENT.get(who.title(), ()) * 3 + ("hook", "rope", "lab")
+    knacks = draw(st.lists(st.sampled_from(own_knacks), max_size=2, unique=True))
+    equipment = draw(st.lists(st.sampled_from(own_equipment), max_size=2, unique=True))
+    advantages = draw(st.lists(st.sampled_from(("high ground", "surprise")), max_size=2))
+    penalties = draw(st.lists(st.sampled_from(("fear of heights", "darkness", "wounded")), max_size=3))
+    blammo = draw(mostly((), st.lists(st.sampled_from(SOUNDS), min_size=1, max_size=2).map(tuple)))
+    help_spec = draw(mostly(None, st.builds(c.HelpSpec, helper=names, asset=words,
+                                            die=st.one_of(st.none(), face()))))
+    pool = max(1, 1 + len(knacks) + len(equipment) + len(advantages) + len(blammo) - len(penalties))
+    dice = draw(st.one_of(
+        st.none(),
+        st.lists(st.integers(1, 6), min_size=pool, max_size=pool).map(tuple),
+        st.lists(face(), max_size=5).map(tuple),
+    ))
+    action = draw(mostly("leap the gap", st.just(" ")))
+    return c.Gamble(character=who, action=action, knacks=tuple(knacks), equipment=tuple(equipment),
+                    advantages=tuple(advantages), penalties=tuple(penalties), blammo=blammo, help=help_spec,
+                    dice=dice)
+
+
+def one_die_each() -> st.SearchStrategy[dict[str, tuple[int, ...]]]:
+    """Dice for a whole-cast roll: usually none or one good die per named character."""
+    return mostly({}, st.one_of(
+        st.dictionaries(st.sampled_from(CAST), st.integers(1, 6).map(lambda d: (d,)), max_size=3),
+        dice_by_name(),
+    ), weight=1)
+
+
+def targets() -> st.SearchStrategy[dict[str, int]]:
+    return st.one_of(split(), st.dictionaries(st.sampled_from(CAST), st.integers(1, 3), min_size=1, max_size=2))
+
+
 commands = st.one_of(
+    gambles(),
+    gambles(),
+    gambles(),
+    st.builds(c.SpendLuck, character=names, die=mostly(1, st.integers(0, 4), weight=1),
+              count=mostly(1, st.integers(0, 4), weight=1)),
+    st.builds(c.UseCatchphrase, character=names, dice=mostly(None, maybe_dice(3))),
+    st.just(c.Resolve()),
     st.builds(
         c.AddCharacter,
         name=st.sampled_from(NAMES + ("Lou",)),
@@ -158,48 +208,31 @@ commands = st.one_of(
         catchphrase=st.sampled_from((None, "Great Scott!", "   ")),
         dice=st.one_of(st.none(), face()),
     ),
-    st.builds(c.StartLeg, dice=dice_by_name()),
+    st.builds(c.StartLeg, dice=one_die_each()),
     st.builds(c.StartScene, title=st.sampled_from((None, "The docks"))),
-    st.builds(
-        c.Gamble,
-        character=names,
-        action=st.sampled_from(("leap the gap", " ")),
-        knacks=st.lists(words, max_size=2).map(tuple),
-        equipment=st.lists(words, max_size=2).map(tuple),
-        advantages=st.lists(st.sampled_from(("high ground", "surprise")), max_size=2).map(tuple),
-        penalties=st.lists(st.sampled_from(("fear of heights", "darkness", "wounded")), max_size=3).map(tuple),
-        blammo=st.lists(st.sampled_from(SOUNDS), max_size=2).map(tuple),
-        help=st.one_of(
-            st.none(),
-            st.builds(c.HelpSpec, helper=names, asset=words, die=st.one_of(st.none(), face())),
-        ),
-        dice=maybe_dice(),
-    ),
-    st.builds(c.SpendLuck, character=names, die=st.integers(0, 5), count=st.integers(0, 4)),
-    st.builds(c.UseCatchphrase, character=names, dice=maybe_dice()),
-    st.just(c.Resolve()),
     st.builds(
         c.GroupGamble,
         action=st.just("hold the door"),
-        assets=st.lists(st.tuples(names, words), max_size=3).map(tuple),
-        dice=dice_by_name(),
+        assets=mostly((), st.lists(st.tuples(names, words), max_size=2).map(tuple), weight=1),
+        dice=mostly({}, dice_by_name()),
     ),
     st.builds(c.Snoop, character=names, topic=st.sampled_from((None, "the idol")), dice=st.one_of(st.none(), face())),
-    st.builds(c.Rest, dice=dice_by_name()),
+    st.builds(c.Rest, dice=one_die_each()),
     st.builds(c.AssignPeril, character=names, amount=st.integers(-7, 7)),
-    st.builds(c.JustTheThing, character=names, item=st.sampled_from(("flashlight", ""))),
+    st.builds(c.AssignPeril, character=names, amount=st.integers(-7, 7)),
+    st.builds(c.JustTheThing, character=names, item=st.sampled_from(("flashlight", "", "rope"))),
     st.just(c.StartTumult()),
     st.just(c.EndTumult()),
     st.builds(
         c.AddEnemy,
         name=enemy_names,
         type=st.sampled_from(list(c.EnemyType)),
-        threshold=st.one_of(st.none(), st.integers(0, 3)),
-        danger=st.one_of(st.none(), st.integers(-1, 4)),
+        threshold=mostly(None, st.integers(0, 3), weight=1),
+        danger=mostly(None, st.integers(-1, 4), weight=1),
     ),
-    st.builds(c.Hit, enemy=enemy_names, count=st.integers(0, 3)),
-    st.builds(c.EnemyAct, enemy=enemy_names, targets=split()),
-    st.builds(c.EndRound, targets=st.dictionaries(enemy_names, split(), max_size=3)),
+    st.builds(c.Hit, enemy=enemy_names, count=mostly(1, st.integers(0, 3), weight=1)),
+    st.builds(c.EnemyAct, enemy=enemy_names, targets=targets()),
+    st.builds(c.EndRound, targets=st.dictionaries(enemy_names, targets(), max_size=3)),
     st.builds(c.Flashpoint, payments=st.dictionaries(names, st.integers(-1, 3), max_size=3)),
 )
 

@@ -39,8 +39,8 @@ def full_game(seed: int = 3) -> Table:
     table.do(c.AddEnemy(name="Pilot", type=c.EnemyType.LIEUTENANT))
     table.do(c.AddEnemy(name="Goon", type=c.EnemyType.MINION, danger=2))
     table.do(c.StartTumult())
-    table.do(c.Flashpoint(payments={"Nara": table.char("Nara").lucky_saves}) if table.char("Nara").lucky_saves >= 2
-             else c.Flashpoint(payments={"Nara": 1, "Max": 1}))
+    max_pays = min(2, table.char("Max").lucky_saves)  # the cast of two pays 2 in all
+    table.do(c.Flashpoint(payments={"Max": max_pays, "Nara": 2 - max_pays}))
     table.do(c.Hit(enemy="Goon"))
     table.do(c.EnemyAct(enemy="Pilot", targets={"Nara": 2, "Max": 1}))
     table.do(c.EndRound())
