@@ -17,6 +17,7 @@ play: $(STAMP)
 	$(BIN)/solo play
 
 test: $(STAMP)
+	$(BIN)/mypy solo
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

@@ -110,8 +110,8 @@ def _m002_narration_and_model_calls(db: sqlite_utils.Database) -> None:
 
 
 def _m003_full_text_search(db: sqlite_utils.Database) -> None:
-    db["notes"].enable_fts(["text"], create_triggers=True, replace=True)
-    db["narrations"].enable_fts(["text"], create_triggers=True, replace=True)
+    db.table("notes").enable_fts(["text"], create_triggers=True, replace=True)
+    db.table("narrations").enable_fts(["text"], create_triggers=True, replace=True)
 
 
 def _m004_snapshots(db: sqlite_utils.Database) -> None:
@@ -375,7 +375,7 @@ class Journal:
         hits: list[dict[str, Any]] = []
         for table, kind in (("notes", "note"), ("narrations", "narration")):
             try:
-                rows = self.db[table].search(
+                rows = self.db.table(table).search(
                     words, where="campaign = :campaign", where_args={"campaign": campaign},
                     limit=limit, include_rank=True, quote=True,
                 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from enum import StrEnum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -216,7 +217,7 @@ def _text(args: Args, what: str, words: list[str]) -> str:
     return text
 
 
-def _enum(args: Args, value: str | None, enum: type, what: str) -> Any:
+def _enum(args: Args, value: str | None, enum: type[StrEnum], what: str) -> Any:
     if value is None:
         return None
     try:

@@ -159,8 +159,8 @@ def mostly(value, strategy: st.SearchStrategy, weight: int = 3) -> st.SearchStra
 def gambles(draw) -> c.Gamble:
     """A Gamble that is legal more often than not: own assets, sensible dice, a rare blunder on purpose."""
     who = draw(mostly("Nara", names, weight=1))
-    own_knacks = KNACKS.get(who.title(), ()) * 3 + ("stonework", "climbing", "whip")
-    own_equipment = EQUIPMENT.get(who.title(), ()) * 3 + ("hook", "rope", "lab")
+    own_knacks = KNACKS.get(who.title(), ()) * 3 + ("climbing",)
+    own_equipment = EQUIPMENT.get(who.title(), ()) * 3 + ("rope",)
     knacks = draw(st.lists(st.sampled_from(own_knacks), max_size=2, unique=True))
     equipment = draw(st.lists(st.sampled_from(own_equipment), max_size=2, unique=True))
     advantages = draw(st.lists(st.sampled_from(("high ground", "surprise")), max_size=2))
@@ -174,10 +174,23 @@ def gambles(draw) -> c.Gamble:
         st.lists(st.integers(1, 6), min_size=pool, max_size=pool).map(tuple),
         st.lists(face(), max_size=5).map(tuple),
     ))
-    action = draw(mostly("leap the gap", st.just(" ")))
+    action = draw(mostly("leap the gap", st.just(" "), weight=9))
     return c.Gamble(character=who, action=action, knacks=tuple(knacks), equipment=tuple(equipment),
                     advantages=tuple(advantages), penalties=tuple(penalties), blammo=blammo, help=help_spec,
                     dice=dice)
+
+
+@st.composite
+def gamble_moves(draw) -> list:
+    """A Gamble and what its player does with the pending roll: Lucky Saves, the catchphrase, resolve."""
+    gamble = draw(gambles())
+    who = draw(mostly(gamble.character, names, weight=5))
+    follow = st.one_of(
+        st.builds(c.SpendLuck, character=st.just(who), die=st.integers(0, 4), count=mostly(1, st.integers(0, 4))),
+        st.builds(c.UseCatchphrase, character=st.just(who), dice=mostly(None, maybe_dice(3))),
+        st.just(c.Resolve()),
+    )
+    return [gamble] + draw(st.lists(follow, max_size=3))
 
 
 def one_die_each() -> st.SearchStrategy[dict[str, tuple[int, ...]]]:
@@ -193,8 +206,6 @@ def targets() -> st.SearchStrategy[dict[str, int]]:
 
 
 commands = st.one_of(
-    gambles(),
-    gambles(),
     gambles(),
     st.builds(c.SpendLuck, character=names, die=mostly(1, st.integers(0, 4), weight=1),
               count=mostly(1, st.integers(0, 4), weight=1)),
@@ -236,14 +247,22 @@ commands = st.one_of(
     st.builds(c.Flashpoint, payments=st.dictionaries(names, st.integers(-1, 3), max_size=3)),
 )
 
+moves = st.one_of(gamble_moves(), gamble_moves(), commands.map(lambda command: [command]))
+"""Lists of commands; a script is the concatenation of a list of moves."""
+
 optional_rules = st.sampled_from(((), ("just-the-thing", "flashpoints"), ("flashpoints",)))
 
 
-def opening(optional: tuple[str, ...], seed: int) -> list:
-    """The start every random game shares: a campaign and a cast of three."""
+def opening(optional: tuple[str, ...], seed: int, tumult: bool = False) -> list:
+    """The start every random game shares: a campaign and a cast of three, maybe a fight."""
+    fight = [
+        c.AddEnemy(name="Goon", type=c.EnemyType.MINION),
+        c.AddEnemy(name="Boss", type=c.EnemyType.LIEUTENANT, danger=2),
+        c.StartTumult(),
+    ]
     return [
         c.StartCampaign(name="Prop", seed=seed, optional=optional),
         c.AddCharacter(name="Nara", knacks=KNACKS["Nara"], equipment=EQUIPMENT["Nara"], catchphrase="Not today!"),
         c.AddCharacter(name="Max", knacks=KNACKS["Max"], equipment=EQUIPMENT["Max"]),
         c.AddCharacter(name="Ivy", knacks=KNACKS["Ivy"], equipment=EQUIPMENT["Ivy"], catchphrase="Eureka"),
-    ]
+    ] + (fight if tumult else [])

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from solo.errors import RuleViolation
 from solo.rules.enigma import GameState, apply, commands as c, decide, events as ev, fold
 from solo.rules.enigma.state import KNOCKOUTS_TO_RETIRE, MAX_PERIL
-from strategies import KNACKS, NoDice, Table, assert_one_line, commands, opening, optional_rules
+from strategies import KNACKS, NoDice, Table, assert_one_line, moves, opening, optional_rules
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -31,12 +31,12 @@ def check_invariants(state: GameState) -> None:
     assert len({ch.name.casefold() for ch in state.characters}) == len(state.characters)
 
 
-def play(optional, seed, script):
+def play(optional, seed, tumult, script):
     """Run the opening and the script live; return the final state and every event."""
     rng = random.Random(seed)
     state = GameState()
     log: list = []
-    for command in opening(optional, seed) + list(script):
+    for command in opening(optional, seed, tumult) + list(script):
         before = state
         snapshot = state.model_dump()
         command_snapshot = command.model_dump()
@@ -59,9 +59,14 @@ def play(optional, seed, script):
 
 
 @SETTINGS
-@given(optional=optional_rules, seed=st.integers(0, 2**32 - 1), script=st.lists(commands, min_size=15, max_size=40))
-def test_every_command_yields_events_or_a_rule_violation_and_replay_matches(optional, seed, script):
-    state, log = play(optional, seed, script)
+@given(
+    optional=optional_rules,
+    seed=st.integers(0, 2**32 - 1),
+    tumult=st.booleans(),
+    script=st.lists(moves, min_size=10, max_size=30).map(lambda ms: [command for m in ms for command in m]),
+)
+def test_every_command_yields_events_or_a_rule_violation_and_replay_matches(optional, seed, tumult, script):
+    state, log = play(optional, seed, tumult, script)
 
     # replaying the journal from the empty state gives the live state; replay never rolls
     assert fold(GameState(), log) == state
