@@ -158,7 +158,7 @@ def mostly(value, strategy: st.SearchStrategy, weight: int = 3) -> st.SearchStra
 @st.composite
 def gambles(draw) -> c.Gamble:
     """A Gamble that is legal more often than not: own assets, sensible dice, a rare blunder on purpose."""
-    who = draw(mostly("Nara", names, weight=1))
+    who = draw(mostly("Nara", names, weight=1)) if draw(st.booleans()) else draw(st.sampled_from(CAST))
     own_knacks = KNACKS.get(who.title(), ()) * 3 + ("climbing",)
     own_equipment = EQUIPMENT.get(who.title(), ()) * 3 + ("rope",)
     knacks = draw(st.lists(st.sampled_from(own_knacks), max_size=2, unique=True))
@@ -186,11 +186,31 @@ def gamble_moves(draw) -> list:
     gamble = draw(gambles())
     who = draw(mostly(gamble.character, names, weight=5))
     follow = st.one_of(
-        st.builds(c.SpendLuck, character=st.just(who), die=st.integers(0, 4), count=mostly(1, st.integers(0, 4))),
+        st.builds(c.SpendLuck, character=st.just(who), die=mostly(1, st.integers(0, 4), weight=2),
+                  count=mostly(1, st.integers(0, 4))),
         st.builds(c.UseCatchphrase, character=st.just(who), dice=mostly(None, maybe_dice(3))),
-        st.just(c.Resolve()),
     )
-    return [gamble] + draw(st.lists(follow, max_size=3))
+    return [gamble] + draw(st.lists(follow, max_size=3)) + draw(st.sampled_from(([], [c.Resolve()])))
+
+
+# Enemy turns that are legal whenever their targets stand (Goon: danger 1, Boss: danger 2; see ``opening``).
+GOOD_TURNS = (
+    ("Goon", {"Nara": 1}), ("Goon", {"Ivy": 1}), ("Boss", {"Max": 2}), ("Boss", {"Nara": 1, "Ivy": 1}),
+)
+GOOD_ROUND_ENDS = (
+    {"Goon": {"Nara": 1}, "Boss": {"Max": 1, "Ivy": 1}},
+    {"Goon": {"Max": 1}, "Boss": {"Nara": 2}},
+    {"Boss": {"Ivy": 2}},
+    {"Goon": {"Ivy": 1}},
+    {},
+)
+
+
+def knockouts() -> st.SearchStrategy[list]:
+    """One to four Knockouts of one character, each followed by a new Scene (four retire them)."""
+    return st.tuples(st.sampled_from(CAST), st.integers(1, 4)).map(
+        lambda t: [cmd for _ in range(t[1]) for cmd in (c.AssignPeril(character=t[0], amount=6), c.StartScene())]
+    )
 
 
 def one_die_each() -> st.SearchStrategy[dict[str, tuple[int, ...]]]:
@@ -236,7 +256,7 @@ commands = st.one_of(
     st.just(c.EndTumult()),
     st.builds(
         c.AddEnemy,
-        name=enemy_names,
+        name=st.sampled_from(ENEMIES[:2]),  # no third enemy: the round ends above stay legal
         type=st.sampled_from(list(c.EnemyType)),
         threshold=mostly(None, st.integers(0, 3), weight=1),
         danger=mostly(None, st.integers(-1, 4), weight=1),
@@ -247,7 +267,20 @@ commands = st.one_of(
     st.builds(c.Flashpoint, payments=st.dictionaries(names, st.integers(-1, 3), max_size=3)),
 )
 
-moves = st.one_of(gamble_moves(), gamble_moves(), commands.map(lambda command: [command]))
+fight_moves = st.one_of(
+    st.sampled_from(GOOD_TURNS).map(lambda t: [c.EnemyAct(enemy=t[0], targets=t[1])]),
+    st.sampled_from(GOOD_ROUND_ENDS).map(lambda targets: [c.EndRound(targets=targets)]),
+    st.just([c.Flashpoint(payments={"Nara": 1, "Max": 1, "Ivy": 1})]),
+)
+
+moves = st.one_of(
+    gamble_moves(),
+    gamble_moves(),
+    commands.map(lambda command: [command]),
+    commands.map(lambda command: [command]),
+    fight_moves,
+    knockouts(),
+)
 """Lists of commands; a script is the concatenation of a list of moves."""
 
 optional_rules = st.sampled_from(((), ("just-the-thing", "flashpoints"), ("flashpoints",)))

@@ -1,0 +1,306 @@
+"""Oracle tables: TOML data files, validated at load, drawn with a seeded generator.
+
+A file holds one table or a small family of them::
+
+    [tables.light]                       # the table's id is "<file stem>.light"
+    title = "What lights the scene"
+    dice = "d66"                         # d6, 2d6, d66, d100, list (uniform) or weighted
+    entries = [
+      { range = "11-13", text = "Gas lamps hiss behind {wide_shot.smell}" },
+      ...
+    ]
+
+Entries of ``list`` tables may be plain strings; ``weighted`` entries carry
+``weight``; dice tables give each entry a ``range`` ("11-16" or "4") and together
+the ranges must cover the die exactly once. ``{family.table}`` inside a text is a
+nested draw from another table. Every error names the file, the table and the entry.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import SoloError
+
+DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
+REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+# Words filled in from the moment being narrated, not drawn from a table.
+CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper"})
+MAX_DEPTH = 6
+
+
+class TableError(SoloError):
+    """An oracle table file is broken; the message names file, table and entry."""
+
+
+def die_values(dice: str) -> list[int]:
+    """Every result a dice notation can give, in order."""
+    if dice == "d6":
+        return list(range(1, 7))
+    if dice == "2d6":
+        return list(range(2, 13))
+    if dice == "d66":
+        return [10 * a + b for a in range(1, 7) for b in range(1, 7)]
+    if dice == "d100":
+        return list(range(1, 101))
+    raise ValueError(dice)
+
+
+def roll_dice(dice: str, rng: random.Random) -> tuple[tuple[int, ...], int]:
+    """The faces rolled and the result read from them."""
+    if dice == "d6":
+        face = rng.randint(1, 6)
+        return (face,), face
+    if dice == "2d6":
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        return (a, b), a + b
+    if dice == "d66":
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        return (a, b), 10 * a + b
+    if dice == "d100":
+        value = rng.randint(1, 100)
+        return (value,), value
+    raise ValueError(dice)
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = Field(min_length=1)
+    range: str | None = None
+    weight: float = 1.0
+    peril: int | None = None  # a consequence that costs Peril, applied through the rules
+    tags: tuple[str, ...] = ()
+
+    @field_validator("weight")
+    @classmethod
+    def _positive(cls, value: float) -> float:
+        if value <= 0:
+            raise ValueError("weight must be positive")
+        return value
+
+    def span(self) -> tuple[int, int]:
+        assert self.range is not None
+        text = self.range.replace("–", "-").strip()
+        low, _, high = text.partition("-")
+        try:
+            lo, hi = int(low), int(high or low)
+        except ValueError:
+            raise ValueError(f"range {self.range!r} is not N or N-M") from None
+        if hi < lo:
+            raise ValueError(f"range {self.range!r} runs backwards")
+        return lo, hi
+
+
+class Table(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    title: str
+    dice: DiceKind = "list"
+    source: str = "original"
+    entries: tuple[Entry, ...] = Field(min_length=1)
+    file: str = ""
+
+    @cached_property
+    def _lookup(self) -> dict[int, Entry]:
+        out = {}
+        for entry in self.entries:
+            lo, hi = entry.span()
+            for value in die_values(self.dice):
+                if lo <= value <= hi:
+                    out[value] = entry
+        return out
+
+    def pick(self, rng: random.Random) -> tuple[tuple[int, ...], int, Entry]:
+        """(faces, result, entry); for list and weighted tables the result is the entry's 1-based index."""
+        if self.dice == "list":
+            index = rng.randrange(len(self.entries))
+            return (index + 1,), index + 1, self.entries[index]
+        if self.dice == "weighted":
+            total = sum(e.weight for e in self.entries)
+            point = rng.random() * total
+            for index, entry in enumerate(self.entries):
+                point -= entry.weight
+                if point < 0:
+                    return (index + 1,), index + 1, entry
+            return (len(self.entries),), len(self.entries), self.entries[-1]
+        faces, value = roll_dice(self.dice, rng)
+        return faces, value, self._lookup[value]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One draw from a table, its nested draws, and the text they make together."""
+
+    table: str
+    dice: str
+    faces: tuple[int, ...]
+    result: int
+    text: str
+    entry: Entry
+    nested: tuple[Draw, ...] = field(default=())
+
+    def origin(self) -> str:
+        """Where the words came from: "table roll" for this draw and every nested one."""
+        own = f"{self.table} {self.dice}={self.result}" if self.dice not in ("list", "weighted") else f"{self.table} #{self.result}"
+        return "; ".join([own, *(n.origin() for n in self.nested)])
+
+    def filled(self, context: dict[str, str]) -> str:
+        """The text with the moment's words ({character}, {enemy}, ...) put in."""
+        return PLACEHOLDER.sub(lambda m: context.get(m.group(1), m.group(0)), self.text)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table": self.table, "dice": self.dice, "faces": list(self.faces), "result": self.result,
+                "text": self.text, "nested": [n.to_dict() for n in self.nested]}
+
+
+def _check_table(table: Table, known: set[str]) -> None:
+    where = f"{table.file}: table {table.id}"
+    if table.dice in ("list", "weighted"):
+        for i, entry in enumerate(table.entries, 1):
+            if entry.range is not None:
+                raise TableError(f"{where}, entry {i}: a {table.dice} table takes no ranges (use dice = \"d66\" etc.)")
+    else:
+        values = die_values(table.dice)
+        covered: dict[int, int] = {}
+        for i, entry in enumerate(table.entries, 1):
+            if entry.range is None:
+                raise TableError(f"{where}, entry {i}: a {table.dice} table needs a range on every entry")
+            try:
+                lo, hi = entry.span()
+            except ValueError as exc:
+                raise TableError(f"{where}, entry {i}: {exc}") from None
+            hits = [v for v in values if lo <= v <= hi]
+            if not hits or lo not in values or hi not in values:
+                raise TableError(f"{where}, entry {i}: range {entry.range} is not a {table.dice} result")
+            for value in hits:
+                if value in covered:
+                    raise TableError(f"{where}, entry {i}: {value} is also covered by entry {covered[value]}")
+                covered[value] = i
+        missing = [v for v in values if v not in covered]
+        if missing:
+            raise TableError(f"{where}: no entry covers {', '.join(map(str, missing[:6]))}")
+    for i, entry in enumerate(table.entries, 1):
+        for ref in PLACEHOLDER.findall(entry.text):
+            if "." in ref:
+                if ref not in known:
+                    raise TableError(f"{where}, entry {i}: {{{ref}}} names no table")
+            elif ref not in CONTEXT_KEYS:
+                raise TableError(
+                    f"{where}, entry {i}: {{{ref}}} is neither a table (family.name) nor one of "
+                    f"{', '.join(sorted(CONTEXT_KEYS))}"
+                )
+
+
+class OracleTables:
+    """Every table of a folder, by id."""
+
+    def __init__(self, tables: dict[str, Table]):
+        self.tables = tables
+
+    @classmethod
+    def load(cls, folder: str | Path) -> OracleTables:
+        folder = Path(folder)
+        files = sorted(folder.glob("*.toml"))
+        if not files:
+            raise TableError(f"{folder}: no oracle table files (*.toml) found")
+        tables: dict[str, Table] = {}
+        for path in files:
+            for table in load_file(path):
+                if table.id in tables:
+                    raise TableError(f"{path.name}: table {table.id} is also defined in {tables[table.id].file}")
+                tables[table.id] = table
+        known = set(tables)
+        for table in tables.values():
+            _check_table(table, known)
+        _check_cycles(tables)
+        return cls(tables)
+
+    def __contains__(self, table: str) -> bool:
+        return table in self.tables
+
+    def draw(self, table: str, rng: random.Random, depth: int = 0) -> Draw:
+        if table not in self.tables:
+            raise TableError(f"no oracle table {table!r}")
+        source = self.tables[table]
+        faces, result, entry = source.pick(rng)
+        nested: list[Draw] = []
+
+        def expand(match: re.Match[str]) -> str:
+            if depth >= MAX_DEPTH:
+                return match.group(0)
+            inner = self.draw(match.group(1), rng, depth + 1)
+            nested.append(inner)
+            return inner.text
+
+        text = REFERENCE.sub(expand, entry.text)
+        return Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
+                    nested=tuple(nested))
+
+
+def load_file(path: Path) -> list[Table]:
+    name = path.name
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableError(f"{name}: cannot read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"{name}: not valid TOML ({exc})") from None
+    raw = data.get("tables")
+    if not isinstance(raw, dict) or not raw:
+        raise TableError(f"{name}: no [tables.NAME] sections")
+    out = []
+    for key, body in raw.items():
+        table_id = f"{path.stem}.{key}"
+        if not isinstance(body, dict):
+            raise TableError(f"{name}: table {table_id} is not a table")
+        body = dict(body)
+        body["entries"] = [{"text": e} if isinstance(e, str) else e for e in body.get("entries", [])]
+        try:
+            out.append(Table(id=table_id, file=name, **body))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = first["loc"]
+            place = f", entry {int(loc[1]) + 1}" if len(loc) > 1 and loc[0] == "entries" and isinstance(loc[1], int) else ""
+            field_name = ".".join(str(p) for p in loc if not isinstance(p, int))
+            raise TableError(f"{name}: table {table_id}{place}: {field_name}: {first['msg']}") from None
+        except TypeError as exc:
+            raise TableError(f"{name}: table {table_id}: {exc}") from None
+    return out
+
+
+def _check_cycles(tables: dict[str, Table]) -> None:
+    graph = {tid: {ref for e in t.entries for ref in REFERENCE.findall(e.text)} for tid, t in tables.items()}
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in graph[node]:
+            if state.get(nxt) == 1:
+                raise TableError(f"{tables[node].file}: table {node} refers back to itself through {' -> '.join(path + [nxt])}")
+            if state.get(nxt) is None:
+                visit(nxt, path + [nxt])
+        state[node] = 2
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])
+
+
+def default_folder() -> Path:
+    import os
+
+    env = os.environ.get("SOLO_TABLES")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "oracle_tables"
