@@ -82,6 +82,20 @@ class Ask(Meta):
     dice: tuple[int, ...] | None = None
 
 
+class Answer(Meta):
+    """The player's answer to the Wide Shot's leading question."""
+
+    text: str
+
+
+class Treasure(Meta):
+    pass
+
+
+class Draw(Meta):
+    table: str | None = None
+
+
 class Log(Meta):
     count: int = 20
 
@@ -466,6 +480,11 @@ SPECS: list[Spec] = [
          "a yes/no question to the oracle", _ask, [Option("--odds", "odds"), Option("--dice", "dice")], min_args=1),
     Spec("note", "note TEXT", "a journal entry of your own",
          lambda a: Note(text=_text(a, "the text of the note", a.positionals)), min_args=1),
+    Spec("answer", "answer TEXT", "answer the Wide Shot's leading question (journaled)",
+         lambda a: Answer(text=_text(a, "your answer", a.positionals)), min_args=1),
+    Spec("treasure", "treasure", "draw a reward from the treasure tables", lambda a: Treasure(), max_args=0),
+    Spec("draw", "draw [TABLE]", "draw from any oracle table (no name: list them)",
+         lambda a: Draw(table=a.positionals[0].casefold() if a.positionals else None), max_args=1),
     Spec("undo", "undo", "revert the last state-changing command", lambda a: Undo(), max_args=0),
     Spec("status", "status [--json]", "the current state", lambda a: Status(json_output=bool(a.options.get("json"))),
          [Option("--json", "json", takes_value=False)], max_args=0),

@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import director, oracle, parser
+from . import oracle, parser
+from .director import TENSION_MAX, TENSION_START, Director, enemy_targets, random_event_due, tension_step
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .journal import Campaign, Head, Journal
+from .narration import Narration, OracleNarrator
 from .rules import RuleSystem, get_system
 from .rules.enigma import commands as rc
 from .rules.enigma import events as ev
@@ -25,9 +27,10 @@ from .rules.enigma import odds as odds_mod
 from .rules.enigma.decide import enemies_due, resolve_pending
 from .rules.enigma.reference import reference
 from .rules.enigma.state import GameState, fold_name
+from .tables import OracleTables, TableError, default_folder
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
-SESSION_EVENTS = frozenset({"command_undone", "oracle_asked"})  # journal events the rules do not fold
+SESSION_EVENTS = frozenset({"command_undone", "oracle_asked", "narrated"})  # journal events the rules do not fold
 CURRENT = "current_campaign"
 
 
@@ -69,8 +72,15 @@ class Session:
         follow: bool = True,
         seed_source: Callable[[], int] = lambda: secrets.randbelow(2**31),
         base_dir: Path | None = None,
+        tables: OracleTables | None = None,
+        narrate: bool = True,
     ):
         self.journal = journal
+        self.narrate = narrate
+        self._tables = tables
+        self._director: Director | None = None
+        self.narration_error: str | None = None
+        self.tension = TENSION_START
         self.follow = follow
         self.seed_source = seed_source
         self.base_dir = base_dir or Path.cwd()
@@ -94,26 +104,49 @@ class Session:
         """Fold the current campaign from its newest valid snapshot."""
         if self.campaign is None:
             return
-        self.state, self.head = self.fold_campaign(self.campaign.id, use_snapshots=True)
+        self.state, self.tension, self.head = self._fold(self.campaign.id, use_snapshots=True)
 
     def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
+        """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
+        state, _, head = self._fold(campaign, use_snapshots=use_snapshots, upto=upto)
+        return state, head
+
+    def _fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, int, Head]:
+        """Rules state and the Director's tension, folded from the events of the commands
+        not undone, starting from the newest snapshot no later ``undo`` invalidated."""
         undone = self.journal.undone_commands(campaign)
         if upto is not None:
             undone = {t: by for t, by in undone.items() if by <= upto}
-        state = self.system.initial_state()
-        after = 0
+        state, tension, after = self.system.initial_state(), TENSION_START, 0
         if use_snapshots:
             snap = self.journal.latest_snapshot(campaign, undone)
             if snap is not None:
                 head, data = snap
-                state, after = self.system.state_from_dict(data), head.command
+                state, tension, after = self.system.state_from_dict(data["rules"]), data["tension"], head.command
         for stored in self.journal.events(campaign, after_command=after):
             if upto is not None and stored.command > upto:
                 break
             if stored.command in undone or stored.type in SESSION_EVENTS:
                 continue
-            state = self.system.apply(state, self.system.event_from_dict(stored.payload))
-        return state, self.journal.head(campaign)
+            event = self.system.event_from_dict(stored.payload)
+            state = self.system.apply(state, event)
+            tension = tension_step(tension, event)
+        return state, tension, self.journal.head(campaign)
+
+    def snapshot_data(self, state: Any, tension: int) -> dict[str, Any]:
+        return {"rules": self.system.state_to_dict(state), "tension": tension}
+
+    @property
+    def director(self) -> Director | None:
+        """The emulator, once the oracle tables load; None (with ``narration_error``) if they cannot."""
+        if self._director is None and self.narration_error is None and self.narrate:
+            try:
+                tables = self._tables or OracleTables.load(default_folder())
+                self._director = Director(OracleNarrator(tables))
+            except TableError as exc:
+                self.narration_error = f"narration is off: {exc}"
+                return None
+        return self._director
 
     # running lines -----------------------------------------------------------------
 
@@ -191,7 +224,9 @@ class Session:
                 return self._odds(command.gamble)
             case parser.Undo():
                 return self._undo(line)
-            case parser.Note() | parser.Ask():
+            case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw():
+                if isinstance(command, parser.Draw) and command.table is None:
+                    return {"tables": sorted(self._need_director().narrator.tables.tables)}
                 return self._journal_only(command, line)
             case _:
                 return self._rules(command, line)
@@ -219,28 +254,36 @@ class Session:
 
     # writing -------------------------------------------------------------------------
 
-    def _write(self, line: str, kind: str, decide: Callable[[], tuple[list[Any], Callable[[int], None] | None]]) -> tuple[list[Any], Head]:
-        """Decide and append one command atomically; returns its events and the new head.
+    def _write(
+        self, line: str, kind: str, decide: Callable[[], tuple[list[Any], list[Narration]]],
+        on_written: Callable[[int], None] | None = None,
+    ) -> tuple[list[Any], list[Narration], Head]:
+        """Decide and append one command atomically: its events and its narration.
 
-        ``decide`` runs inside the write transaction on the current state and returns
-        the events plus an optional extra writer (notes) given the command id."""
+        ``decide`` runs inside the write transaction on the current state; it returns
+        the events (rules events, or dicts for the journal's own) and the narration."""
         campaign = self._need_campaign()
         with self.journal.transaction():
             if self.journal.head(campaign.id) != self.head:
                 if not self.follow:
                     raise JournalConflict("the campaign changed in another process: nothing was written")
                 self.reload()
-            events, extra = decide()
+            events, narrations = decide()
             payloads = [e if isinstance(e, dict) else self.system.event_to_dict(e) for e in events]
             head = self.journal.append(campaign.id, self.head, line, kind, payloads)
-            if extra is not None:
-                extra(head.command)
+            for n in narrations:
+                self.journal.add_narration(campaign.id, head.command, n.task, n.text, n.source, n.origin)
+            if on_written is not None:
+                on_written(head.command)
             rules_events = [e for e in events if not isinstance(e, dict)]
             new_state = self.system.fold(self.state, rules_events)
+            tension = self.tension
+            for event in rules_events:
+                tension = tension_step(tension, event)
             if head.command % SNAPSHOT_EVERY == 0:
-                self.journal.save_snapshot(campaign.id, head, self.system.state_to_dict(new_state))
-        self.state, self.head = new_state, head
-        return events, head
+                self.journal.save_snapshot(campaign.id, head, self.snapshot_data(new_state, tension))
+        self.state, self.tension, self.head = new_state, tension, head
+        return events, narrations, head
 
     def _rng(self, stream: str = "dice") -> random.Random:
         campaign = self._need_campaign()
@@ -255,21 +298,51 @@ class Session:
     def _rules(self, command: Any, line: str) -> dict[str, Any]:
         seen: dict[str, Any] = {}
 
-        def decide() -> tuple[list[Any], None]:
+        def decide() -> tuple[list[Any], list[Narration]]:
             seen["before"] = state = self.state
             base = self.system.fold(state, self._resolution(state, command))
-            seen["command"] = completed = self._complete(base, command)
-            return list(self.system.decide(state, completed, rng=self._rng())), None
+            oracle_rng = self._rng("oracle")
+            seen["command"] = completed = self._complete(base, command, oracle_rng)
+            events = list(self.system.decide(state, completed, rng=self._rng()))
+            narrations = self._react(state, events, oracle_rng)
+            return events, narrations
 
-        events, _ = self._write(line, command.kind, decide)
-        return describe(seen["before"], seen["command"], events, self.state)
+        events, narrations, _ = self._write(line, command.kind, decide)
+        result = describe(seen["before"], seen["command"], events, self.state)
+        return self._with_narration(result, narrations)
 
-    def _complete(self, state: GameState, command: Any) -> Any:
+    def _react(self, state: Any, events: list[Any], rng: random.Random) -> list[Narration]:
+        """The Director's answer to ``events``; its Peril proposals are decided by the rules
+        and appended to ``events`` (Director Peril, [Damage and Peril])."""
+        director = self.director
+        if director is None:
+            return []
+        after = self.system.fold(state, events)
+        reaction = director.react(state, events, after, rng)
+        for proposal in reaction.proposals:
+            try:
+                # Director Peril has nothing to do with a roll still pending: decide it apart
+                extra = self.system.decide(after.model_copy(update={"pending": None}), proposal, rng=rng)
+            except RuleViolation:
+                continue  # a proposal the rules refuse is dropped; the narration still stands
+            events.extend(extra)
+            after = self.system.fold(after, extra)
+        return reaction.narrations
+
+    def _with_narration(self, result: dict[str, Any], narrations: list[Narration]) -> dict[str, Any]:
+        if narrations:
+            told = [n.as_result() for n in narrations]
+            result["narration"] = told[0] if len(told) == 1 else told
+        elif self.narration_error and self.narrate:
+            result["warning"] = self.narration_error
+        return result
+
+    def _complete(self, state: GameState, command: Any, rng: random.Random) -> Any:
         """Fill in the Director's choices a command left open ([Dangers] targets)."""
         if isinstance(command, rc.EnemyAct) and command.targets is None and state.tumult is not None:
             enemy = state.find_enemy(command.enemy)
             if enemy is not None and not enemy.defeated:
-                return command.model_copy(update={"targets": director.enemy_targets(state, enemy)})
+                return command.model_copy(update={"targets": enemy_targets(state, enemy, rng)})
         if isinstance(command, rc.EndRound) and state.tumult is not None:
             from .rules.enigma import fold
 
@@ -278,7 +351,7 @@ class Session:
             current = state
             for enemy in enemies_due(state):
                 if fold_name(enemy.name) not in given:
-                    targets[enemy.name] = director.enemy_targets(current, enemy)
+                    targets[enemy.name] = enemy_targets(current, enemy, rng)
                 act = rc.EnemyAct(enemy=enemy.name, targets=targets.get(enemy.name) or {})
                 try:
                     current = fold(current, self.system.decide(current, act, rng=random.Random(0)))
@@ -287,30 +360,66 @@ class Session:
             return command.model_copy(update={"targets": targets})
         return command
 
-    def _journal_only(self, command: parser.Note | parser.Ask, line: str) -> dict[str, Any]:
-        """A note or an oracle question: journaled, not folded; it resolves a pending Gamble."""
+    def _journal_only(self, command: Any, line: str) -> dict[str, Any]:
+        """Notes, oracle questions, answers, treasure and table draws: journaled, never
+        folded into the rules state; like any command they resolve a pending Gamble first."""
         campaign = self._need_campaign()
         result: dict[str, Any] = {}
         seen: dict[str, Any] = {}
 
-        def decide() -> tuple[list[Any], Callable[[int], None] | None]:
+        def decide() -> tuple[list[Any], list[Narration]]:
             seen["before"] = self.state
-            resolution = list(self._resolution(self.state, command))
-            if isinstance(command, parser.Note):
-                result.update({"note": command.text})
-                return resolution, lambda cid: self.journal.add_note(campaign.id, cid, command.text)
-            dice, answer = oracle.ask(command.odds, command.dice, self._rng("oracle"))
-            result.update({"question": command.question, "odds": command.odds, "dice": list(dice), "answer": answer,
-                           "yes_chance": round(oracle.yes_chance(command.odds), 4)})
-            payload = {"type": "oracle_asked", "v": 1, **result}
-            return [*resolution, payload], None
+            events: list[Any] = list(self._resolution(self.state, command))
+            rng = self._rng("oracle")
+            narrations = self._react(self.state, events, rng) if events else []
+            match command:
+                case parser.Note():
+                    result["note"] = command.text
+                    seen["note"] = command.text
+                case parser.Ask():
+                    dice, answer = oracle.ask(command.odds, command.dice, rng)
+                    tension = self.tension
+                    for e in events:
+                        tension = tension_step(tension, e)
+                    result.update({"question": command.question, "odds": command.odds, "dice": list(dice),
+                                   "answer": answer, "yes_chance": round(oracle.yes_chance(command.odds), 4),
+                                   "tension": tension, "tension_max": TENSION_MAX,
+                                   "random_event": random_event_due(tension, dice)})
+                    events.append({"type": "oracle_asked", "v": 1, **result})
+                    if result["random_event"] and self.director is not None:
+                        narrations.append(self.director.narrator.random_event(rng))
+                case parser.Answer():
+                    narrations.append(Narration(task="answer", text=command.text, source="player",
+                                                origin="the player's answer"))
+                case parser.Treasure():
+                    narrations.append(self._need_director().narrator.treasure(rng))
+                case parser.Draw():
+                    tables = self._need_director().narrator.tables
+                    assert command.table is not None
+                    if command.table not in tables:
+                        raise RuleViolation(f"no oracle table {command.table!r}: `draw` with no name lists them")
+                    drawn = tables.draw(command.table, rng)
+                    result.update({"table": command.table, "faces": list(drawn.faces), "result": drawn.result,
+                                   "text": drawn.text, "origin": drawn.origin()})
+                    events.append({"type": "narrated", "v": 1, "task": "draw", **result})
+            return events, narrations
 
-        kind = "note" if isinstance(command, parser.Note) else "ask"
-        events, _ = self._write(line, kind, decide)
+        def written(cid: int) -> None:
+            if "note" in seen:
+                self.journal.add_note(campaign.id, cid, seen["note"])
+
+        kind = type(command).__name__.lower()
+        events, narrations, _ = self._write(line, kind, decide, on_written=written)
         resolved = describe_resolution(seen["before"], [e for e in events if not isinstance(e, dict)])
         if resolved:
             result["resolved"] = resolved
-        return result
+        return self._with_narration(result, narrations)
+
+    def _need_director(self) -> Director:
+        director = self.director
+        if director is None:
+            raise RuleViolation(self.narration_error or "narration is off in this session")
+        return director
 
     def _undo(self, line: str) -> dict[str, Any]:
         """Revert the last state-changing command, or the whole pending Gamble
@@ -318,10 +427,10 @@ class Session:
         campaign = self._need_campaign()
         targets: list[int] = []
 
-        def decide() -> tuple[list[Any], None]:
+        def decide() -> tuple[list[Any], list[Narration]]:
             targets.clear()
             targets.extend(self._undo_targets(campaign.id))
-            return [{"type": "command_undone", "v": 1, "commands": targets}], None
+            return [{"type": "command_undone", "v": 1, "commands": targets}], []
 
         self._write(line, "undo", decide)
         self.reload()
@@ -380,7 +489,8 @@ class Session:
                 continue
             at, _ = self.fold_campaign(campaign.id, use_snapshots=False, upto=snap_head.command)
             checked += 1
-            if self.system.state_to_dict(at) != data:
+            at_tension = self._fold(campaign.id, use_snapshots=False, upto=snap_head.command)[1]
+            if self.snapshot_data(at, at_tension) != data:
                 problems.append(f"the snapshot at command {snap_head.command} differs from the replay")
         if self.system.state_to_dict(self.state) != self.system.state_to_dict(full) and self.head == head:
             problems.append("the state in memory differs from the replay")

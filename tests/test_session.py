@@ -144,8 +144,9 @@ def test_note_search_and_export(session, tmp_path):
 def test_ask_uses_its_own_stream_and_reports_the_contract_fields(session):
     run(session, *CAST)
     result = run(session, "ask 'Is the gate locked?' --odds likely --dice 3,6")
-    assert result == {"question": "Is the gate locked?", "odds": "likely", "dice": [3, 6], "answer": "yes, and",
-                      "yes_chance": 0.6667}
+    contract = {k: result[k] for k in ("question", "odds", "dice", "answer")}
+    assert contract == {"question": "Is the gate locked?", "odds": "likely", "dice": [3, 6], "answer": "yes, and"}
+    assert result["yes_chance"] == 0.6667 and result["tension"] == 2 and result["random_event"] is False
 
 
 def test_campaigns_are_remembered_between_sessions(tmp_path):
@@ -184,10 +185,10 @@ def test_same_script_same_seed_same_journal(tmp_path):
 def test_replay_verify_reports_a_tampered_snapshot(session):
     run(session, *CAST)
     head = session.journal.head(session.campaign.id)
-    state = session.system.state_to_dict(session.state)
-    state["characters"][0]["peril"] = 5
+    data = session.snapshot_data(session.state, session.tension)
+    data["rules"]["characters"][0]["peril"] = 5
     with session.journal.transaction():
-        session.journal.save_snapshot(session.campaign.id, head, state)
+        session.journal.save_snapshot(session.campaign.id, head, data)
     report = session.verify()
     assert report["ok"] is False and any("snapshot" in d for d in report["differences"])
 
