@@ -75,6 +75,26 @@ def random_event_due(tension: int, dice: tuple[int, int]) -> bool:
     return dice[0] == dice[1] and dice[0] <= tension
 
 
+def moment(state: GameState, rng: random.Random) -> dict[str, str]:
+    """Words for table placeholders from the current state: a character of the cast, the
+    villain on the board, the scene's place."""
+    context: dict[str, str] = {}
+    cast = state.active_characters() or state.characters
+    if cast:
+        context["character"] = context["target"] = rng.choice(cast).name
+        others = [c for c in cast if c.name != context["character"]]
+        if others:
+            context["helper"] = rng.choice(others).name
+    villains = [e for e in state.enemies if e.type is EnemyType.VILLAIN]
+    if villains:
+        context["villain"] = villains[0].name
+    if state.enemies:
+        context["enemy"] = state.enemies[0].name
+    if state.scene_title:
+        context["place"] = state.scene_title
+    return context
+
+
 @dataclass
 class Reaction:
     narrations: list[Narration] = field(default_factory=list)
@@ -89,7 +109,7 @@ class Director:
 
     def react(self, before: GameState, events: list[Any], after: GameState, rng: random.Random) -> Reaction:
         out = Reaction()
-        n = self.narrator
+        n = self.narrator.with_context(moment(after, rng))
         for event in events:
             match event:
                 case ev.SceneStarted():
@@ -101,12 +121,12 @@ class Director:
                 case ev.LegStarted():
                     out.narrations.append(n.leg_transition(rng))
                 case ev.GambleResolved():
-                    self._after_gamble(out, after, event.character, event.action, event.success, rng)
+                    self._after_gamble(n, out, after, event.character, event.action, event.success, rng)
                 case ev.GroupGambleRolled():
                     members = list(event.members)
                     failed = [m for m in members if not event.members[m].success] or members
                     teller = rng.choice(failed if not event.success else members)
-                    self._after_gamble(out, after, teller, event.action, event.success, rng)
+                    self._after_gamble(n, out, after, teller, event.action, event.success, rng)
                 case ev.EnemyActed():
                     enemy = after.find_enemy(event.enemy) or before.find_enemy(event.enemy)
                     kind = enemy.type.value if enemy else "minion"
@@ -122,14 +142,14 @@ class Director:
                     out.narrations.append(n.path_forward(rng))
         return out
 
-    def _after_gamble(self, out: Reaction, state: GameState, name: str, action: str, success: bool,
-                      rng: random.Random) -> None:
+    def _after_gamble(self, narrator: OracleNarrator, out: Reaction, state: GameState, name: str, action: str,
+                      success: bool, rng: random.Random) -> None:
         """[Success] the player narrates (prompted); [Blunder] the Director tells a consequence
         that changes something, with Peril where it calls for it."""
         if success:
-            out.narrations.append(self.narrator.success(rng, character=name, action=action))
+            out.narrations.append(narrator.success(rng, character=name, action=action))
             return
-        told = self.narrator.blunder(rng, character=name, action=action)
+        told = narrator.blunder(rng, character=name, action=action)
         character = state.find(name)
         if told.peril and character is not None and character.active and not character.retired:
             out.proposals.append(rc.AssignPeril(character=character.name, amount=told.peril,

@@ -52,6 +52,11 @@ REQUIRED_TABLES = (
 )
 
 
+# Words for the placeholders when the moment does not supply them.
+DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", "helper": "a friend",
+                   "enemy": "a henchman", "villain": "the villain", "place": "this place"}
+
+
 class OracleNarrator:
     """Tells each task straight from the oracle tables."""
 
@@ -60,10 +65,18 @@ class OracleNarrator:
         if missing:
             raise TableError(f"the oracle tables lack {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}")
         self.tables = tables
+        self.context: dict[str, str] = dict(DEFAULT_CONTEXT)
+
+    def with_context(self, context: dict[str, str]) -> OracleNarrator:
+        """The same narrator, filling ``{character}``, ``{villain}``, ... from this moment."""
+        other = OracleNarrator.__new__(OracleNarrator)
+        other.tables = self.tables
+        other.context = {**DEFAULT_CONTEXT, **context}
+        return other
 
     def _draw(self, table: str, rng: random.Random, context: dict[str, str]) -> tuple[str, Draw]:
         draw = self.tables.draw(table, rng)
-        return draw.filled(context), draw
+        return draw.filled({**self.context, **context}), draw
 
     def _tell(self, task: Task, parts: list[tuple[str, Draw]], **extra: Any) -> Narration:
         text = " ".join(t.strip() for t, _ in parts if t.strip())

@@ -16,10 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from . import oracle, parser
-from .director import TENSION_MAX, TENSION_START, Director, enemy_targets, random_event_due, tension_step
+from .director import (
+    TENSION_MAX,
+    TENSION_START,
+    Director,
+    enemy_targets,
+    moment,
+    random_event_due,
+    tension_step,
+)
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .journal import Campaign, Head, Journal
-from .narration import Narration, OracleNarrator
+from .narration import DEFAULT_CONTEXT, Narration, OracleNarrator
 from .rules import RuleSystem, get_system
 from .rules.enigma import commands as rc
 from .rules.enigma import events as ev
@@ -387,20 +395,23 @@ class Session:
                                    "random_event": random_event_due(tension, dice)})
                     events.append({"type": "oracle_asked", "v": 1, **result})
                     if result["random_event"] and self.director is not None:
-                        narrations.append(self.director.narrator.random_event(rng))
+                        narrator = self.director.narrator.with_context(moment(self.state, rng))
+                        narrations.append(narrator.random_event(rng))
                 case parser.Answer():
                     narrations.append(Narration(task="answer", text=command.text, source="player",
                                                 origin="the player's answer"))
                 case parser.Treasure():
-                    narrations.append(self._need_director().narrator.treasure(rng))
+                    narrator = self._need_director().narrator.with_context(moment(self.state, rng))
+                    narrations.append(narrator.treasure(rng))
                 case parser.Draw():
                     tables = self._need_director().narrator.tables
                     assert command.table is not None
                     if command.table not in tables:
                         raise RuleViolation(f"no oracle table {command.table!r}: `draw` with no name lists them")
                     drawn = tables.draw(command.table, rng)
+                    context = {**DEFAULT_CONTEXT, **moment(self.state, rng)}
                     result.update({"table": command.table, "faces": list(drawn.faces), "result": drawn.result,
-                                   "text": drawn.text, "origin": drawn.origin()})
+                                   "text": drawn.filled(context), "origin": drawn.origin()})
                     events.append({"type": "narrated", "v": 1, "task": "draw", **result})
             return events, narrations
 

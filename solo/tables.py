@@ -271,8 +271,9 @@ def load_file(path: Path) -> list[Table]:
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = first["loc"]
-            place = f", entry {int(loc[1]) + 1}" if len(loc) > 1 and loc[0] == "entries" and isinstance(loc[1], int) else ""
-            field_name = ".".join(str(p) for p in loc if not isinstance(p, int))
+            in_entry = len(loc) > 1 and loc[0] == "entries" and isinstance(loc[1], int)
+            place = f", entry {int(loc[1]) + 1}" if in_entry else ""
+            field_name = ".".join(str(p) for p in (loc[2:] if in_entry else loc) if not isinstance(p, int)) or "entry"
             raise TableError(f"{name}: table {table_id}{place}: {field_name}: {first['msg']}") from None
         except TypeError as exc:
             raise TableError(f"{name}: table {table_id}: {exc}") from None
