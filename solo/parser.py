@@ -506,11 +506,19 @@ for _spec in SPECS:
         _BY_WORDS[tuple(_alias.split())] = _spec
 
 
+_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
+
+
 def split_line(line: str) -> list[str]:
+    """Words as a POSIX shell splits them. A line that only fails because of apostrophes
+    inside words (Nara's, don't) is read with those apostrophes as plain letters."""
     try:
         return shlex.split(line)
     except ValueError as exc:
-        raise InvalidCommand(f"cannot read the line ({exc}): close every quote") from None
+        try:
+            return shlex.split(_APOSTROPHE.sub("\\'", line))
+        except ValueError:
+            raise InvalidCommand(f"cannot read the line ({exc}): close every quote") from None
 
 
 def find_spec(words: list[str]) -> tuple[Spec, int] | None:

@@ -596,11 +596,16 @@ def _(c: cmd.EndRound, state: GameState, rng: random.Random) -> Events:
     """[Tumults] once the Cast has acted, every enemy still due acts, then a new round."""
     tumult = _tumult(state, "`round end`")
     due = enemies_due(state)
-    given = {fold_name(k): v for k, v in c.targets.items()}
+    given: dict[str, Mapping[str, int]] = {}
+    for key, split_ in c.targets.items():
+        if fold_name(key) in given:
+            raise RuleViolation(f"{key!r} is named twice in the targets")
+        given[fold_name(key)] = split_
     extra = set(given) - {fold_name(e.name) for e in due}
     if extra:
         name = next(k for k in c.targets if fold_name(k) in extra)
-        raise RuleViolation(f"{name} is not an enemy due to act this round")
+        known = state.find_enemy(name)
+        raise RuleViolation(f"{known.name if known else repr(name)} is not an enemy due to act this round")
     out: list[ev.Event] = []
     current = state
     for enemy in due:
