@@ -40,7 +40,7 @@ def _peril(e: dict[str, Any]) -> str:
     return text
 
 
-def _render_event(e: dict[str, Any], lines: list[str], state: dict[str, Any]) -> None:
+def _render_event(e: dict[str, Any], lines: list[str], state: dict[str, Any], first: bool = False) -> None:
     t = e["type"]
     if t == "campaign_started":
         return
@@ -97,7 +97,7 @@ def _render_event(e: dict[str, Any], lines: list[str], state: dict[str, Any]) ->
     elif t == "rest_rolled":
         lines.append(f"- The cast rests: {', '.join(f'{n} rolls {d}' for n, d in e['rolls'].items())}.")
     elif t == "peril_changed":
-        lines.append(f"  - {_peril(e)}")
+        lines.append(f"{'-' if first else '  -'} {_peril(e)}")
     elif t == "thing_produced":
         lines.append(f"- {e['character']} has just the thing: {e['item']} (1 Lucky Save).")
     elif t == "tumult_started":
@@ -153,8 +153,8 @@ def export_markdown(journal: Journal, campaign: Campaign, session: Session) -> s
         cid = command["id"]
         if cid in undone:
             continue
-        for payload in by_command.get(cid, []):
-            _render_event(payload, lines, state)
+        for i, payload in enumerate(by_command.get(cid, [])):
+            _render_event(payload, lines, state, first=i == 0)
         for text in notes.get(cid, []):
             lines.append("")
             lines.extend(f"> {line}" for line in text.splitlines() or [""])

@@ -21,6 +21,18 @@ Task = Literal[
 ]
 
 
+def _as_phrase(place: str) -> str:
+    """A scene title as it reads inside a sentence: "The Rooftops" -> "the Rooftops"."""
+    first, _, rest = place.partition(" ")
+    if first in ("The", "A", "An") and rest:
+        return f"{first.lower()} {rest}"
+    return place
+
+
+def _place_of(draw: Draw) -> str:
+    return next((n.text for n in draw.nested if n.table == "wide_shot.place"), "")
+
+
 class Narration(BaseModel):
     """One piece of told story, with where its words came from."""
 
@@ -86,20 +98,17 @@ class OracleNarrator:
 
     def wide_shot(self, rng: random.Random, *, place: str | None, character: str) -> Narration:
         """[The Wide Shot] the place, what lights it, a sound, a smell, one thing wrong, and a leading
-        question for a player to answer."""
-        ctx = {"character": character}
-        parts = []
-        if place is None:
-            parts.append(self._draw("wide_shot.place", rng, ctx))
-            where = parts[0][0]
-            parts[0] = (where[0].upper() + where[1:] + ".", parts[0][1])
-        opening = self._draw("wide_shot.opening", rng, ctx)
-        question, qdraw = self._draw("wide_shot.question", rng, ctx)
-        if place is not None:
-            opening = (f"{place}. {opening[0]}", opening[1])
-        parts.append(opening)
-        told = self._tell("wide_shot", parts + [(question, qdraw)], question=question)
-        return told.model_copy(update={"facts": {**told.facts, "place": place or parts[0][0]}})
+        question for a player to answer. A place the player named stands in for the drawn one."""
+        ctx = {**self.context, "character": character}
+        given = {"wide_shot.place": _as_phrase(place)} if place else None
+        opening = self.tables.draw("wide_shot.opening", rng, given=given)
+        question = self.tables.draw("wide_shot.question", rng)
+        text = opening.filled(ctx)
+        if place and _as_phrase(place) not in text:
+            text = f"{place}. {text}"
+        told = self._tell("wide_shot", [(text, opening), (question.filled(ctx), question)],
+                          question=question.filled(ctx))
+        return told.model_copy(update={"facts": {**told.facts, "place": place or _place_of(opening)}})
 
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Blunder] the Director tells what goes wrong, and it changes something."""

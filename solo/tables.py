@@ -229,7 +229,9 @@ class OracleTables:
     def __contains__(self, table: str) -> bool:
         return table in self.tables
 
-    def draw(self, table: str, rng: random.Random, depth: int = 0) -> Draw:
+    def draw(self, table: str, rng: random.Random, depth: int = 0, given: dict[str, str] | None = None) -> Draw:
+        """A draw from ``table``; nested references named in ``given`` take the text given
+        instead of a draw (a Wide Shot whose place the player already named)."""
         if table not in self.tables:
             raise TableError(f"no oracle table {table!r}")
         source = self.tables[table]
@@ -237,9 +239,12 @@ class OracleTables:
         nested: list[Draw] = []
 
         def expand(match: re.Match[str]) -> str:
+            ref = match.group(1)
+            if given and ref in given:
+                return given[ref]
             if depth >= MAX_DEPTH:
                 return match.group(0)
-            inner = self.draw(match.group(1), rng, depth + 1)
+            inner = self.draw(ref, rng, depth + 1, given)
             nested.append(inner)
             return inner.text
 
