@@ -17,7 +17,7 @@ from .tables import Draw, OracleTables, TableError
 
 Task = Literal[
     "wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure", "path_forward",
-    "scene_transition", "leg_transition", "random_event", "answer",
+    "scene_transition", "leg_transition", "random_event", "answer", "told",
 ]
 
 
@@ -40,7 +40,7 @@ class Narration(BaseModel):
 
     task: Task
     text: str
-    source: Literal["oracle", "model", "player"] = "oracle"
+    source: Literal["oracle", "model", "player", "director"] = "oracle"
     origin: str = ""  # e.g. "wide_shot.light #4; wide_shot.sound #9" or a model call id
     facts: dict[str, Any] = Field(default_factory=dict)  # the drawn facts, for grounding and export
     peril: int | None = None  # Peril the fiction calls for (applied through the rules, never here)

@@ -88,6 +88,27 @@ class Answer(Meta):
     text: str
 
 
+class Tell(Meta):
+    """The player's (or Director's) own narration, journaled as told."""
+
+    text: str
+
+
+class Accept(Meta):
+    """Director co-pilot: journal a private suggestion (all of them without a number)."""
+
+    number: int | None = None
+
+
+class Reroll(Meta):
+    number: int | None = None
+
+
+class Edit(Meta):
+    number: int = 1
+    text: str
+
+
 class Treasure(Meta):
     pass
 
@@ -111,7 +132,8 @@ class Odds(Meta):
 
 
 # Read-only commands leave a pending Gamble pending (Ruling *What resolves a pending Gamble*).
-READ_ONLY = (Status, Help, RulesReference, Search, ExportMarkdown, Log, CampaignList, CampaignValidate, Replay, Odds)
+READ_ONLY = (Status, Help, RulesReference, Search, ExportMarkdown, Log, CampaignList, CampaignValidate, Replay, Odds,
+             Reroll)
 
 # --- the grammar ------------------------------------------------------------------
 
@@ -132,6 +154,7 @@ class Args:
     positionals: list[str]
     options: dict[str, Any]
     spec: Spec
+    alias: str = ""
 
     def fail(self, message: str) -> InvalidCommand:
         return InvalidCommand(f"{message}; usage: {self.spec.usage}")
@@ -289,18 +312,43 @@ def _help_spec(a: Args, value: str) -> rc.HelpSpec:
 
 
 def _gamble(a: Args) -> rc.Gamble:
+    """The contract's long form, plus the table shorthand: ``+ASSET`` (one of the character's
+    knacks or equipment), ``-PENALTY``, ``!SOUND`` (a Blammo! die), ``@HELPER:ASSET[:DIE]``, and
+    with ``g`` trailing faces: ``g Nara "leap" +stonework +hook -fear 1 5``."""
     dice = a.one("dice")
     helper = a.one("help")
+    words, assets, penalties, sounds, helpers = [], [], [], [], []
+    for word in a.positionals[1:]:
+        if len(word) > 1 and word[0] == "+" and not word[1:].isdigit():
+            assets.append(word[1:])
+        elif len(word) > 1 and word[0] == "-" and not word[1:].isdigit():
+            penalties.append(word[1:])
+        elif len(word) > 1 and word[0] == "!":
+            sounds.append(word[1:])
+        elif len(word) > 1 and word[0] == "@":
+            helpers.append(word[1:])
+        else:
+            words.append(word)
+    faces: list[str] = []
+    if a.spec.name == "g" or a.alias == "g":
+        while words and len(words) > 1 and words[-1].isdigit() and len(words[-1]) == 1:
+            faces.insert(0, words.pop())
+    if faces and dice is not None:
+        raise a.fail("give the dice either with --dice or at the end, not both")
+    if helpers and helper is not None or len(helpers) > 1:
+        raise a.fail("one helper per Gamble")
+    helper = helper or (helpers[0] if helpers else None)
     return rc.Gamble(
         character=a.positionals[0],
-        action=_text(a, "the action", a.positionals[1:]),
+        action=_text(a, "the action", words),
         knacks=tuple(a.many("knack")),
         equipment=tuple(a.many("equip")),
         advantages=tuple(a.many("advantage")),
-        penalties=tuple(a.many("penalty")),
-        blammo=tuple(a.many("blammo")),
+        penalties=tuple(a.many("penalty") + penalties),
+        blammo=tuple(a.many("blammo") + sounds),
         help=None if helper is None else _help_spec(a, helper),
-        dice=None if dice is None else _faces(a, dice),
+        dice=tuple(_face(a, f) for f in faces) if faces else (None if dice is None else _faces(a, dice)),
+        assets=tuple(assets),
     )
 
 
@@ -392,6 +440,14 @@ def _ask(a: Args) -> Ask:
     return Ask(question=_text(a, "the question", a.positionals), odds=odds, dice=None if dice is None else _faces(a, dice))
 
 
+def _edit(a: Args) -> Edit:
+    words = list(a.positionals)
+    number = 1
+    if len(words) > 1 and words[0].isdigit():
+        number = _int(a, words.pop(0), "the suggestion number", 1)
+    return Edit(number=number, text=_text(a, "your version", words))
+
+
 def _export(a: Args) -> ExportMarkdown:
     if a.positionals[0].casefold() != "md":
         raise a.fail(f"the export format is md, not {a.positionals[0]!r}")
@@ -444,7 +500,9 @@ SPECS: list[Spec] = [
          lambda a: rc.StartScene(title=" ".join(a.positionals) or None)),
     Spec("gamble", "gamble NAME ACTION [--knack K]... [--equip E]... [--advantage TEXT]... [--penalty TEXT]... "
          "[--blammo SOUND]... [--help HELPER:ASSET[:DIE]] [--dice D,...]",
-         "roll a Gamble; it stays pending until resolved", _gamble, _GAMBLE_OPTIONS, min_args=2, aliases=("g",)),
+         "roll a Gamble; it stays pending until resolved. Shorthand: g NAME ACTION +KNACK_OR_EQUIPMENT -PENALTY "
+         "!SOUND @HELPER:ASSET[:DIE] [FACES...], e.g. g Nara \"leap\" +stonework +hook -fear 1 5",
+         _gamble, _GAMBLE_OPTIONS, min_args=2, aliases=("g",)),
     Spec("odds", "odds NAME ACTION [same options as gamble]", "the exact odds of a Gamble before rolling it",
          _odds, _GAMBLE_OPTIONS, min_args=2),
     Spec("luck", "luck NAME DIE [COUNT]", "spend COUNT Lucky Saves to raise die DIE of the pending roll",
@@ -482,6 +540,16 @@ SPECS: list[Spec] = [
          lambda a: Note(text=_text(a, "the text of the note", a.positionals)), min_args=1),
     Spec("answer", "answer TEXT", "answer the Wide Shot's leading question (journaled)",
          lambda a: Answer(text=_text(a, "your answer", a.positionals)), min_args=1),
+    Spec("tell", "tell TEXT", "narrate in your own words (journaled)",
+         lambda a: Tell(text=_text(a, "what happens", a.positionals)), min_args=1),
+    Spec("accept", "accept [N]", "Director co-pilot: journal suggestion N (all without N)",
+         lambda a: Accept(number=_int(a, a.positionals[0], "the suggestion number", 1) if a.positionals else None),
+         max_args=1),
+    Spec("reroll", "reroll [N]", "Director co-pilot: draw suggestion N (all without N) again",
+         lambda a: Reroll(number=_int(a, a.positionals[0], "the suggestion number", 1) if a.positionals else None),
+         max_args=1),
+    Spec("edit", "edit [N] TEXT", "Director co-pilot: journal your own version of suggestion N (default 1)", _edit,
+         min_args=1),
     Spec("treasure", "treasure", "draw a reward from the treasure tables", lambda a: Treasure(), max_args=0),
     Spec("draw", "draw [TABLE]", "draw from any oracle table (no name: list them)",
          lambda a: Draw(table=a.positionals[0].casefold() if a.positionals else None), max_args=1),
@@ -543,12 +611,12 @@ def parse(line: str) -> Any:
             raise InvalidCommand(f"{words[0]} what? one of: {', '.join(group)}")
         raise InvalidCommand(f"unknown command {words[0]!r}: type `help` for the list")
     spec, used = found
-    return _parse_args(spec, words[used:])
+    return _parse_args(spec, words[used:], alias=" ".join(words[:used]).casefold())
 
 
-def _parse_args(spec: Spec, tokens: list[str]) -> Any:
+def _parse_args(spec: Spec, tokens: list[str], alias: str = "") -> Any:
     options = {o.flag: o for o in spec.options}
-    args = Args(positionals=[], options={}, spec=spec)
+    args = Args(positionals=[], options={}, spec=spec, alias=alias)
     rest_positional = False
     i = 0
     while i < len(tokens):

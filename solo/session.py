@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from . import oracle, parser
 from .director import (
@@ -82,9 +82,14 @@ class Session:
         base_dir: Path | None = None,
         tables: OracleTables | None = None,
         narrate: bool = True,
+        suggest: bool = False,
     ):
         self.journal = journal
         self.narrate = narrate
+        self.suggest = suggest  # Director co-pilot: narration stays private until accepted
+        self.suggestions: list[Narration] = []
+        self._suggest_basis: tuple[Any, list[Any], Any] | None = None
+        self._rerolls = 0
         self._tables = tables
         self._director: Director | None = None
         self.narration_error: str | None = None
@@ -232,7 +237,10 @@ class Session:
                 return self._odds(command.gamble)
             case parser.Undo():
                 return self._undo(line)
-            case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw():
+            case parser.Reroll():
+                return self._reroll(command.number)
+            case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
+                    | parser.Accept() | parser.Edit():
                 if isinstance(command, parser.Draw) and command.table is None:
                     return {"tables": sorted(self._need_director().narrator.tables.tables)}
                 return self._journal_only(command, line)
@@ -327,6 +335,11 @@ class Session:
             return []
         after = self.system.fold(state, events)
         reaction = director.react(state, events, after, rng)
+        if self.suggest:
+            # the human Director decides: nothing is told or applied until accepted
+            self.suggestions = list(reaction.narrations)
+            self._suggest_basis = (state, list(events), after)
+            return []
         for proposal in reaction.proposals:
             try:
                 # Director Peril has nothing to do with a roll still pending: decide it apart
@@ -338,6 +351,8 @@ class Session:
         return reaction.narrations
 
     def _with_narration(self, result: dict[str, Any], narrations: list[Narration]) -> dict[str, Any]:
+        if self.suggest and self.suggestions:
+            result["suggestions"] = [n.as_result() for n in self.suggestions]
         if narrations:
             told = [n.as_result() for n in narrations]
             result["narration"] = told[0] if len(told) == 1 else told
@@ -377,6 +392,8 @@ class Session:
 
         def decide() -> tuple[list[Any], list[Narration]]:
             seen["before"] = self.state
+            # the suggestions to take are chosen before a resolution could bring new ones
+            chosen = self._chosen(command.number) if isinstance(command, (parser.Accept, parser.Edit)) else []
             events: list[Any] = list(self._resolution(self.state, command))
             rng = self._rng("oracle")
             narrations = self._react(self.state, events, rng) if events else []
@@ -400,6 +417,18 @@ class Session:
                 case parser.Answer():
                     narrations.append(Narration(task="answer", text=command.text, source="player",
                                                 origin="the player's answer"))
+                case parser.Tell():
+                    teller: Literal["director", "player"] = "director" if self.suggest else "player"
+                    narrations.append(Narration(task="told", text=command.text, source=teller,
+                                                origin=f"told by the {teller}"))
+                case parser.Accept():
+                    narrations.extend(chosen)
+                    result["accepted"] = [n.as_result() for n in chosen]
+                case parser.Edit():
+                    (original,) = chosen
+                    narrations.append(original.model_copy(update={
+                        "text": command.text, "source": "director", "origin": f"edited from {original.origin}"}))
+                    result["accepted"] = [narrations[-1].as_result()]
                 case parser.Treasure():
                     narrator = self._need_director().narrator.with_context(moment(self.state, rng))
                     narrations.append(narrator.treasure(rng))
@@ -418,6 +447,9 @@ class Session:
         def written(cid: int) -> None:
             if "note" in seen:
                 self.journal.add_note(campaign.id, cid, seen["note"])
+            if isinstance(command, (parser.Accept, parser.Edit)):
+                self.suggestions = [] if command.number is None or isinstance(command, parser.Edit) else [
+                    n for i, n in enumerate(self.suggestions, 1) if i != command.number]
 
         kind = type(command).__name__.lower()
         events, narrations, _ = self._write(line, kind, decide, on_written=written)
@@ -425,6 +457,31 @@ class Session:
         if resolved:
             result["resolved"] = resolved
         return self._with_narration(result, narrations)
+
+    def _chosen(self, number: int | None) -> list[Narration]:
+        if not self.suggestions:
+            raise RuleViolation("there is no suggestion to take: suggestions follow commands that narrate")
+        if number is None:
+            return list(self.suggestions)
+        if not 1 <= number <= len(self.suggestions):
+            raise RuleViolation(f"there is no suggestion {number}: choose 1 to {len(self.suggestions)}")
+        return [self.suggestions[number - 1]]
+
+    def _reroll(self, number: int | None) -> dict[str, Any]:
+        """Draw the private suggestions (or suggestion N) again; nothing is journaled."""
+        self._chosen(number)
+        assert self._suggest_basis is not None and self.campaign is not None
+        before, events, after = self._suggest_basis
+        self._rerolls += 1
+        rng = command_rng(self.campaign.seed, self.head.command, f"reroll{self._rerolls}")
+        fresh = self._need_director().react(before, events, after, rng).narrations
+        if number is None:
+            self.suggestions = fresh
+        else:
+            same = [n for n in fresh if n.task == self.suggestions[number - 1].task]
+            if same:
+                self.suggestions[number - 1] = same[0]
+        return {"suggestions": [n.as_result() for n in self.suggestions]}
 
     def _need_director(self) -> Director:
         director = self.director

@@ -67,6 +67,7 @@ class Gamble(Frozen):
     blammo: tuple[str, ...] = ()  # one sound effect per Blammo! die spent
     help: HelpSpec | None = None
     dice: tuple[Face, ...] | None = None
+    assets: tuple[str, ...] = ()  # shorthand: each names one of the character's knacks or equipment
 
 
 class SpendLuck(Frozen):

@@ -307,6 +307,9 @@ def _(c: cmd.Gamble, state: GameState, rng: random.Random) -> Events:
     action = _text(c.action, "the action")
     knacks = [_match(actor.knacks, k, actor.name, "knack") for k in c.knacks]
     equipment = [_match(actor.equipment, e, actor.name, "equipment") for e in c.equipment]
+    for asset in c.assets:
+        owned = _match(actor.knacks + actor.equipment, asset, actor.name, "knack or equipment")
+        (knacks if owned in actor.knacks else equipment).append(owned)
     advantages = [_text(a, "an advantage") for a in c.advantages]
     penalties = [_text(p, "a penalty") for p in c.penalties]
     _unique(knacks, "knack")
