@@ -25,7 +25,7 @@ from .render import render
 from .session import Outcome, Session
 
 USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--no-model] COMMAND
-  solo play [CAMPAIGN]         play interactively
+  solo play [CAMPAIGN] [--director]  play interactively (--director: co-pilot for a human Director)
   solo script FILE|- [--json]  run a file of commands (- reads standard input)
   solo LINE...                 run one command, e.g. solo status --json
   solo help                    list the commands"""
@@ -178,48 +178,41 @@ def script(journal: Journal, args: list[str]) -> int:
 
 
 def play(journal: Journal, args: list[str]) -> int:
-    """A plain line loop until the full REPL lands: type commands, read results."""
-    session = Session(journal, follow=False)
+    """The interactive program on a terminal; a plain line loop when input is piped."""
+    director = "--director" in args
+    names = [a for a in args if a != "--director"]
+    if len(names) > 1 or any(a.startswith("--") for a in names):
+        print("error: usage: solo play [CAMPAIGN] [--director]", file=sys.stderr)
+        return 2
+    session = Session(journal, follow=False, suggest=director)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from .repl import Repl
+
+        return Repl(session, director=director).run(names[0] if names else None)
+    return _plain_loop(session, names)
+
+
+def _plain_loop(session: Session, names: list[str]) -> int:
     console = Console(highlight=False, soft_wrap=True)
-    if args:
-        outcome = session.execute(shlex.join(["campaign", "use", *args]))
-        _print(outcome, console)
+    if names:
+        _print(session.execute(shlex.join(["campaign", "use", *names])), console)
     console.print("[bold]solo[/] — ENIGMA pulp adventures. Type `help` for commands, Ctrl-D to leave.")
     if session.campaign is None:
         console.print("No campaign yet: try `campaign new Marseille` then `pc add Nara --knack climbing`.")
     else:
         _print(session.execute("status"), console)
-    read = _reader()
     while True:
-        try:
-            line = read()
-        except EOFError:
+        line = sys.stdin.readline()
+        if not line:
             console.print("Everything is saved. Farewell!")
             return 0
-        except KeyboardInterrupt:
-            continue
+        line = line.rstrip("\n")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if line.strip() in ("quit", "exit"):
             console.print("Everything is saved. Farewell!")
             return 0
         _print(session.execute(line), console)
-
-
-def _reader():
-    if sys.stdin.isatty():
-        from prompt_toolkit import PromptSession
-
-        prompt = PromptSession()
-        return lambda: prompt.prompt("solo> ")
-    return lambda: _read_stdin()
-
-
-def _read_stdin() -> str:
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line.rstrip("\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

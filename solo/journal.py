@@ -251,7 +251,7 @@ class Journal:
     def create_campaign(self, name: str, rules: str, seed: int) -> Campaign:
         """Inside a transaction: a new campaign row."""
         if self.campaign(name) is not None:
-            raise JournalConflict(f"a campaign named {name!r} already exists: pick another name or `campaign use {name}`")
+            raise JournalError(f"a campaign named {name!r} already exists: pick another name or `campaign use {name}`")
         cursor = self.db.execute(
             "INSERT INTO campaigns (name, rules, seed, created) VALUES (?, ?, ?, ?)", [name, rules, seed, self.clock()]
         )

@@ -60,16 +60,60 @@ def _pending(r: dict[str, Any]) -> list[str]:
     return out
 
 
-def render(outcome: Outcome) -> str:
+def render(outcome: Outcome, narration: bool = True, hints: bool = True) -> str:
+    """Rich text for one outcome; ``narration=False`` leaves the told story to the caller,
+    ``hints=False`` the choices of a pending roll."""
     if not outcome.ok:
         return f"[bold red]error:[/] {escape(outcome.error or '')}"
     r = outcome.result or {}
+    lines = _render_result(outcome.kind, r, hints)
+    if narration:
+        told = r.get("narration", [])
+        for n in told if isinstance(told, list) else [told]:
+            lines.append(f"[italic]~ {escape(n['task'].replace('_', ' '))}: {escape(n['text'])}[/]")
+        for i, n in enumerate(r.get("suggestions", []), 1):
+            lines.append(f"[dim]suggestion {i} ({escape(n['task'])}): {escape(n['text'])}[/]")
+    if r.get("warning"):
+        lines.append(f"[yellow]{escape(r['warning'])}[/]")
+    return "\n".join(lines) if lines else "ok"
+
+
+def _render_result(kind: str, r: dict[str, Any], hints: bool = True) -> list[str]:
     lines: list[str] = []
     if "resolved" in r:
         lines += _resolution(r["resolved"])
-    kind = outcome.kind
     if kind in ("Gamble", "SpendLuck", "UseCatchphrase"):
-        lines += _pending(r)
+        lines += _pending(r) if hints else _pending(r)[:1]
+    elif kind == "CampaignNew":
+        optional = f", optional rules: {', '.join(r['optional'])}" if r["optional"] else ""
+        lines.append(f"Campaign [bold]{escape(r['campaign'])}[/] begins: Leg 1 (seed {r['seed']}{optional})")
+    elif kind == "CampaignUse":
+        lines.append(f"Now playing [bold]{escape(r['campaign'])}[/]")
+    elif kind == "AddCharacter":
+        lines.append(f"[bold]{escape(r['character'])}[/] joins the cast with {r['lucky_saves']} Lucky Saves")
+    elif kind == "StartScene":
+        title = f": {escape(r['title'])}" if r.get("title") else ""
+        lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}{title}[/]")
+        lines += [f"  {escape(n)} is back on their feet" for n in r["recovered"]]
+    elif kind == "StartLeg":
+        lines.append(f"[bold]Leg {r['leg']}[/] begins. Lucky Saves: "
+                     + ", ".join(f"{escape(n)} {d}" for n, d in r["lucky_saves"].items()))
+        lines += [f"  {escape(n)} retires from the cast" for n in r["departed"]]
+    elif kind == "AddEnemy":
+        lines.append(f"Enemy [bold]{escape(r['enemy'])}[/]: {r['type']}, threshold {r['threshold']}, "
+                     f"danger {r['danger']}")
+    elif kind == "Hit":
+        state = "[bold]bested![/]" if r["defeated"] else f"{r['hits']}/{r['threshold']} hits"
+        lines.append(f"{escape(r['enemy'])}: {state}")
+    elif kind == "StartTumult":
+        lines.append("[bold red]Tumult![/] Round 1: each character does one thing, then the enemies act")
+    elif kind == "EndTumult":
+        lines.append("The Tumult is over" + (f"; bested: {escape(', '.join(r['cleared']))}" if r["cleared"] else ""))
+    elif kind == "Flashpoint":
+        lines.append("[bold]Flashpoint![/] Paid: " + ", ".join(f"{escape(n)} {a}" for n, a in r["payments"].items()))
+    elif kind == "JustTheThing":
+        lines.append(f"{escape(r['character'])} has just the thing: {escape(r['item'])} "
+                     f"({r['lucky_saves']} Lucky Saves left)")
     elif kind == "Resolve":
         lines += _resolution(r)
     elif kind == "GroupGamble":
@@ -96,7 +140,8 @@ def render(outcome: Outcome) -> str:
         for name, x in r["results"].items():
             lines.append(f"  {escape(name)} rolls {x['die']}: Peril {x['peril_before']} -> {x['peril_after']}")
     elif kind == "Ask":
-        lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/]")
+        event = " — [bold]random event![/]" if r.get("random_event") else ""
+        lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/]  (yes {r.get('yes_chance', 0):.0%}, tension {r.get('tension', 0)}/6){event}")
     elif kind in ("EnemyAct", "EndRound"):
         for turn in r.get("enemies", [r] if "enemy" in r else []):
             split = ", ".join(f"{escape(n)} {a}" for n, a in turn["targets"].items()) or "nobody"
@@ -105,7 +150,7 @@ def render(outcome: Outcome) -> str:
         if kind == "EndRound":
             lines.append(f"Round {r['next_round']} begins")
     elif kind == "Search":
-        lines += [f"  [{h['kind']}] {escape(h['text'])}" for h in r["hits"]] or ["  nothing found"]
+        lines += [f"  {escape('[' + h['kind'] + ']')} {escape(h['text'])}" for h in r["hits"]] or ["  nothing found"]
     elif kind == "Log":
         lines += [f"  {c['id']:>4}  {escape(c['line'])}" for c in r["commands"]]
     elif kind == "CampaignList":
@@ -121,9 +166,18 @@ def render(outcome: Outcome) -> str:
             lines.append("  with Lucky Saves: " + ", ".join(f"{k}: {p:.1%}" for k, p in enumerate(r["with_lucky_saves"])))
     elif kind == "Replay":
         lines.append("journal verified: no differences" if r["ok"] else "DIFFERENCES:\n  " + "\n  ".join(r["differences"]))
-    elif r and "resolved" not in r or len(r) > 1:
-        lines.append(", ".join(f"{k}: {escape(str(v))}" for k, v in r.items() if k != "resolved"))
-    return "\n".join(lines) if lines else "ok"
+    elif kind in ("Note", "Answer", "Tell", "Treasure", "Accept", "Edit", "Reroll"):
+        pass  # the told story is shown with the narration
+    elif kind == "Draw":
+        if "tables" in r:
+            lines.append("Tables: " + ", ".join(r["tables"]))
+        else:
+            lines.append(f"{escape(r['table'])}: {escape(r['text'])}")
+    else:
+        shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning")}
+        if shown:
+            lines.append(", ".join(f"{k}: {escape(str(v))}" for k, v in shown.items()))
+    return lines
 
 
 def _status(s: dict[str, Any]) -> list[str]:

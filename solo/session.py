@@ -38,6 +38,7 @@ from .rules.enigma.state import GameState, fold_name
 from .tables import OracleTables, TableError, default_folder
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
+SNAPSHOT_VERSION = 2  # the shape of a snapshot's payload; others are passed over
 SESSION_EVENTS = frozenset({"command_undone", "oracle_asked", "narrated"})  # journal events the rules do not fold
 CURRENT = "current_campaign"
 
@@ -132,10 +133,9 @@ class Session:
             undone = {t: by for t, by in undone.items() if by <= upto}
         state, tension, after = self.system.initial_state(), TENSION_START, 0
         if use_snapshots:
-            snap = self.journal.latest_snapshot(campaign, undone)
-            if snap is not None:
-                head, data = snap
-                state, tension, after = self.system.state_from_dict(data["rules"]), data["tension"], head.command
+            loaded = self._snapshot(campaign, undone)
+            if loaded is not None:
+                state, tension, after = loaded
         for stored in self.journal.events(campaign, after_command=after):
             if upto is not None and stored.command > upto:
                 break
@@ -147,7 +147,21 @@ class Session:
         return state, tension, self.journal.head(campaign)
 
     def snapshot_data(self, state: Any, tension: int) -> dict[str, Any]:
-        return {"rules": self.system.state_to_dict(state), "tension": tension}
+        return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(state), "tension": tension}
+
+    def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Any, int, int] | None:
+        """The newest usable snapshot as (state, tension, command). Snapshots are a cache:
+        one of another format or that no longer parses is passed over, never trusted."""
+        for head, data in self.journal.snapshots(campaign):
+            if any(target <= head.command < by for target, by in undone.items()):
+                continue
+            if not isinstance(data, dict) or data.get("v") != SNAPSHOT_VERSION:
+                continue
+            try:
+                return self.system.state_from_dict(data["rules"]), int(data["tension"]), head.command
+            except (KeyError, TypeError, ValueError):
+                continue
+        return None
 
     @property
     def director(self) -> Director | None:
@@ -296,7 +310,8 @@ class Session:
             tension = self.tension
             for event in rules_events:
                 tension = tension_step(tension, event)
-            if head.command % SNAPSHOT_EVERY == 0:
+            undoing = any(isinstance(e, dict) and e.get("type") == "command_undone" for e in events)
+            if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
                 self.journal.save_snapshot(campaign.id, head, self.snapshot_data(new_state, tension))
         self.state, self.tension, self.head = new_state, tension, head
         return events, narrations, head

@@ -31,12 +31,12 @@ def check_invariants(state: GameState) -> None:
     assert len({ch.name.casefold() for ch in state.characters}) == len(state.characters)
 
 
-def play(optional, seed, tumult, script):
+def play(optional, seed, tumult, veteran, script):
     """Run the opening and the script live; return the final state and every event."""
     rng = random.Random(seed)
     state = GameState()
     log: list = []
-    for command in opening(optional, seed, tumult) + list(script):
+    for command in opening(optional, seed, tumult, veteran) + list(script):
         before = state
         snapshot = state.model_dump()
         command_snapshot = command.model_dump()
@@ -44,7 +44,7 @@ def play(optional, seed, tumult, script):
             events = decide(state, command, rng=rng)
         except RuleViolation as error:
             assert_one_line(error)
-            assert state is before and state.model_dump() == snapshot
+            assert state.model_dump() == snapshot and state == GameState.model_validate(snapshot)
             assert command.model_dump() == command_snapshot
             continue
         # decide never changes its inputs, even when the command is legal
@@ -52,6 +52,8 @@ def play(optional, seed, tumult, script):
         assert isinstance(events, tuple) and events
         if before.pending is not None and not isinstance(command, c.KEEPS_PENDING):
             assert isinstance(events[0], ev.GambleResolved), (command, events)
+        if isinstance(command, (c.SpendLuck, c.UseCatchphrase)):
+            assert not any(isinstance(e, ev.GambleResolved) for e in events)
         state = fold(state, events)
         check_invariants(state)
         log.extend(events)
@@ -63,10 +65,11 @@ def play(optional, seed, tumult, script):
     optional=optional_rules,
     seed=st.integers(0, 2**32 - 1),
     tumult=st.booleans(),
+    veteran=st.booleans(),
     script=st.lists(moves, min_size=10, max_size=30).map(lambda ms: [command for m in ms for command in m]),
 )
-def test_every_command_yields_events_or_a_rule_violation_and_replay_matches(optional, seed, tumult, script):
-    state, log = play(optional, seed, tumult, script)
+def test_every_command_yields_events_or_a_rule_violation_and_replay_matches(optional, seed, tumult, veteran, script):
+    state, log = play(optional, seed, tumult, veteran, script)
 
     # replaying the journal from the empty state gives the live state; replay never rolls
     assert fold(GameState(), log) == state
@@ -115,9 +118,9 @@ def test_peril_always_stays_within_zero_to_six(seed, steps):
 @given(
     knacks=st.lists(st.sampled_from(KNACKS["Max"]), unique=True),
     equipment=st.lists(st.sampled_from(("Brass knuckles", "Rope")), unique=True),
-    advantages=st.lists(st.sampled_from(("high ground", "surprise", "darkness")), max_size=3),
+    advantages=st.lists(st.sampled_from(("high ground", "surprise", "darkness")), max_size=3, unique=True),
     blammo=st.integers(0, 2),
-    penalties=st.lists(st.sampled_from(("wounded", "outnumbered", "blind", "late")), max_size=6),
+    penalties=st.lists(st.sampled_from(("wounded", "outnumbered", "blind", "late")), max_size=4, unique=True),
     helped=st.booleans(),
 )
 def test_the_pool_is_never_below_one_die(knacks, equipment, advantages, blammo, penalties, helped):

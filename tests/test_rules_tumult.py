@@ -316,3 +316,30 @@ def test_a_flashpoint_is_too_late_after_an_enemy_acted():
     table.do(c.AddEnemy(name="Goon", type=MINION))
     table.do(c.EnemyAct(enemy="Goon", targets={"Max": 1}))
     table.reject(c.Flashpoint(payments={"Nara": 3}), match="start of a round")
+
+
+def test_round_end_names_each_enemy_once():
+    """Two splits for the same enemy (names compared without case) are ambiguous: rejected, not one dropped."""
+    table = fight()
+    table.do(c.AddEnemy(name="Goon", type=MINION))
+    table.reject(c.EndRound(targets={"Goon": {"Nara": 1}, "goon": {"Max": 1}}), match="named twice")
+    assert table.char("Nara").peril == table.char("Max").peril == 0
+
+
+def test_round_end_rejects_an_unknown_enemy_in_one_line():
+    table = fight()
+    table.do(c.AddEnemy(name="Goon", type=MINION))
+    table.reject(c.EndRound(targets={"Goon": {"Nara": 1}, "Gh\nost": {"Max": 1}}), match="not an enemy due")
+
+
+def test_an_enemy_turn_needs_its_targets():
+    table = fight()
+    table.do(c.AddEnemy(name="Goon", type=MINION))
+    table.reject(c.EnemyAct(enemy="Goon"), match="targets")
+
+
+def test_a_flashpoint_costs_one_per_character_in_the_cast_knocked_out_or_not():
+    table = fight(optional=("flashpoints",))
+    table.knock_out("Ivy")
+    table.reject(c.Flashpoint(payments={"Nara": 1, "Max": 1}), match="costs 3 Lucky Saves")
+    table.do(c.Flashpoint(payments={"Nara": 2, "Max": 1}))

@@ -314,6 +314,8 @@ def _(c: cmd.Gamble, state: GameState, rng: random.Random) -> Events:
     penalties = [_text(p, "a penalty") for p in c.penalties]
     _unique(knacks, "knack")
     _unique(equipment, "equipment")
+    _unique(advantages, "advantage")
+    _unique(penalties, "penalty")
     sounds = [_text(s, "a Blammo! sound effect") for s in c.blammo]
     bonus_count = len(knacks) + len(equipment) + len(advantages) + len(sounds)
     if actor.retired and (bonus_count or c.help):
