@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -34,13 +34,25 @@ from .rules.enigma import events as ev
 from .rules.enigma import odds as odds_mod
 from .rules.enigma.decide import enemies_due, resolve_pending
 from .rules.enigma.reference import reference
+from .results import describe, describe_resolution
+from .story import STORY_EVENTS, Progress, Story, progress_step
 from .rules.enigma.state import GameState, fold_name
 from .tables import OracleTables, TableError, default_folder
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
-SNAPSHOT_VERSION = 2  # the shape of a snapshot's payload; others are passed over
-SESSION_EVENTS = frozenset({"command_undone", "oracle_asked", "narrated"})  # journal events the rules do not fold
+SNAPSHOT_VERSION = 3  # the shape of a snapshot's payload; others are passed over
+# the journal's own events: the rules never fold them (the story's progress does)
+SESSION_EVENTS = frozenset({"command_undone", "oracle_asked", "narrated"}) | STORY_EVENTS
 CURRENT = "current_campaign"
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Everything a campaign's events fold into."""
+
+    state: Any
+    tension: int
+    progress: Progress
 
 
 @dataclass
@@ -95,6 +107,8 @@ class Session:
         self._director: Director | None = None
         self.narration_error: str | None = None
         self.tension = TENSION_START
+        self.progress = Progress()
+        self.story: Story | None = None
         self.follow = follow
         self.seed_source = seed_source
         self.base_dir = base_dir or Path.cwd()
@@ -118,49 +132,66 @@ class Session:
         """Fold the current campaign from its newest valid snapshot."""
         if self.campaign is None:
             return
-        self.state, self.tension, self.head = self._fold(self.campaign.id, use_snapshots=True)
+        folded, self.head = self._fold(self.campaign.id, use_snapshots=True)
+        self.state, self.tension, self.progress = folded.state, folded.tension, folded.progress
 
     def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
         """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
-        state, _, head = self._fold(campaign, use_snapshots=use_snapshots, upto=upto)
-        return state, head
+        folded, head = self._fold(campaign, use_snapshots=use_snapshots, upto=upto)
+        return folded.state, head
 
-    def _fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, int, Head]:
-        """Rules state and the Director's tension, folded from the events of the commands
-        not undone, starting from the newest snapshot no later ``undo`` invalidated."""
+    def _step(self, folded: Folded, events: Iterable[Any]) -> Folded:
+        """Fold events: rules events into the state and the tension, the journal's own
+        (dicts) into the adventure progress."""
+        state, tension, progress = folded.state, folded.tension, folded.progress
+        for event in events:
+            if isinstance(event, dict):
+                progress = progress_step(progress, event)
+            else:
+                state = self.system.apply(state, event)
+                tension = tension_step(tension, event)
+        return Folded(state, tension, progress)
+
+    def _fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Folded, Head]:
+        """Everything the events of the commands not undone fold into, starting from the
+        newest snapshot no later ``undo`` invalidated."""
         undone = self.journal.undone_commands(campaign)
         if upto is not None:
             undone = {t: by for t, by in undone.items() if by <= upto}
-        state, tension, after = self.system.initial_state(), TENSION_START, 0
+        folded, after = Folded(self.system.initial_state(), TENSION_START, Progress()), 0
         if use_snapshots:
             loaded = self._snapshot(campaign, undone)
             if loaded is not None:
-                state, tension, after = loaded
-        for stored in self.journal.events(campaign, after_command=after):
-            if upto is not None and stored.command > upto:
-                break
-            if stored.command in undone or stored.type in SESSION_EVENTS:
-                continue
-            event = self.system.event_from_dict(stored.payload)
-            state = self.system.apply(state, event)
-            tension = tension_step(tension, event)
-        return state, tension, self.journal.head(campaign)
+                folded, after = loaded
 
-    def snapshot_data(self, state: Any, tension: int) -> dict[str, Any]:
-        return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(state), "tension": tension}
+        def live() -> Iterator[Any]:
+            for stored in self.journal.events(campaign, after_command=after):
+                if upto is not None and stored.command > upto:
+                    break
+                if stored.command in undone or stored.type == "command_undone":
+                    continue
+                yield stored.payload if stored.type in SESSION_EVENTS else self.system.event_from_dict(stored.payload)
 
-    def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Any, int, int] | None:
-        """The newest usable snapshot as (state, tension, command). Snapshots are a cache:
-        one of another format or that no longer parses is passed over, never trusted."""
+        return self._step(folded, live()), self.journal.head(campaign)
+
+    def snapshot_data(self, folded: Folded) -> dict[str, Any]:
+        return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
+                "progress": folded.progress.model_dump(mode="json")}
+
+    def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Folded, int] | None:
+        """The newest usable snapshot and its command. Snapshots are a cache: one of another
+        format or that no longer parses is passed over, never trusted."""
         for head, data in self.journal.snapshots(campaign):
             if any(target <= head.command < by for target, by in undone.items()):
                 continue
             if not isinstance(data, dict) or data.get("v") != SNAPSHOT_VERSION:
                 continue
             try:
-                return self.system.state_from_dict(data["rules"]), int(data["tension"]), head.command
+                folded = Folded(self.system.state_from_dict(data["rules"]), int(data["tension"]),
+                                Progress.model_validate(data["progress"]))
             except (KeyError, TypeError, ValueError):
                 continue
+            return folded, head.command
         return None
 
     @property
@@ -305,15 +336,11 @@ class Session:
                 self.journal.add_narration(campaign.id, head.command, n.task, n.text, n.source, n.origin)
             if on_written is not None:
                 on_written(head.command)
-            rules_events = [e for e in events if not isinstance(e, dict)]
-            new_state = self.system.fold(self.state, rules_events)
-            tension = self.tension
-            for event in rules_events:
-                tension = tension_step(tension, event)
+            folded = self._step(Folded(self.state, self.tension, self.progress), events)
             undoing = any(isinstance(e, dict) and e.get("type") == "command_undone" for e in events)
             if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
-                self.journal.save_snapshot(campaign.id, head, self.snapshot_data(new_state, tension))
-        self.state, self.tension, self.head = new_state, tension, head
+                self.journal.save_snapshot(campaign.id, head, self.snapshot_data(folded))
+        self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
         return events, narrations, head
 
     def _rng(self, stream: str = "dice") -> random.Random:
@@ -558,178 +585,28 @@ class Session:
 
     def verify(self) -> dict[str, Any]:
         """``replay --verify``: fold every event from the start and compare with the
-        state loaded through snapshots and with every stored snapshot."""
+        state loaded through snapshots, with the state in memory and with every stored snapshot."""
         campaign = self._need_campaign()
-        full, head = self.fold_campaign(campaign.id, use_snapshots=False)
+        full, head = self._fold(campaign.id, use_snapshots=False)
+        expected = self.snapshot_data(full)
         problems: list[str] = []
-        loaded, _ = self.fold_campaign(campaign.id, use_snapshots=True)
-        if self.system.state_to_dict(loaded) != self.system.state_to_dict(full):
+        loaded, _ = self._fold(campaign.id, use_snapshots=True)
+        if self.snapshot_data(loaded) != expected:
             problems.append("the state loaded through snapshots differs from the full replay")
+        memory = Folded(self.state, self.tension, self.progress)
+        if self.head == head and self.snapshot_data(memory) != expected:
+            problems.append("the state in memory differs from the replay")
         undone = self.journal.undone_commands(campaign.id)
         checked = 0
         for snap_head, data in self.journal.snapshots(campaign.id):
             if any(t <= snap_head.command < by for t, by in undone.items()):
                 continue
-            at, _ = self.fold_campaign(campaign.id, use_snapshots=False, upto=snap_head.command)
+            at, _ = self._fold(campaign.id, use_snapshots=False, upto=snap_head.command)
             checked += 1
-            at_tension = self._fold(campaign.id, use_snapshots=False, upto=snap_head.command)[1]
-            if self.snapshot_data(at, at_tension) != data:
+            if self.snapshot_data(at) != data:
                 problems.append(f"the snapshot at command {snap_head.command} differs from the replay")
-        if self.system.state_to_dict(self.state) != self.system.state_to_dict(full) and self.head == head:
-            problems.append("the state in memory differs from the replay")
         return {"ok": not problems, "events": head.seq, "commands": head.command, "snapshots_checked": checked,
                 "differences": problems}
-
-
-# --- describing results -------------------------------------------------------------
-
-
-def _peril_of(events: list[Any], name: str) -> list[ev.PerilChanged]:
-    return [e for e in events if isinstance(e, ev.PerilChanged) and e.character == name]
-
-
-def _peril_dict(e: ev.PerilChanged) -> dict[str, Any]:
-    return {"character": e.character, "amount": e.amount, "before": e.before, "after": e.after,
-            "knockout": e.knockout, "retired": e.retired, "ignored": e.ignored, "cause": e.cause}
-
-
-def _gained(changes: list[ev.PerilChanged]) -> int:
-    return sum(0 if c.ignored else c.amount for c in changes)
-
-
-def describe_resolution(before: GameState, events: list[Any]) -> dict[str, Any] | None:
-    """The contract's resolve fields for the GambleResolved among ``events``."""
-    for i, e in enumerate(events):
-        if isinstance(e, ev.GambleResolved):
-            # the Peril events of a resolution follow it directly
-            tail = []
-            for other in events[i + 1:]:
-                if not isinstance(other, ev.PerilChanged):
-                    break
-                tail.append(other)
-            mine = [p for p in tail if p.character == e.character]
-            result: dict[str, Any] = {
-                "character": e.character, "action": e.action, "dice": list(e.dice),
-                "pool": len(e.dice) + (1 if e.help else 0), "success": e.success,
-                "peril_gained": _gained(mine), "blammo_gained": e.blammo_gained,
-                "knockout": any(p.knockout for p in mine), "retired": any(p.retired for p in mine),
-                "peril_changes": [_peril_dict(p) for p in tail],
-            }
-            if e.help is not None:
-                theirs = [p for p in tail if p.character == e.help.helper]
-                result.update({"help_die": e.help.die, "helper": e.help.helper,
-                               "helper_peril_gained": _gained(theirs)})
-            return result
-    return None
-
-
-def describe(before: GameState, command: Any, events: list[Any], after: GameState) -> dict[str, Any]:
-    """The result object of a rules command (CONTRACT.md *Results*)."""
-    resolved = None
-    own = list(events)
-    if before.pending is not None and not isinstance(command, rc.KEEPS_PENDING):
-        count = len(resolve_pending(before))
-        resolved = describe_resolution(before, own[:count])
-        own = own[count:]
-    result = _describe_own(command, own, after)
-    if resolved is not None:
-        result["resolved"] = resolved
-    return result
-
-
-def _pending_fields(state: GameState) -> dict[str, Any]:
-    p = state.pending
-    assert p is not None
-    actor = state.find(p.character)
-    assert actor is not None
-    fields: dict[str, Any] = {"character": p.character, "action": p.action, "dice": list(p.dice), "pool": p.pool,
-                              "pending": True, "bonus": list(p.bonus), "penalties": list(p.penalties),
-                              "lucky_saves": actor.lucky_saves, "catchphrase_available": actor.catchphrase_available,
-                              "saves_needed": odds_mod.saves_needed(p.all_dice)}
-    if p.help is not None:
-        fields.update({"help_die": p.help.die, "helper": p.help.helper, "help_asset": p.help.asset})
-    return fields
-
-
-def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str, Any]:
-    match command:
-        case rc.Gamble():
-            return _pending_fields(after)
-        case rc.SpendLuck():
-            spent = events[0]
-            return {**_pending_fields(after), "die": spent.die, "before": spent.before, "after": spent.after,
-                    "spent": spent.count}
-        case rc.UseCatchphrase():
-            spoken = events[0]
-            return {**_pending_fields(after), "old_dice": list(spoken.old_dice), "catchphrase": spoken.catchphrase}
-        case rc.Resolve():
-            return describe_resolution(after, events) or {}
-        case rc.GroupGamble():
-            rolled = events[0]
-            results = {}
-            for name, member in rolled.members.items():
-                mine = _peril_of(events, name)
-                results[name] = {"character": name, "dice": list(member.dice), "pool": len(member.dice),
-                                 "success": member.success, "peril_gained": _gained(mine),
-                                 "blammo_gained": 0 if member.success else 1,
-                                 "knockout": any(p.knockout for p in mine), "bonus": list(member.bonus)}
-            return {"action": rolled.action, "success": rolled.success, "results": results}
-        case rc.Snoop():
-            rolled = events[0]
-            return {"character": rolled.character, "topic": rolled.topic, "dice": [rolled.die], "level": rolled.die}
-        case rc.Rest():
-            rolls = events[0].rolls
-            results = {}
-            for name, die in rolls.items():
-                changes = _peril_of(events, name)
-                character = after.find(name)
-                after_peril = changes[-1].after if changes else (character.peril if character else 0)
-                before_peril = changes[0].before if changes else after_peril
-                results[name] = {"die": die, "peril_before": before_peril, "peril_after": after_peril}
-            return {"results": results}
-        case rc.EnemyAct():
-            acted = events[0]
-            return {"enemy": acted.enemy, "targets": dict(acted.targets),
-                    "peril_changes": [_peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
-        case rc.EndRound():
-            turns = [{"enemy": e.enemy, "targets": dict(e.targets)} for e in events if isinstance(e, ev.EnemyActed)]
-            ended = next(e for e in events if isinstance(e, ev.RoundEnded))
-            return {"round": ended.round, "next_round": ended.round + 1, "enemies": turns,
-                    "peril_changes": [_peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
-        case rc.AssignPeril():
-            change = events[0]
-            return _peril_dict(change)
-        case rc.Hit():
-            hit = events[0]
-            enemy = after.find_enemy(hit.enemy)
-            return {"enemy": hit.enemy, "hits": hit.hits, "threshold": enemy.threshold if enemy else hit.hits,
-                    "defeated": hit.defeated}
-        case rc.AddCharacter():
-            added = events[0]
-            return {"character": added.name, "lucky_saves": added.lucky_die, "dice": [added.lucky_die]}
-        case rc.StartLeg():
-            leg = events[0]
-            return {"leg": leg.leg, "lucky_saves": dict(leg.rolls), "departed": list(leg.departed)}
-        case rc.StartScene():
-            scene = events[0]
-            return {"leg": after.leg, "scene": scene.scene, "title": scene.title, "recovered": list(scene.recovered)}
-        case rc.AddEnemy():
-            added = events[0]
-            return {"enemy": added.name, "type": added.enemy_type.value, "threshold": added.threshold,
-                    "danger": added.danger}
-        case rc.Flashpoint():
-            bought = events[0]
-            return {"payments": dict(bought.payments), "round": bought.round}
-        case rc.JustTheThing():
-            thing = events[0]
-            character = after.find(thing.character)
-            return {"character": thing.character, "item": thing.item,
-                    "lucky_saves": character.lucky_saves if character else 0}
-        case rc.StartTumult():
-            return {"tumult": True, "round": 1}
-        case rc.EndTumult():
-            return {"tumult": False, "cleared": list(events[0].cleared)}
-    return {}
 
 
 def help_result(name: str | None) -> dict[str, Any]:

@@ -185,7 +185,9 @@ def test_same_script_same_seed_same_journal(tmp_path):
 def test_replay_verify_reports_a_tampered_snapshot(session):
     run(session, *CAST)
     head = session.journal.head(session.campaign.id)
-    data = session.snapshot_data(session.state, session.tension)
+    from solo.session import Folded
+
+    data = session.snapshot_data(Folded(session.state, session.tension, session.progress))
     data["rules"]["characters"][0]["peril"] = 5
     with session.journal.transaction():
         session.journal.save_snapshot(session.campaign.id, head, data)
