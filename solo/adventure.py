@@ -191,7 +191,7 @@ def _message(path: Path, exc: ValidationError) -> str:
     first = exc.errors()[0]
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"]).lstrip(".")
     text = first["msg"].removeprefix("Value error, ")
-    return f"{path.name}: {where or 'the file'}: {text}"
+    return f"{path.name}: {where}: {text}" if where else f"{path.name}: {text}"
 
 
 def _read(path: Path) -> dict:

@@ -126,6 +126,12 @@ def _m004_snapshots(db: sqlite_utils.Database) -> None:
     )
 
 
+def _m005_campaign_adventures(db: sqlite_utils.Database) -> None:
+    columns = {row[1] for row in db.execute("PRAGMA table_info(campaigns)").fetchall()}
+    if "adventure" not in columns:
+        db.execute("ALTER TABLE campaigns ADD COLUMN adventure TEXT")  # the adventure file, as JSON
+
+
 Migration = tuple[str, Callable[[sqlite_utils.Database], None]]
 
 MIGRATIONS: list[Migration] = [
@@ -133,6 +139,7 @@ MIGRATIONS: list[Migration] = [
     ("002_narration_and_model_calls", _m002_narration_and_model_calls),
     ("003_full_text_search", _m003_full_text_search),
     ("004_snapshots", _m004_snapshots),
+    ("005_campaign_adventures", _m005_campaign_adventures),
 ]
 
 
@@ -179,6 +186,7 @@ class Campaign:
     rules: str
     seed: int
     created: str
+    adventure: str | None = None  # the adventure it follows, as JSON
 
 
 @dataclass(frozen=True)
@@ -233,27 +241,28 @@ class Journal:
     # campaigns --------------------------------------------------------------------
 
     def campaigns(self) -> list[Campaign]:
-        rows = self.db.execute("SELECT id, name, rules, seed, created FROM campaigns ORDER BY id").fetchall()
+        rows = self.db.execute("SELECT id, name, rules, seed, created, adventure FROM campaigns ORDER BY id").fetchall()
         return [Campaign(*row) for row in rows]
 
     def campaign(self, name: str) -> Campaign | None:
         row = self.db.execute(
-            "SELECT id, name, rules, seed, created FROM campaigns WHERE name = ? COLLATE NOCASE", [name]
+            "SELECT id, name, rules, seed, created, adventure FROM campaigns WHERE name = ? COLLATE NOCASE", [name]
         ).fetchone()
         return Campaign(*row) if row else None
 
     def campaign_by_id(self, campaign_id: int) -> Campaign:
-        row = self.db.execute("SELECT id, name, rules, seed, created FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
+        row = self.db.execute("SELECT id, name, rules, seed, created, adventure FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
         if row is None:
             raise JournalError(f"no campaign with id {campaign_id}")
         return Campaign(*row)
 
-    def create_campaign(self, name: str, rules: str, seed: int) -> Campaign:
+    def create_campaign(self, name: str, rules: str, seed: int, adventure: str | None = None) -> Campaign:
         """Inside a transaction: a new campaign row."""
         if self.campaign(name) is not None:
             raise JournalError(f"a campaign named {name!r} already exists: pick another name or `campaign use {name}`")
         cursor = self.db.execute(
-            "INSERT INTO campaigns (name, rules, seed, created) VALUES (?, ?, ?, ?)", [name, rules, seed, self.clock()]
+            "INSERT INTO campaigns (name, rules, seed, created, adventure) VALUES (?, ?, ?, ?, ?)",
+            [name, rules, seed, self.clock(), adventure],
         )
         return self.campaign_by_id(int(cursor.lastrowid or 0))
 

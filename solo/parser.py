@@ -13,7 +13,7 @@ import shlex
 from enum import StrEnum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -111,6 +111,19 @@ class Edit(Meta):
 
 class Treasure(Meta):
     pass
+
+
+class SceneEnd(Meta):
+    """The scene is over, won or lost: the story offers the way forward."""
+
+    outcome: Literal["success", "failure"]
+
+
+class PregenAdd(Meta):
+    """Add a ready-made character from the adventure or campaigns/pregens.toml."""
+
+    name: str
+    dice: int | None = None
 
 
 class Draw(Meta):
@@ -448,6 +461,20 @@ def _edit(a: Args) -> Edit:
     return Edit(number=number, text=_text(a, "your version", words))
 
 
+def _scene_end(a: Args) -> SceneEnd:
+    word = a.positionals[0].casefold()
+    outcomes = {"success": "success", "won": "success", "win": "success", "failure": "failure", "lost": "failure",
+                "fail": "failure"}
+    if word not in outcomes:
+        raise a.fail(f"say how the scene ended: success or failure, not {word!r}")
+    return SceneEnd(outcome=outcomes[word])  # type: ignore[arg-type]
+
+
+def _pregen(a: Args) -> PregenAdd:
+    dice = a.one("dice")
+    return PregenAdd(name=" ".join(a.positionals), dice=None if dice is None else _face(a, dice))
+
+
 def _export(a: Args) -> ExportMarkdown:
     if a.positionals[0].casefold() != "md":
         raise a.fail(f"the export format is md, not {a.positionals[0]!r}")
@@ -498,6 +525,11 @@ SPECS: list[Spec] = [
          lambda a: rc.StartLeg(dice=_single_dice(a)), [Option("--dice", "dice", multi=True)], max_args=0),
     Spec("scene start", "scene start [TITLE]", "begin a new Scene: the knocked out recover",
          lambda a: rc.StartScene(title=" ".join(a.positionals) or None)),
+    Spec("scene end", "scene end success|failure", "the scene is over: the story offers the way forward",
+         _scene_end, min_args=1, max_args=1),
+    Spec("pc pregen", "pc pregen [NAME] [--dice N]",
+         "add a ready-made character (no name: list those of the adventure and campaigns/pregens.toml)", _pregen,
+         [Option("--dice", "dice")]),
     Spec("gamble", "gamble NAME ACTION [--knack K]... [--equip E]... [--advantage TEXT]... [--penalty TEXT]... "
          "[--blammo SOUND]... [--help HELPER:ASSET[:DIE]] [--dice D,...]",
          "roll a Gamble; it stays pending until resolved. Shorthand: g NAME ACTION +KNACK_OR_EQUIPMENT -PENALTY "

@@ -107,6 +107,8 @@ def _render_result(kind: str, r: dict[str, Any], hints: bool = True) -> list[str
         lines.append(f"{escape(r['enemy'])}: {state}")
     elif kind == "StartTumult":
         lines.append("[bold red]Tumult![/] Round 1: each character does one thing, then the enemies act")
+        if r.get("enemies"):
+            lines.append("  Enemies enter: " + ", ".join(escape(e) for e in r["enemies"]))
     elif kind == "EndTumult":
         lines.append("The Tumult is over" + (f"; bested: {escape(', '.join(r['cleared']))}" if r["cleared"] else ""))
     elif kind == "Flashpoint":

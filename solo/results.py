@@ -156,7 +156,8 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
             return {"character": thing.character, "item": thing.item,
                     "lucky_saves": character.lucky_saves if character else 0}
         case rc.StartTumult():
-            return {"tumult": True, "round": 1}
+            added = [e.name for e in events if isinstance(e, ev.EnemyAdded)]
+            return {"tumult": True, "round": 1, "enemies": added}
         case rc.EndTumult():
             return {"tumult": False, "cleared": list(events[0].cleared)}
     return {}

@@ -35,6 +35,7 @@ from .rules.enigma import odds as odds_mod
 from .rules.enigma.decide import enemies_due, resolve_pending
 from .rules.enigma.reference import reference
 from .results import describe, describe_resolution
+from .adventure import Adventure, Pregen, campaigns_folder, find_adventure, load_adventure, load_pregens
 from .story import STORY_EVENTS, Progress, Story, progress_step
 from .rules.enigma.state import GameState, fold_name
 from .tables import OracleTables, TableError, default_folder
@@ -126,6 +127,7 @@ class Session:
     def _switch(self, campaign: Campaign) -> None:
         self.campaign = campaign
         self.system = get_system(campaign.rules)
+        self.story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
         self.reload()
 
     def reload(self) -> None:
@@ -250,7 +252,9 @@ class Session:
                 return {"campaigns": [{"name": c.name, "rules": c.rules, "seed": c.seed, "created": c.created,
                                        "current": c.id == current} for c in self.journal.campaigns()]}
             case parser.CampaignValidate():
-                raise RuleViolation("adventure files are not supported yet: start an improvised campaign with `campaign new NAME`")
+                return self._validate(command.file)
+            case parser.PregenAdd():
+                return self._pregen(command, line)
             case parser.Status():
                 self._refresh()
                 return self.status()
@@ -285,7 +289,7 @@ class Session:
             case parser.Reroll():
                 return self._reroll(command.number)
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
-                    | parser.Accept() | parser.Edit():
+                    | parser.Accept() | parser.Edit() | parser.SceneEnd():
                 if isinstance(command, parser.Draw) and command.table is None:
                     return {"tables": sorted(self._need_director().narrator.tables.tables)}
                 return self._journal_only(command, line)
@@ -299,19 +303,69 @@ class Session:
     # campaigns -----------------------------------------------------------------------
 
     def _campaign_new(self, command: parser.CampaignNew, line: str) -> dict[str, Any]:
+        adventure = None
         if command.source is not None:
-            raise RuleViolation("adventure files are not supported yet: drop --from to start an improvised campaign")
+            adventure = load_adventure(find_adventure(command.source, self.base_dir))
         system = get_system(command.rules)
         seed = command.seed if command.seed is not None else self.seed_source()
         start = rc.StartCampaign(name=command.name, seed=seed, optional=command.optional)
         events = system.decide(system.initial_state(), start, rng=command_rng(seed, 1))
         with self.journal.transaction():
-            campaign = self.journal.create_campaign(" ".join(command.name.split()), system.name, seed)
-            self.journal.append(campaign.id, Head(), line, "campaign_new", [system.event_to_dict(e) for e in events])
+            campaign = self.journal.create_campaign(" ".join(command.name.split()), system.name, seed,
+                                                    adventure.model_dump_json() if adventure else None)
+            head = self.journal.append(campaign.id, Head(), line, "campaign_new",
+                                       [system.event_to_dict(e) for e in events])
+            if adventure is not None:
+                self.journal.add_narration(campaign.id, head.command, "premise", adventure.premise, "oracle",
+                                           f"adventure {adventure.title}")
             self.journal.set_setting(CURRENT, str(campaign.id))
         self._switch(campaign)
-        return {"campaign": campaign.name, "seed": seed, "rules": system.name, "optional": list(command.optional),
-                "leg": 1}
+        result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
+                                  "optional": list(command.optional), "leg": 1}
+        if adventure is not None:
+            result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
+                                   "villain": adventure.villain.name, "pregens": [p.name for p in adventure.pregens]}
+            result["narration"] = Narration(task="premise", text=adventure.premise,
+                                            origin=f"adventure {adventure.title}").as_result()
+        return result
+
+    def _validate(self, name: str) -> dict[str, Any]:
+        """``campaign validate FILE``: an adventure, or the pregenerated characters file."""
+        path = find_adventure(name, self.base_dir)
+        data_kind = "pregens" if path.name == "pregens.toml" else "adventure"
+        if data_kind == "pregens":
+            pregens = load_pregens(path)
+            return {"file": str(path), "ok": True, "kind": "pregens",
+                    "characters": [f"{c.name} ({c.archetype.value})" for c in pregens.characters]}
+        adventure = load_adventure(path)
+        return {"file": str(path), "ok": True, "kind": "adventure", "title": adventure.title,
+                "villain": adventure.villain.name,
+                "legs": [{"title": leg.title, "scenes": [s.id for s in leg.scenes],
+                          "tumults": sum(s.tumult for s in leg.scenes)} for leg in adventure.legs],
+                "pregens": [p.name for p in adventure.pregens], "teaching": adventure.lessons is not None}
+
+    def _pregens(self) -> list[Pregen]:
+        found = list(self.story.adventure.pregens) if self.story else []
+        shared = campaigns_folder() / "pregens.toml"
+        if shared.is_file():
+            found += list(load_pregens(shared).characters)
+        return list({fold_name(p.name): p for p in reversed(found)}.values())[::-1]  # the adventure's own first
+
+    def _pregen(self, command: parser.PregenAdd, line: str) -> dict[str, Any]:
+        pregens = self._pregens()
+        if not command.name:
+            return {"pregens": [{"name": p.name, "archetype": p.archetype.value, "profession": p.profession}
+                                for p in pregens]}
+        key = fold_name(command.name)
+        matches = [p for p in pregens if fold_name(p.name) == key] or [p for p in pregens if key in fold_name(p.name)]
+        if len({p.name for p in matches}) != 1:
+            names = ", ".join(p.name for p in (matches or pregens)) or "none"
+            raise RuleViolation(f"no single ready-made character matches {command.name!r} (choose from {names})")
+        p = matches[0]
+        add = rc.AddCharacter(name=p.name, archetype=p.archetype, profession=p.profession, drive=p.drive,
+                              knacks=p.knacks, equipment=p.equipment, catchphrase=p.catchphrase,
+                              biography=p.biography, appearance=p.appearance, dice=command.dice)
+        return self._rules(add, line)
 
     # writing -------------------------------------------------------------------------
 
@@ -360,8 +414,17 @@ class Session:
             seen["before"] = state = self.state
             base = self.system.fold(state, self._resolution(state, command))
             oracle_rng = self._rng("oracle")
-            seen["command"] = completed = self._complete(base, command, oracle_rng)
-            events = list(self.system.decide(state, completed, rng=self._rng()))
+            completed = self._complete(base, command, oracle_rng)
+            scene = None
+            if self.story is not None and isinstance(completed, rc.StartScene):
+                scene = self.story.scene_to_start(self.progress, base, completed.title)
+                if scene is not None:
+                    completed = completed.model_copy(update={"title": scene.title})
+            seen["command"] = completed
+            events: list[Any] = list(self.system.decide(state, completed, rng=self._rng()))
+            if isinstance(completed, rc.StartScene):  # the story's place: a scene of the file, or improvised
+                events.append({"type": "adventure_moved", "v": 1, "scene": scene.id if scene else None,
+                               "leg": base.leg})
             narrations = self._react(state, events, oracle_rng)
             return events, narrations
 
@@ -370,19 +433,41 @@ class Session:
         return self._with_narration(result, narrations)
 
     def _react(self, state: Any, events: list[Any], rng: random.Random) -> list[Narration]:
-        """The Director's answer to ``events``; its Peril proposals are decided by the rules
-        and appended to ``events`` (Director Peril, [Damage and Peril])."""
+        """The Director's answer to ``events``, following the adventure when there is one.
+        Its proposals (Director Peril, a scene's enemies) are decided by the rules and
+        appended to ``events``; lessons given are recorded as journal events."""
         director = self.director
         if director is None:
             return []
-        after = self.system.fold(state, events)
-        reaction = director.react(state, events, after, rng)
+        rules_events = [e for e in events if not isinstance(e, dict)]
+        after = self.system.fold(state, rules_events)
+        reaction = director.react(state, rules_events, after, rng)
+        narrations, proposals = list(reaction.narrations), list(reaction.proposals)
+        if self.story is not None:
+            progress = self._step(Folded(after, self.tension, self.progress), [e for e in events if isinstance(e, dict)]).progress
+            scene = self.story.current(progress, after)
+            for i, n in enumerate(narrations):
+                if scene is not None and n.task == "wide_shot":
+                    narrations[i] = self.story.wide_shot(scene, n)
+            for event in rules_events:
+                if scene is not None and isinstance(event, ev.SnoopRolled):
+                    narrations = [self.story.clue(scene, event.die) if n.task == "snoop" else n for n in narrations]
+                if scene is not None and isinstance(event, ev.TumultEnded):
+                    # the file tells where the story goes (`scene end`); its treasure comes first
+                    found = self.story.treasure(scene, rng) if event.cleared else None
+                    narrations = [found if n.task == "treasure" and found else n for n in narrations
+                                  if n.task != "path_forward"]
+                if scene is not None and isinstance(event, ev.TumultStarted):
+                    proposals += self.story.enemies_to_add(scene, after)
+            for key, lesson in self.story.lessons(progress, after, rules_events):
+                narrations.append(lesson)
+                events.append({"type": "narrated", "v": 1, "task": "lesson", "key": key})
         if self.suggest:
             # the human Director decides: nothing is told or applied until accepted
-            self.suggestions = list(reaction.narrations)
-            self._suggest_basis = (state, list(events), after)
+            self.suggestions = narrations
+            self._suggest_basis = (state, list(rules_events), after)
             return []
-        for proposal in reaction.proposals:
+        for proposal in proposals:
             try:
                 # Director Peril has nothing to do with a roll still pending: decide it apart
                 extra = self.system.decide(after.model_copy(update={"pending": None}), proposal, rng=rng)
@@ -390,7 +475,7 @@ class Session:
                 continue  # a proposal the rules refuse is dropped; the narration still stands
             events.extend(extra)
             after = self.system.fold(after, extra)
-        return reaction.narrations
+        return narrations
 
     def _with_narration(self, result: dict[str, Any], narrations: list[Narration]) -> dict[str, Any]:
         if self.suggest and self.suggestions:
@@ -472,8 +557,24 @@ class Session:
                         "text": command.text, "source": "director", "origin": f"edited from {original.origin}"}))
                     result["accepted"] = [narrations[-1].as_result()]
                 case parser.Treasure():
+                    scene = self.story.current(self.progress, self.state) if self.story else None
+                    from_file = self.story.treasure(scene, rng) if self.story and scene else None
                     narrator = self._need_director().narrator.with_context(moment(self.state, rng))
-                    narrations.append(narrator.treasure(rng))
+                    narrations.append(from_file or narrator.treasure(rng))
+                case parser.SceneEnd():
+                    if self.state.scene == 0:
+                        raise RuleViolation("no scene is under way: `scene start` first")
+                    if self.progress.ended:
+                        raise RuleViolation("this scene has already ended: `scene start` goes on")
+                    scene = self.story.current(self.progress, self.state) if self.story else None
+                    events.append({"type": "scene_ended", "v": 1, "outcome": command.outcome,
+                                   "scene": scene.id if scene else None})
+                    if self.story and scene:
+                        narrations.append(self.story.way_forward(scene, command.outcome))
+                    else:
+                        narrator = self._need_director().narrator.with_context(moment(self.state, rng))
+                        narrations.append(narrator.path_forward(rng))
+                    result.update({"scene": self.state.scene, "outcome": command.outcome})
                 case parser.Draw():
                     tables = self._need_director().narrator.tables
                     assert command.table is not None
@@ -566,7 +667,11 @@ class Session:
 
     def status(self) -> dict[str, Any]:
         self._need_campaign()
-        return self.system.status(self.state)
+        status = self.system.status(self.state)
+        status["tension"] = self.tension
+        if self.story is not None:
+            status["adventure"] = self.story.status(self.progress, self.state)
+        return status
 
     def _odds(self, gamble: rc.Gamble) -> dict[str, Any]:
         """The pool a Gamble would roll and its exact odds, without rolling anything."""

@@ -31,9 +31,11 @@ class Progress(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    scene: str | None = None  # the adventure scene being played (None: none yet, or improvised)
-    leg: int = 1  # the rules' Leg the scene belongs to
-    outcome: Outcome | None = None  # how the scene ended, once it has
+    scene: str | None = None  # the last adventure scene played (None: none yet)
+    leg: int = 1  # the rules' Leg that scene belongs to
+    outcome: Outcome | None = None  # how that scene ended, once it has
+    improvised: bool = False  # the scene under way is not in the adventure file
+    ended: bool = False  # the scene under way has ended (`scene end`)
     lessons: tuple[str, ...] = ()  # lessons already given (teaching adventures)
 
 
@@ -41,9 +43,14 @@ def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
     """The progress after one of the journal's own events."""
     kind = payload.get("type")
     if kind == "adventure_moved":
-        return progress.model_copy(update={"scene": payload["scene"], "leg": payload["leg"], "outcome": None})
+        if payload["scene"] is None:
+            return progress.model_copy(update={"improvised": True, "ended": False})
+        return progress.model_copy(update={"scene": payload["scene"], "leg": payload["leg"], "outcome": None,
+                                           "improvised": False, "ended": False})
     if kind == "scene_ended":
-        return progress.model_copy(update={"outcome": payload["outcome"]})
+        if progress.improvised or progress.scene is None:
+            return progress.model_copy(update={"ended": True})
+        return progress.model_copy(update={"outcome": payload["outcome"], "ended": True})
     if kind == "narrated" and payload.get("task") == "lesson":
         return progress.model_copy(update={"lessons": progress.lessons + (payload["key"],)})
     return progress
@@ -54,7 +61,7 @@ class Story:
         self.adventure = adventure
 
     def current(self, progress: Progress, state: GameState) -> Scene | None:
-        if progress.scene is None or progress.leg != state.leg:
+        if progress.scene is None or progress.leg != state.leg or progress.improvised:
             return None
         found = self.adventure.scene(progress.scene)
         return found[2] if found else None

@@ -140,7 +140,15 @@ def _dice_by_name(
 
 
 def _member(state: GameState, name: str) -> Character:
+    """A character of the cast by name, ignoring case; a unique first name or start of a name
+    will do ("Felix" for "Felix Plume")."""
     character = state.find(name)
+    if character is None:
+        key = fold_name(name)
+        partial = [c for c in state.characters if key and (fold_name(c.name).startswith(key)
+                                                           or key in fold_name(c.name).split())]
+        if len(partial) == 1:
+            return partial[0]
     if character is None:
         known = ", ".join(c.name for c in state.characters) or "nobody yet"
         raise RuleViolation(f"no character named {name!r} in the cast (cast: {known})")
@@ -169,6 +177,8 @@ def _match(owned: tuple[str, ...], wanted: str, owner: str, kind: str) -> str:
     exact = [o for o in owned if fold_name(o) == key]
     if exact:
         return exact[0]
+    if key.isdigit() and 1 <= int(key) <= len(owned):  # by its number on the sheet
+        return owned[int(key) - 1]
     partial = [o for o in owned if key in fold_name(o)]
     if len(partial) == 1:
         return partial[0]

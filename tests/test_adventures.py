@@ -1,0 +1,218 @@
+"""Adventures in campaigns/: they validate, and the engine follows them to the end."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from solo.adventure import AdventureError, load_adventure, load_pregens
+from solo.journal import Journal
+from solo.rules.enigma.state import Archetype
+from solo.session import Session
+from solo.tables import OracleTables, default_folder
+
+FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
+ADVENTURES = sorted(p for p in FOLDER.glob("*.toml") if p.name != "pregens.toml")
+FULL = [p for p in ADVENTURES if p.name != "first_adventure.toml"]
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = Session(Journal(tmp_path / "j.sqlite"), base_dir=tmp_path)
+    yield s
+    s.journal.close()
+
+
+def ok(session: Session, line: str) -> dict:
+    outcome = session.execute(line)
+    assert outcome.ok, f"{line!r}: {outcome.error}"
+    return outcome.result or {}
+
+
+def told(result: dict) -> list[dict]:
+    n = result.get("narration", [])
+    return n if isinstance(n, list) else [n]
+
+
+@pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.name)
+def test_every_adventure_validates_through_the_command(session, path):
+    result = ok(session, f"campaign validate {path}")
+    assert result["ok"] and result["kind"] == "adventure" and result["title"]
+
+
+def test_there_are_two_full_adventures_and_a_first_one():
+    assert len(FULL) >= 2
+    assert (FOLDER / "first_adventure.toml").is_file()
+
+
+@pytest.mark.parametrize("path", FULL, ids=lambda p: p.name)
+def test_full_adventures_have_the_shape_asked_for(path):
+    adventure = load_adventure(path)
+    assert 3 <= len(adventure.legs) <= 5
+    for leg in adventure.legs:
+        assert 3 <= len(leg.scenes) <= 6, leg.title
+        assert any(s.tumult and s.enemies for s in leg.scenes), f"{leg.title}: no Tumult"
+    villains = [f for leg in adventure.legs for s in leg.scenes for f in s.enemies if f.type.value == "villain"]
+    assert any((f.threshold or 4) == 4 for f in villains), "no major villain with a threshold of 4"
+    assert adventure.villain.threshold == 4
+
+
+def test_every_leg_can_reach_its_last_scene():
+    for path in ADVENTURES:
+        adventure = load_adventure(path)
+        for leg in adventure.legs:
+            reachable, todo = set(), [leg.scenes[0].id]
+            while todo:
+                sid = todo.pop()
+                if sid in reachable:
+                    continue
+                reachable.add(sid)
+                for outcome in ("success", "failure"):
+                    nxt = adventure.next_scene(sid, outcome)
+                    if nxt and adventure.legs[nxt[0]] is leg:
+                        todo.append(nxt[2].id)
+            assert leg.scenes[-1].id in reachable, f"{path.name}: {leg.title}"
+
+
+def test_the_first_adventure_is_one_leg_that_teaches():
+    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    assert len(adventure.legs) == 1 and 3 <= len(adventure.legs[0].scenes) <= 6
+    assert adventure.lessons is not None
+    assert any(s.tumult for s in adventure.legs[0].scenes)
+
+
+def test_six_pregenerated_characters_from_the_srd_samples():
+    pregens = load_pregens(FOLDER / "pregens.toml")
+    assert sorted(c.archetype for c in pregens.characters) == sorted(Archetype)
+    tables = OracleTables.load(default_folder())
+    for c in pregens.characters:
+        drives = {e.text for e in tables.tables[f"srd_drives.{c.archetype.value}"].entries}
+        items = {e.text for e in tables.tables[f"srd_equipment.{c.archetype.value}"].entries}
+        assert c.drive in drives, c.name
+        assert set(c.equipment) <= items, c.name
+    assert "CC BY-NC 4.0" in pregens.credit and "Andrew Pelham" in pregens.credit
+
+
+def write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "broken.toml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+SCENE = """
+    [[legs.scenes]]
+    id = "{id}"
+    title = "A scene"
+    location = "a place"
+    obstacles = ["a locked door"]
+    clues = {{ low = "a hint", high = "the answer" }}
+    success = {{ text = "onwards", next = "{next}" }}
+    failure = {{ text = "onwards anyway" }}
+"""
+HEAD = """
+    title = "Broken"
+    premise = "A test."
+    [villain]
+    name = "Baron"
+    description = "A baron."
+    scheme = "Schemes."
+    [[legs]]
+    title = "Leg"
+    arc = "An arc."
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        (HEAD + SCENE.format(id="a", next="nowhere"), "broken.toml: legs[0].scenes[0].success.next: no scene with id 'nowhere'"),
+        (HEAD + SCENE.format(id="a", next="a") + SCENE.format(id="a", next="a"), "scene id 'a' is used twice"),
+        (HEAD + SCENE.format(id="A B", next="x"), "broken.toml: legs[0].scenes[0].id: String should match pattern"),
+        (HEAD.replace('scheme = "Schemes."', ""), "broken.toml: villain.scheme: Field required"),
+        (HEAD + SCENE.format(id="a", next="a").replace('obstacles = ["a locked door"]', "obstacles = []"),
+         "legs[0].scenes[0].obstacles"),
+        (HEAD + SCENE.format(id="a", next="a") + "    tumult = true\n", "a Tumult scene needs enemies"),
+        ("title = [", "broken.toml: not valid TOML"),
+    ],
+)
+def test_a_broken_adventure_names_file_and_path(session, tmp_path, body, fragment):
+    path = write(tmp_path, body)
+    with pytest.raises(AdventureError) as info:
+        load_adventure(path)
+    assert fragment in str(info.value) and "\n" not in str(info.value)
+    outcome = session.execute(f"campaign validate {path}")
+    assert not outcome.ok and fragment in outcome.error
+    assert not session.execute(f"campaign new Broken --from {path}").ok
+    assert session.journal.campaigns() == []
+
+
+FIRST_PLAYTHROUGH = [
+    "pc pregen Felix --dice 4",
+    "pc pregen Agathe --dice 3",
+]
+
+
+def test_a_seeded_playthrough_of_the_first_adventure_reaches_its_end(session):
+    start = ok(session, "campaign new Lesson --from first_adventure.toml --seed 12")
+    assert start["adventure"]["title"] and told(start)[0]["task"] == "premise"
+    for line in FIRST_PLAYTHROUGH:
+        ok(session, line)
+    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    scenes = adventure.legs[0].scenes
+    lessons: set[str] = set()
+    for number, scene in enumerate(scenes, 1):
+        result = ok(session, "scene start")
+        shot = [n for n in told(result) if n["task"] == "wide_shot"]
+        assert shot and result["title"] == scene.title
+        position = session.status()["adventure"]
+        assert position["scene"] == scene.id and position["scene_number"] == number
+        if scene.tumult:
+            started = ok(session, "tumult start")
+            assert set(started["enemies"]) == {f.name for f in scene.enemies}
+            for _ in range(6):
+                if all(e["defeated"] for e in session.status()["tumult"]["enemies"].values()):
+                    break
+                for name, full in (("Felix", "Felix Plume"), ("Agathe", "Agathe Saint-Aubin")):
+                    if session.status()["characters"][full]["incapacitated"]:
+                        continue
+                    result = ok(session, f"gamble {name} 'fight on' --knack 1")
+                    lessons |= {n["text"] for n in told(result) if n["task"] == "lesson"}
+                    standing = [e for e, v in session.status()["tumult"]["enemies"].items() if not v["defeated"]]
+                    if session.state.pending and max(session.state.pending.all_dice) >= 5 and standing:
+                        ok(session, f"hit '{standing[0]}'")
+                ok(session, "round end")
+            ok(session, "tumult end")
+        else:
+            result = ok(session, "snoop Agathe --dice 2")
+            assert told(result)[0]["text"] == scene.clues.low
+            result = ok(session, "gamble Felix 'press on' --knack 1")
+            lessons |= {n["text"] for n in told(result) if n["task"] == "lesson"}
+            result = ok(session, "resolve")
+            lessons |= {n["text"] for n in told(result) if n["task"] == "lesson"}
+        ended = ok(session, "scene end success")
+        assert told(ended)[0]["task"] == "path_forward"
+        assert told(ended)[0]["text"].startswith(scene.success.text)
+    final = session.execute("scene start")
+    assert not final.ok and "the adventure is complete" in final.error
+    assert session.status()["adventure"]["next"] is None
+    assert adventure.lessons.bonus_dice in lessons
+    assert session.verify()["ok"]
+
+
+def test_improvised_scenes_are_journaled_and_the_adventure_waits(session):
+    ok(session, "campaign new Lesson --from first_adventure.toml --seed 3")
+    ok(session, "pc pregen Felix --dice 4")
+    first = ok(session, "scene start")["title"]
+    ok(session, "scene end failure")
+    ok(session, "scene start 'A detour through the sewers'")
+    assert session.status()["adventure"]["scene"] is None
+    assert session.status()["scene_title"] == "A detour through the sewers"
+    ok(session, "scene end success")
+    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    expected = adventure.next_scene(adventure.legs[0].scenes[0].id, "failure")
+    assert ok(session, "scene start")["title"] == expected[2].title != first
+    ok(session, "undo")
+    assert session.status()["scene_title"] == "A detour through the sewers"
+    assert ok(session, "scene start")["title"] == expected[2].title
