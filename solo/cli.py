@@ -14,6 +14,7 @@ import shlex
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -86,12 +87,13 @@ def main(argv: list[str] | None = None) -> int:
     except SoloError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    model = _model(opts)
     try:
         if not rest or rest[0] == "play":
-            return play(journal, rest[1:])
+            return play(journal, rest[1:], model)
         if rest[0] == "script":
-            return script(journal, rest[1:])
-        return one_shot(journal, rest, opts)
+            return script(journal, rest[1:], model)
+        return one_shot(journal, rest, opts, model)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # last resort: a bug, reported on one line, details in the log
@@ -118,8 +120,27 @@ def _log_crash(exc: BaseException) -> str:
     return str(path)
 
 
-def one_shot(journal: Journal, words: list[str], opts: Options) -> int:
-    session = Session(journal)
+def _model(opts: Options) -> Any:
+    """The model narrator the options ask for, or None for the oracle tables. A model that
+    cannot be had is one line on stderr, and the game goes on with the oracle."""
+    if opts.no_model or not (opts.model or opts.llm_url):
+        return None
+    try:
+        from .llm.backends import open_backend
+        from .llm.graph import ModelNarrator
+
+        backend = open_backend(opts.model, opts.llm_url, opts.no_model)
+        return ModelNarrator(backend) if backend is not None else None
+    except ImportError as exc:
+        print(f"narration: the model stack is not installed ({exc.name}): playing with the oracle tables",
+              file=sys.stderr)
+    except SoloError as exc:
+        print(f"narration: {exc}; playing with the oracle tables", file=sys.stderr)
+    return None
+
+
+def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = None) -> int:
+    session = Session(journal, model=model)
     line = shlex.join(words)
     outcome = session.execute(line)
     if outcome.ok and outcome.kind == "Status" and "--json" in words:
@@ -144,7 +165,7 @@ def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
             yield number, text
 
 
-def script(journal: Journal, args: list[str]) -> int:
+def script(journal: Journal, args: list[str], model: Any = None) -> int:
     as_json = "--json" in args
     files = [a for a in args if a != "--json"]
     if len(files) != 1:
@@ -162,7 +183,7 @@ def script(journal: Journal, args: list[str]) -> int:
             print(f"error: cannot read {name}: {exc}", file=sys.stderr)
             return 2
         base_dir = Path.cwd()
-    session = Session(journal, base_dir=base_dir)
+    session = Session(journal, base_dir=base_dir, model=model)
     console = Console(highlight=False, soft_wrap=True)
     all_ok = True
     for number, text in script_lines(source):
@@ -177,14 +198,14 @@ def script(journal: Journal, args: list[str]) -> int:
     return 0 if all_ok else 1
 
 
-def play(journal: Journal, args: list[str]) -> int:
+def play(journal: Journal, args: list[str], model: Any = None) -> int:
     """The interactive program on a terminal; a plain line loop when input is piped."""
     director = "--director" in args
     names = [a for a in args if a != "--director"]
     if len(names) > 1 or any(a.startswith("--") for a in names):
         print("error: usage: solo play [CAMPAIGN] [--director]", file=sys.stderr)
         return 2
-    session = Session(journal, follow=False, suggest=director)
+    session = Session(journal, follow=False, suggest=director, model=model)
     if sys.stdin.isatty() and sys.stdout.isatty():
         from .repl import Repl
 

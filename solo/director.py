@@ -95,6 +95,21 @@ def moment(state: GameState, rng: random.Random) -> dict[str, str]:
     return context
 
 
+def _about(event: Any) -> dict[str, Any]:
+    """The rules' side of a narration: who, what, the dice, the outcome."""
+    match event:
+        case ev.GambleResolved():
+            dice = list(event.dice) + ([event.help.die] if event.help else [])
+            return {"actor": event.character, "action": event.action, "dice": dice, "success": event.success}
+        case ev.GroupGambleRolled():
+            return {"characters": list(event.members), "action": event.action, "success": event.success}
+        case ev.EnemyActed():
+            return {"enemy": event.enemy, "targets": dict(event.targets)}
+        case ev.SnoopRolled():
+            return {"actor": event.character, "dice": [event.die]}
+    return {}
+
+
 @dataclass
 class Reaction:
     narrations: list[Narration] = field(default_factory=list)
@@ -111,6 +126,7 @@ class Director:
         out = Reaction()
         n = self.narrator.with_context(moment(after, rng))
         for event in events:
+            told = len(out.narrations)
             match event:
                 case ev.SceneStarted():
                     if event.scene > 1:
@@ -140,6 +156,10 @@ class Director:
                     if event.cleared:
                         out.narrations.append(n.treasure(rng))
                     out.narrations.append(n.path_forward(rng))
+            about = _about(event)
+            if about:  # what the rules decided, for a model to be held to
+                out.narrations[told:] = [x.model_copy(update={"facts": {**x.facts, "about": about}})
+                                         for x in out.narrations[told:]]
         return out
 
     def _after_gamble(self, narrator: OracleNarrator, out: Reaction, state: GameState, name: str, action: str,

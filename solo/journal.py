@@ -373,6 +373,19 @@ class Journal:
             [campaign, command, task, text, source, origin, model_call, self.clock()],
         )
 
+    def add_model_call(self, campaign: int | None, command: int | None, call: Any) -> int:
+        """Inside a transaction: one model call (a ``solo.llm.graph.ModelCall``); returns its id."""
+        cursor = self.db.execute(
+            "INSERT INTO model_calls (campaign, command, task, model, prompt, parameters, output, prompt_tokens,"
+            " completion_tokens, duration_ms, fallback, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [campaign, command, call.task, call.model, call.prompt, json.dumps(call.parameters), call.output,
+             call.prompt_tokens, call.completion_tokens, call.duration_ms, call.fallback, self.clock()],
+        )
+        return int(cursor.lastrowid or 0)
+
+    def model_calls(self, campaign: int) -> list[dict[str, Any]]:
+        return list(self.db["model_calls"].rows_where("campaign = ?", [campaign], order_by="id"))
+
     def notes(self, campaign: int) -> list[dict[str, Any]]:
         return list(self.db["notes"].rows_where("campaign = ?", [campaign], order_by="id"))
 

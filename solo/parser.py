@@ -89,9 +89,10 @@ class Answer(Meta):
 
 
 class Tell(Meta):
-    """The player's (or Director's) own narration, journaled as told."""
+    """The player's (or Director's) own narration, journaled as told; with no text, a
+    model tells the last success for them."""
 
-    text: str
+    text: str | None = None
 
 
 class Accept(Meta):
@@ -572,8 +573,8 @@ SPECS: list[Spec] = [
          lambda a: Note(text=_text(a, "the text of the note", a.positionals)), min_args=1),
     Spec("answer", "answer TEXT", "answer the Wide Shot's leading question (journaled)",
          lambda a: Answer(text=_text(a, "your answer", a.positionals)), min_args=1),
-    Spec("tell", "tell TEXT", "narrate in your own words (journaled)",
-         lambda a: Tell(text=_text(a, "what happens", a.positionals)), min_args=1),
+    Spec("tell", "tell [TEXT]", "narrate in your own words (journaled); no text: the model tells your last success",
+         lambda a: Tell(text=" ".join(a.positionals).strip() or None)),
     Spec("accept", "accept [N]", "Director co-pilot: journal suggestion N (all without N)",
          lambda a: Accept(number=_int(a, a.positionals[0], "the suggestion number", 1) if a.positionals else None),
          max_args=1),

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import oracle, parser
 from .director import (
@@ -27,6 +27,8 @@ from .director import (
 )
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .journal import Campaign, Head, Journal
+from .llm.calls import Cast, ModelCall
+from .llm.check import OutcomeRecord
 from .narration import DEFAULT_CONTEXT, Narration, OracleNarrator
 from .rules import RuleSystem, get_system
 from .rules.enigma import commands as rc
@@ -39,6 +41,9 @@ from .adventure import Adventure, Pregen, campaigns_folder, find_adventure, load
 from .story import STORY_EVENTS, Progress, Story, progress_step
 from .rules.enigma.state import GameState, fold_name
 from .tables import OracleTables, TableError, default_folder
+
+if TYPE_CHECKING:
+    from .llm.graph import ModelNarrator
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
 SNAPSHOT_VERSION = 3  # the shape of a snapshot's payload; others are passed over
@@ -97,6 +102,7 @@ class Session:
         tables: OracleTables | None = None,
         narrate: bool = True,
         suggest: bool = False,
+        model: ModelNarrator | None = None,
     ):
         self.journal = journal
         self.narrate = narrate
@@ -104,6 +110,9 @@ class Session:
         self.suggestions: list[Narration] = []
         self._suggest_basis: tuple[Any, list[Any], Any] | None = None
         self._rerolls = 0
+        self.model = model  # a model retells the oracle's facts; None: the oracle's words stand
+        self._calls: dict[int, list[ModelCall]] = {}  # model calls behind a narration, by id()
+        self._loose_calls: list[ModelCall] = []  # calls behind no narration (enemy splits)
         self._tables = tables
         self._director: Director | None = None
         self.narration_error: str | None = None
@@ -378,6 +387,7 @@ class Session:
         ``decide`` runs inside the write transaction on the current state; it returns
         the events (rules events, or dicts for the journal's own) and the narration."""
         campaign = self._need_campaign()
+        self._calls, self._loose_calls = {}, []
         with self.journal.transaction():
             if self.journal.head(campaign.id) != self.head:
                 if not self.follow:
@@ -386,8 +396,12 @@ class Session:
             events, narrations = decide()
             payloads = [e if isinstance(e, dict) else self.system.event_to_dict(e) for e in events]
             head = self.journal.append(campaign.id, self.head, line, kind, payloads)
+            for call in self._loose_calls:
+                self.journal.add_model_call(campaign.id, head.command, call)
             for n in narrations:
-                self.journal.add_narration(campaign.id, head.command, n.task, n.text, n.source, n.origin)
+                ids = [self.journal.add_model_call(campaign.id, head.command, c) for c in self._calls.pop(id(n), [])]
+                self.journal.add_narration(campaign.id, head.command, n.task, n.text, n.source, n.origin,
+                                           model_call=ids[-1] if ids else None)
             if on_written is not None:
                 on_written(head.command)
             folded = self._step(Folded(self.state, self.tension, self.progress), events)
@@ -462,6 +476,8 @@ class Session:
             for key, lesson in self.story.lessons(progress, after, rules_events):
                 narrations.append(lesson)
                 events.append({"type": "narrated", "v": 1, "task": "lesson", "key": key})
+        if self.model is not None:
+            narrations = [self._retell(n, rules_events, after, rng) for n in narrations]
         if self.suggest:
             # the human Director decides: nothing is told or applied until accepted
             self.suggestions = narrations
@@ -476,6 +492,43 @@ class Session:
             events.extend(extra)
             after = self.system.fold(after, extra)
         return narrations
+
+    def _cast(self) -> Cast:
+        """The stable head of every prompt: the setting and who is in the story."""
+        setting = self.story.adventure.premise if self.story else Cast().setting
+        members = [{"name": c.name, "description": ", ".join(x for x in (c.archetype.value if c.archetype else None,
+                                                                         c.profession) if x)}
+                   for c in self.state.characters]
+        return Cast(setting=setting, members=members)
+
+    def _record(self, narration: Narration, events: list[Any], after: GameState) -> OutcomeRecord:
+        """What the rules decided about this narration, for the model to be held to."""
+        about = narration.facts.get("about", {})
+        characters = list(about.get("characters", []))
+        for key in ("actor",):
+            if about.get(key):
+                characters.append(about[key])
+        characters += list(about.get("targets", {}))
+        if narration.task == "wide_shot" and narration.question:
+            characters += [c.name for c in after.characters if c.name in narration.question]
+        peril: dict[str, tuple[int, int]] = {}
+        for e in events:
+            if isinstance(e, ev.PerilChanged) and e.character in characters and not e.ignored:
+                first = peril.get(e.character, (e.before, e.after))[0]
+                peril[e.character] = (first, e.after)
+        return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(characters)),
+                             actor=about.get("actor"), action=about.get("action"), dice=tuple(about.get("dice", ())),
+                             success=about.get("success"), peril=peril,
+                             knocked_out=tuple(c.name for c in after.characters if c.incapacitated),
+                             enemy=about.get("enemy"), targets=about.get("targets", {}))
+
+    def _retell(self, narration: Narration, events: list[Any], after: GameState, rng: random.Random) -> Narration:
+        assert self.model is not None
+        record = self._record(narration, events, after)
+        told, calls = self.model.retell(narration, record, cast=self._cast(), seed=rng.randrange(2**31))
+        if calls:
+            self._calls[id(told)] = calls
+        return told
 
     def _with_narration(self, result: dict[str, Any], narrations: list[Narration]) -> dict[str, Any]:
         if self.suggest and self.suggestions:
@@ -492,7 +545,7 @@ class Session:
         if isinstance(command, rc.EnemyAct) and command.targets is None and state.tumult is not None:
             enemy = state.find_enemy(command.enemy)
             if enemy is not None and not enemy.defeated:
-                return command.model_copy(update={"targets": enemy_targets(state, enemy, rng)})
+                return command.model_copy(update={"targets": self._targets(state, enemy, rng)})
         if isinstance(command, rc.EndRound) and state.tumult is not None:
             from .rules.enigma import fold
 
@@ -501,7 +554,7 @@ class Session:
             current = state
             for enemy in enemies_due(state):
                 if fold_name(enemy.name) not in given:
-                    targets[enemy.name] = enemy_targets(current, enemy, rng)
+                    targets[enemy.name] = self._targets(current, enemy, rng)
                 act = rc.EnemyAct(enemy=enemy.name, targets=targets.get(enemy.name) or {})
                 try:
                     current = fold(current, self.system.decide(current, act, rng=random.Random(0)))
@@ -509,6 +562,22 @@ class Session:
                     break  # the rules will report it when deciding the whole round
             return command.model_copy(update={"targets": targets})
         return command
+
+    def _targets(self, state: GameState, enemy: Any, rng: random.Random) -> dict[str, int]:
+        """How an enemy splits its danger: the model's proposal if the rules accept it,
+        else the Director policy ([Dangers]; models propose, rules dispose)."""
+        if self.model is not None and state.active_characters():
+            heroes = [{"name": c.name, "peril": c.peril} for c in state.active_characters()]
+            proposal, call = self.model.propose_split(enemy=enemy.name, enemy_type=enemy.type.value,
+                                                      danger=enemy.danger, heroes=heroes, seed=rng.randrange(2**31))
+            self._loose_calls.append(call)
+            if proposal is not None:
+                try:
+                    self.system.decide(state, rc.EnemyAct(enemy=enemy.name, targets=proposal), rng=random.Random(0))
+                    return proposal
+                except RuleViolation as exc:
+                    call.fallback = f"the rules refused the proposal: {exc}"
+        return enemy_targets(state, enemy, rng)
 
     def _journal_only(self, command: Any, line: str) -> dict[str, Any]:
         """Notes, oracle questions, answers, treasure and table draws: journaled, never
@@ -544,9 +613,11 @@ class Session:
                 case parser.Answer():
                     narrations.append(Narration(task="answer", text=command.text, source="player",
                                                 origin="the player's answer"))
+                case parser.Tell() if command.text is None:
+                    narrations.append(self._tell_last_success(rng))
                 case parser.Tell():
                     teller: Literal["director", "player"] = "director" if self.suggest else "player"
-                    narrations.append(Narration(task="told", text=command.text, source=teller,
+                    narrations.append(Narration(task="told", text=command.text or "", source=teller,
                                                 origin=f"told by the {teller}"))
                 case parser.Accept():
                     narrations.extend(chosen)
@@ -600,6 +671,23 @@ class Session:
         if resolved:
             result["resolved"] = resolved
         return self._with_narration(result, narrations)
+
+    def _tell_last_success(self, rng: random.Random) -> Narration:
+        """`tell` with no words: the model tells the cast's last success for the player."""
+        if self.model is None:
+            raise RuleViolation("tell what happens: `tell TEXT` (with a model loaded, `tell` alone tells it for you)")
+        campaign = self._need_campaign()
+        undone = self.journal.undone_commands(campaign.id)
+        for stored in reversed(self.journal.events(campaign.id)):
+            if stored.type == "gamble_resolved" and stored.command not in undone and stored.payload["success"]:
+                e = stored.payload
+                dice = list(e["dice"]) + ([e["help"]["die"]] if e.get("help") else [])
+                oracle = Narration(task="success", text=f"{e['character']} succeeds: {e['action']}.",
+                                   origin=f"the Gamble of command {stored.command}",
+                                   facts={"about": {"actor": e["character"], "action": e["action"], "dice": dice,
+                                                    "success": True}})
+                return self._retell(oracle, [], self.state, rng)
+        raise RuleViolation("there is no success to tell yet")
 
     def _chosen(self, number: int | None) -> list[Narration]:
         if not self.suggestions:

@@ -1,0 +1,189 @@
+"""The narration graph: oracle facts + the rules' outcome -> checked prose, or the oracle twin.
+
+    prompt -> generate -> check --ok--> accept
+                 ^          |
+                 +--retry---+  (one regeneration)
+                            +--still wrong / error--> fallback (the oracle's own text)
+
+Built with LangGraph, compiled once, run without a checkpointer: the campaign journal
+is the only record (PERFORMANCE.md), and every model call is returned for it to log.
+The model proposes words; it never touches the game state.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, TypedDict
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
+from langgraph.graph import END, START, StateGraph
+from pydantic import BaseModel, ValidationError
+
+from ..errors import NarratorError
+from ..narration import Narration
+from .backends import Backend, StreamCallback
+from .calls import Cast, ModelCall
+from .check import OutcomeRecord, clean, contradictions
+
+STOP = ["\n\n", "\nExample", "\nTask:", "\nFacts:", "\nOutcome:"]
+RETOLD = frozenset({"wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure",
+                    "path_forward", "scene_transition", "leg_transition", "random_event"})
+
+
+def prompts_folder() -> Path:
+    import os
+
+    env = os.environ.get("SOLO_PROMPTS")
+    return Path(env) if env else Path(__file__).resolve().parent.parent.parent / "prompts"
+
+
+class GraphState(TypedDict, total=False):
+    oracle: Narration
+    record: OutcomeRecord
+    cast: Cast
+    seed: int
+    player: str | None
+    prompt: str
+    attempt: int
+    text: str
+    problems: list[str]
+    error: str | None
+    calls: list[ModelCall]
+    result: Narration
+
+
+class Split(BaseModel):
+    """A model's proposal for an enemy's turn: hero name -> Peril."""
+
+    targets: dict[str, int]
+
+
+class ModelNarrator:
+    """Retells the oracle's facts in prose with a model, checked against the outcome record."""
+
+    def __init__(self, backend: Backend, *, prompts: Path | None = None, grounding: str = "strict",
+                 max_tokens: int = 110, temperature: float = 0.7, budget_seconds: float = 45.0):
+        self.backend = backend
+        self.grounding = grounding
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.budget_seconds = budget_seconds
+        self.env = Environment(loader=FileSystemLoader(str(prompts or prompts_folder())), undefined=StrictUndefined,
+                               autoescape=False, keep_trailing_newline=False)
+        self.on_text: StreamCallback | None = None  # streaming to the REPL, when it listens
+        self.graph = self._build()
+
+    # the graph ---------------------------------------------------------------------
+
+    def _build(self) -> Any:
+        graph = StateGraph(GraphState)
+        graph.add_node("prompt", self._prompt)
+        graph.add_node("generate", self._generate)
+        graph.add_node("check", self._check)
+        graph.add_node("accept", self._accept)
+        graph.add_node("fallback", self._fallback)
+        graph.add_edge(START, "prompt")
+        graph.add_edge("prompt", "generate")
+        graph.add_conditional_edges("generate", lambda s: "fallback" if s.get("error") else "check",
+                                    {"fallback": "fallback", "check": "check"})
+        graph.add_conditional_edges("check", self._route, {"accept": "accept", "generate": "generate",
+                                                           "fallback": "fallback"})
+        graph.add_edge("accept", END)
+        graph.add_edge("fallback", END)
+        return graph.compile()
+
+    def render(self, task: str, **context: Any) -> str:
+        try:
+            return self.env.get_template(f"{task}.j2").render(grounding=self.grounding, **context)
+        except TemplateNotFound:
+            raise NarratorError(f"no prompt template prompts/{task}.j2") from None
+
+    def _prompt(self, state: GraphState) -> dict[str, Any]:
+        oracle, record, cast = state["oracle"], state["record"], state["cast"]
+        prompt = self.render(oracle.task, facts=oracle.text, outcome=" ".join(record.lines()) or "-",
+                             player=state.get("player"), setting=cast.setting, cast=cast.members)
+        return {"prompt": prompt, "attempt": 0, "calls": [], "error": None}
+
+    def _generate(self, state: GraphState) -> dict[str, Any]:
+        attempt = state.get("attempt", 0) + 1
+        parameters: dict[str, Any] = {"max_tokens": self.max_tokens, "temperature": self.temperature,
+                      "seed": state["seed"] + attempt - 1, "stop": STOP}
+        call = ModelCall(task=state["oracle"].task, model=self.backend.name, prompt=state["prompt"],
+                         parameters=parameters)
+        start = time.perf_counter()
+        try:
+            done = self.backend.complete(state["prompt"], deadline=start + self.budget_seconds,
+                                         on_text=self.on_text, **parameters)
+        except NarratorError as exc:
+            call.duration_ms = (time.perf_counter() - start) * 1000
+            call.fallback = str(exc)
+            return {"attempt": attempt, "error": str(exc), "calls": [*state.get("calls", []), call]}
+        call.output = done.text
+        call.prompt_tokens, call.completion_tokens = done.prompt_tokens, done.completion_tokens
+        call.duration_ms = (time.perf_counter() - start) * 1000
+        error = "the model took too long" if done.stopped_early == "deadline" else None
+        if error:
+            call.fallback = error
+        return {"attempt": attempt, "text": clean(done.text), "error": error,
+                "calls": [*state.get("calls", []), call]}
+
+    def _check(self, state: GraphState) -> dict[str, Any]:
+        problems = contradictions(state.get("text", ""), state["record"])
+        if problems:
+            state["calls"][-1].fallback = "; ".join(problems)
+        return {"problems": problems}
+
+    def _route(self, state: GraphState) -> str:
+        if not state.get("problems"):
+            return "accept"
+        return "generate" if state.get("attempt", 0) < 2 else "fallback"
+
+    def _accept(self, state: GraphState) -> dict[str, Any]:
+        oracle = state["oracle"]
+        state["calls"][-1].fallback = None
+        told = oracle.model_copy(update={"text": state["text"], "source": "model",
+                                         "origin": f"{self.backend.name} retelling {oracle.origin}"})
+        return {"result": told}
+
+    def _fallback(self, state: GraphState) -> dict[str, Any]:
+        reason = state.get("error") or "; ".join(state.get("problems") or []) or "no usable text"
+        oracle = state["oracle"]
+        return {"result": oracle.model_copy(update={"origin": f"{oracle.origin} (model fallback: {reason})"})}
+
+    # entry points --------------------------------------------------------------------
+
+    def retell(self, oracle: Narration, record: OutcomeRecord, *, cast: Cast, seed: int,
+               player: str | None = None) -> tuple[Narration, list[ModelCall]]:
+        """The oracle's narration retold by the model, or the oracle's own when the model
+        is absent, slow or wrong. Returns the narration and every call made."""
+        if oracle.task not in RETOLD:
+            return oracle, []
+        final = self.graph.invoke({"oracle": oracle, "record": record, "cast": cast, "seed": seed, "player": player})
+        return final["result"], final.get("calls", [])
+
+    def propose_split(self, *, enemy: str, enemy_type: str, danger: int, heroes: list[dict[str, Any]],
+                      seed: int) -> tuple[dict[str, int] | None, ModelCall]:
+        """A model's proposal for an enemy's turn, parsed with pydantic; None if unusable.
+        The caller checks it with the rules like any typed command."""
+        prompt = self.render("enemy_split", enemy=enemy, enemy_type=enemy_type, danger=danger, heroes=heroes)
+        parameters: dict[str, Any] = {"max_tokens": 24, "temperature": 0.2, "seed": seed, "stop": ["\n"]}
+        call = ModelCall(task="enemy_split", model=self.backend.name, prompt=prompt, parameters=parameters)
+        start = time.perf_counter()
+        try:
+            done = self.backend.complete(prompt, deadline=start + self.budget_seconds, **parameters)
+        except NarratorError as exc:
+            call.fallback = str(exc)
+            return None, call
+        finally:
+            call.duration_ms = (time.perf_counter() - start) * 1000
+        call.output = done.text
+        call.prompt_tokens, call.completion_tokens = done.prompt_tokens, done.completion_tokens
+        try:
+            raw = json.loads(clean(done.text).strip())
+            split = Split(targets=raw).targets
+        except (ValueError, ValidationError):
+            call.fallback = "the proposal is not a JSON object of names and whole numbers"
+            return None, call
+        return split, call
