@@ -9,13 +9,14 @@ prefix only evaluates the new part (PERFORMANCE.md: 3.3 s cold vs 0.04 s warm).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -62,12 +63,43 @@ def bundled_model_path() -> Path:
         raise NarratorError(f"the bundled model could not be assembled: {exc}") from None
 
 
+_PARAMS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _plain_cpu_buffers(active: bool) -> Iterator[None]:
+    """Load with ``use_extra_bufts`` off: ``Llama`` takes its model parameters from
+    ``llama_model_default_params`` and offers no argument for this one field."""
+    if not active:
+        yield
+        return
+    import llama_cpp.llama_cpp as native  # type: ignore[import-not-found]
+
+    with _PARAMS_LOCK:
+        original = native.llama_model_default_params
+
+        def plain() -> Any:
+            params = original()
+            params.use_extra_bufts = False
+            return params
+
+        native.llama_model_default_params = plain
+        try:
+            yield
+        finally:
+            native.llama_model_default_params = original
+
+
 class LlamaBackend:
     """A GGUF model in this process. Base models get the few-shot completion prompt as is;
     a model whose GGUF carries a chat template gets it wrapped as one user message."""
 
-    def __init__(self, path: str | Path, *, n_ctx: int = 4096, threads: int | None = None, background: bool = True):
+    def __init__(self, path: str | Path, *, n_ctx: int = 4096, threads: int | None = None, background: bool = True,
+                 extra_buffers: bool | None = None):
         self.path = Path(path)
+        # llama.cpp's extra CPU buffer types (AMX, repacking) crash in decode on the AMX machines this
+        # project runs on; plain buffers are safe everywhere. SOLO_LLAMA_EXTRA_BUFFERS=1 opts back in.
+        self.extra_buffers = os.environ.get("SOLO_LLAMA_EXTRA_BUFFERS") == "1" if extra_buffers is None else extra_buffers
         self.name = self.path.name
         self.n_ctx = n_ctx
         self.threads = threads or usable_cores()
@@ -86,8 +118,9 @@ class LlamaBackend:
         try:
             from llama_cpp import Llama  # type: ignore[import-not-found]
 
-            self._llm = Llama(model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads,
-                              n_threads_batch=self.threads, verbose=False)
+            with _plain_cpu_buffers(not self.extra_buffers):
+                self._llm = Llama(model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads,
+                                  n_threads_batch=self.threads, verbose=False)
         except ImportError:
             self._error = "llama-cpp-python is not installed: `pip install solo[llm]`, or play with --no-model"
         except Exception as exc:  # a broken or foreign file: one line, and the oracle goes on
