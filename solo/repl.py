@@ -254,6 +254,8 @@ class Repl:
             step()
         except Cancelled:
             self.console.print("[dim]cancelled[/]")
+        except KeyboardInterrupt:  # during a long wait (the model): the command's transaction rolled back
+            self.console.print("[dim]interrupted: nothing was written[/]")
 
     def handle(self, line: str) -> None:
         text = line.strip()
@@ -285,11 +287,36 @@ class Repl:
             self._options()
 
     def _run(self, line: str) -> Outcome:
-        outcome = self.session.execute(line)
+        outcome = self._execute(line)
         self.show(outcome)
         if outcome.ok:
             self._follow_up(outcome)
         return outcome
+
+    def _execute(self, line: str) -> Outcome:
+        """Run a line; with a model, wait for it to load under a spinner and stream its words."""
+        model = self.session.model
+        if model is None:
+            return self.session.execute(line)
+        ready = getattr(model.backend, "ready", None)
+        if ready is not None and not ready(0):
+            with self.console.status("The narration model is loading (Ctrl-C to stop waiting)…"):
+                ready()
+        streamed: list[str] = []
+
+        def stream(piece: str) -> None:
+            if not streamed:
+                self.console.print("[dim]… ", end="")
+            streamed.append(piece)
+            self.console.print(f"[dim italic]{escape(piece)}[/]", end="", soft_wrap=True)
+
+        model.on_text = stream
+        try:
+            return self.session.execute(line)
+        finally:
+            model.on_text = None
+            if streamed:
+                self.console.print()
 
     def _follow_up(self, outcome: Outcome) -> None:
         """Questions the story asks back: the Wide Shot's question, a success to tell."""

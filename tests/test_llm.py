@@ -61,13 +61,19 @@ def oracle(task: str = "blunder", text: str = "A gust of wind snatches the map f
     return Narration(task=task, text=text, origin="consequences.blunder #11")
 
 
+def echo_facts(prompt: str) -> str:
+    """A well-behaved model: retells the facts of the task at the end of its prompt."""
+    facts = prompt[prompt.rindex("\nFacts: ") + 8:]
+    return facts[: facts.index("\n")]
+
+
 def narrator(*answers, **kwargs) -> tuple[ModelNarrator, FakeBackend]:
     fake = FakeBackend().enqueue(*answers)
     return ModelNarrator(fake, **kwargs), fake
 
 
 def test_the_graph_accepts_a_faithful_retelling():
-    model, fake = narrator("The wind tears the map from Nara's hands and it flutters off over the rooftops.")
+    model, fake = narrator("A gust of wind snatches the map from Nara's hands and it flutters off over the rooftops.")
     told, calls = model.retell(oracle(), BLUNDER, cast=Cast(members=[{"name": "Nara Quinn", "description": ""}]),
                                seed=1)
     assert told.source == "model" and "flutters" in told.text
@@ -84,7 +90,7 @@ def test_a_contradiction_is_regenerated_once_then_the_oracle_stands_in():
     assert len(calls) == 2 and all(c.fallback for c in calls)
     assert calls[0].parameters["seed"] != calls[1].parameters["seed"]
 
-    model, _ = narrator("Nara succeeds and lands safely.", "Nara loses her grip on the map as the wind howls past.")
+    model, _ = narrator("Nara succeeds and lands safely.", "A gust of wind snatches the map as Nara loses her grip.")
     told, calls = model.retell(oracle(), BLUNDER, cast=Cast(), seed=1)
     assert told.source == "model" and calls[0].fallback and calls[1].fallback is None
 
@@ -106,7 +112,8 @@ def test_a_slow_model_falls_back():
 def test_every_task_shares_one_prompt_prefix():
     model, _ = narrator()
     cast = Cast(setting="Marseille, 1931.", members=[{"name": "Nara Quinn", "description": "explorer"}])
-    prompts = [model.render(task, facts="x", outcome="y", player=None, setting=cast.setting, cast=cast.members)
+    prompts = [model.render(task, facts="x", outcome="y", characters="Nara Quinn", player=None,
+                            setting=cast.setting, cast=cast.members, opening="x")
                for task in ("wide_shot", "blunder", "enemy_turn", "snoop", "flashpoint", "scene_transition")]
     prefix = prompts[0][: prompts[0].rindex("Example\nTask:")]
     assert len(prefix) > 1500
@@ -141,7 +148,7 @@ def test_model_narration_is_journaled_with_its_call(journal):
     fake = FakeBackend()
     session = Session(journal, model=ModelNarrator(fake))
     play(session, "campaign new Cairo --seed 2", "pc add Nara --knack climbing --dice 3")
-    fake.enqueue("Torchlight flickers over the bazaar while Nara wonders who is watching her.")
+    fake.enqueue(echo_facts)
     result = play(session, "scene start The bazaar")[0]
     shot = told(result)[0]
     assert shot["source"] == "model" and shot["question"]
@@ -174,10 +181,10 @@ def test_stored_model_text_is_clean(journal):
     fake = FakeBackend()
     session = Session(journal, model=ModelNarrator(fake))
     play(session, "campaign new Cairo --seed 2", "pc add Nara --dice 3")
-    fake.enqueue("\x1b[2J\x1b[31mNara\x1b[0m steps into the dusty hall, where lamps hiss and something scrapes.")
+    fake.enqueue(lambda prompt: "\x1b[2J\x1b[31m" + echo_facts(prompt) + "\x1b[0m\x07")
     play(session, "scene start")
-    text = journal.narrations(session.campaign.id)[-1]["text"]
-    assert "\x1b" not in text and text.startswith("Nara steps")
+    row = journal.narrations(session.campaign.id)[-1]
+    assert row["source"] == "model" and "\x1b" not in row["text"] and "\x07" not in row["text"]
 
 
 def test_enemy_split_proposals_go_through_the_rules(journal):

@@ -220,14 +220,15 @@ class OpenAIBackend:
 
 @dataclass
 class FakeBackend:
-    """A scripted model for tests: answers from a queue and records every prompt."""
+    """A scripted model for tests: answers from a queue (texts, errors to raise, or functions
+    of the prompt) and records every prompt."""
 
-    answers: list[str | Exception] = field(default_factory=list)
+    answers: list[str | Exception | Callable[[str], str]] = field(default_factory=list)
     name: str = "fake"
     prompts: list[str] = field(default_factory=list)
     delay: float = 0.0
 
-    def enqueue(self, *answers: str | Exception) -> FakeBackend:
+    def enqueue(self, *answers: str | Exception | Callable[[str], str]) -> FakeBackend:
         self.answers.extend(answers)
         return self
 
@@ -241,6 +242,8 @@ class FakeBackend:
         answer = self.answers.pop(0) if self.answers else "The story goes on."
         if isinstance(answer, Exception):
             raise answer
+        if callable(answer):  # a model that reads its prompt
+            answer = answer(prompt)
         if on_text is not None:
             on_text(answer)
         return Completion(text=answer, prompt_tokens=len(prompt.split()), completion_tokens=len(answer.split()))

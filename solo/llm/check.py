@@ -136,11 +136,14 @@ def key_words(fact: str, most: int = 3) -> list[str]:
 
 
 def grounded(text: str, record: OutcomeRecord, facts: list[str]) -> bool:
-    """Names every character involved and keeps at least half the facts' key words."""
+    """Names every character involved and keeps at least half the facts' key words
+    (names aside: they are checked on their own)."""
     lowered = text.lower()
     if any(_first(name).lower() not in lowered for name in record.characters):
         return False
-    keys = [k for fact in facts for k in key_words(fact)]
+    names = {part.lower() for name in record.characters + ((record.enemy,) if record.enemy else ())
+             for part in name.split()}
+    keys = [k for fact in facts for k in key_words(fact, most=6) if k not in names][:3 * max(1, len(facts))]
     if not keys:
         return True
     kept = sum(1 for k in keys if k[:5] in lowered)  # a shared stem: "snatches" ~ "snatched"

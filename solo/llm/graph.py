@@ -25,9 +25,15 @@ from ..errors import NarratorError
 from ..narration import Narration
 from .backends import Backend, StreamCallback
 from .calls import Cast, ModelCall
-from .check import OutcomeRecord, clean, contradictions
+from .check import OutcomeRecord, clean, contradictions, grounded
 
-STOP = ["\n\n", "\nExample", "\nTask:", "\nFacts:", "\nOutcome:"]
+# The model would go on inventing more examples: stop at their headings (a bare "\n" cannot be a
+# stop, as some models open with a newline); the first paragraph is kept (see first_paragraph).
+STOP = ["\n\n", "\nExample", "\nTask:", "\nCharacters:", "\nFacts:", "\nOutcome:", "\nNarration:"]
+
+
+def first_paragraph(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 RETOLD = frozenset({"wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure",
                     "path_forward", "scene_transition", "leg_transition", "random_event"})
 
@@ -46,6 +52,8 @@ class GraphState(TypedDict, total=False):
     seed: int
     player: str | None
     prompt: str
+    opening: str
+    own: str
     attempt: int
     text: str
     problems: list[str]
@@ -102,9 +110,24 @@ class ModelNarrator:
 
     def _prompt(self, state: GraphState) -> dict[str, Any]:
         oracle, record, cast = state["oracle"], state["record"], state["cast"]
+        opening = self.opening(oracle, record) if self.grounding == "strict" else ""
         prompt = self.render(oracle.task, facts=oracle.text, outcome=" ".join(record.lines()) or "-",
-                             player=state.get("player"), setting=cast.setting, cast=cast.members)
-        return {"prompt": prompt, "attempt": 0, "calls": [], "error": None}
+                             characters=", ".join(record.characters) or "the cast", player=state.get("player"),
+                             setting=cast.setting, cast=cast.members, opening=opening)
+        return {"prompt": prompt, "opening": opening, "attempt": 0, "calls": [], "error": None}
+
+    @staticmethod
+    def opening(oracle: Narration, record: OutcomeRecord) -> str:
+        """On the rails (strict grounding): the narration opens with the drawn facts, naming
+        everyone involved, and the model goes on from there. The oracle and the model then
+        cannot tell different stories; a larger model, set loose, writes its own."""
+        facts = oracle.text
+        if oracle.question and facts.endswith(oracle.question):
+            facts = facts[: -len(oracle.question)].strip()
+        missing = [name for name in record.characters if name.split()[0] not in facts]
+        if missing:
+            facts = f"{' and '.join(missing)} {'look' if len(missing) > 1 else 'looks'} on. {facts}"
+        return facts
 
     def _generate(self, state: GraphState) -> dict[str, Any]:
         attempt = state.get("attempt", 0) + 1
@@ -126,11 +149,20 @@ class ModelNarrator:
         error = "the model took too long" if done.stopped_early == "deadline" else None
         if error:
             call.fallback = error
-        return {"attempt": attempt, "text": clean(done.text), "error": error,
+        own = clean(first_paragraph(done.text))
+        text = f"{state['opening']} {own}".strip() if state.get("opening") else own
+        return {"attempt": attempt, "text": text, "own": own, "error": error,
                 "calls": [*state.get("calls", []), call]}
 
     def _check(self, state: GraphState) -> dict[str, Any]:
-        problems = contradictions(state.get("text", ""), state["record"])
+        text, record = state.get("text", ""), state["record"]
+        problems = contradictions(text, record)
+        if state.get("opening") and not problems:
+            # on the rails the facts open the text: the model's own words must still be a narration
+            problems = [f"its own words: {p}" for p in contradictions(state.get("own", ""), record)]
+        if not problems and self.grounding == "strict" and not grounded(text, record, [state["oracle"].text]):
+            # a small model on the rails: the oracle and the model must tell the same story
+            problems = ["leaves out the drawn facts or a character"]
         if problems:
             state["calls"][-1].fallback = "; ".join(problems)
         return {"problems": problems}
@@ -143,7 +175,10 @@ class ModelNarrator:
     def _accept(self, state: GraphState) -> dict[str, Any]:
         oracle = state["oracle"]
         state["calls"][-1].fallback = None
-        told = oracle.model_copy(update={"text": state["text"], "source": "model",
+        text = state["text"]
+        if oracle.question and oracle.question not in text:  # the player must still be asked
+            text = f"{text} {oracle.question}"
+        told = oracle.model_copy(update={"text": text, "source": "model",
                                          "origin": f"{self.backend.name} retelling {oracle.origin}"})
         return {"result": told}
 

