@@ -72,8 +72,10 @@ class ModelNarrator:
     """Retells the oracle's facts in prose with a model, checked against the outcome record."""
 
     def __init__(self, backend: Backend, *, prompts: Path | None = None, grounding: str = "strict",
-                 max_tokens: int = 110, temperature: float = 0.7, budget_seconds: float = 45.0):
+                 max_tokens: int = 110, temperature: float = 0.7, budget_seconds: float = 45.0,
+                 stop: list[str] | None = None):
         self.backend = backend
+        self.stop = STOP if stop is None else stop
         self.grounding = grounding
         self.max_tokens = max_tokens
         self.temperature = temperature
@@ -132,7 +134,7 @@ class ModelNarrator:
     def _generate(self, state: GraphState) -> dict[str, Any]:
         attempt = state.get("attempt", 0) + 1
         parameters: dict[str, Any] = {"max_tokens": self.max_tokens, "temperature": self.temperature,
-                      "seed": state["seed"] + attempt - 1, "stop": STOP}
+                      "seed": state["seed"] + attempt - 1, "stop": self.stop}
         call = ModelCall(task=state["oracle"].task, model=self.backend.name, prompt=state["prompt"],
                          parameters=parameters)
         start = time.perf_counter()
