@@ -50,9 +50,10 @@ def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
 def test_a_warm_call_evaluates_only_the_new_suffix(backend):
     model = ModelNarrator(backend)
     first = model.render("wide_shot", facts="A dusty hall.", outcome="A new scene begins.", player=None,
-                         setting=CAST.setting, cast=CAST.members)
+                         characters="Nara Quinn", setting=CAST.setting, cast=CAST.members)
     second = model.render("blunder", facts="A pipe bursts beside Nara Quinn.", outcome="Result: it goes wrong.",
-                          player=None, setting=CAST.setting, cast=CAST.members)
+                          player=None, characters="Nara Quinn", setting=CAST.setting, cast=CAST.members)
+    backend.llm.reset()  # forget what earlier tests left in the context: this call is cold
     cold = backend.complete(first, max_tokens=4, stop=STOP, temperature=0.7, seed=1)
     warm = backend.complete(second, max_tokens=4, stop=STOP, temperature=0.7, seed=1)
     suffix = second[second.rindex("Example\nTask:"):]
