@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     except SoloError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    model = _model(opts)
+    model = _model(opts, background=not rest or rest[0] == "play")
     try:
         if not rest or rest[0] == "play":
             return play(journal, rest[1:], model)
@@ -120,7 +120,7 @@ def _log_crash(exc: BaseException) -> str:
     return str(path)
 
 
-def _model(opts: Options) -> Any:
+def _model(opts: Options, background: bool) -> Any:
     """The model narrator the options ask for, or None for the oracle tables. A model that
     cannot be had is one line on stderr, and the game goes on with the oracle."""
     if opts.no_model or not (opts.model or opts.llm_url):
@@ -129,7 +129,7 @@ def _model(opts: Options) -> Any:
         from .llm.backends import open_backend
         from .llm.graph import ModelNarrator
 
-        backend = open_backend(opts.model, opts.llm_url, opts.no_model)
+        backend = open_backend(opts.model, opts.llm_url, opts.no_model, background=background)
         return ModelNarrator(backend) if backend is not None else None
     except ImportError as exc:
         print(f"narration: the model stack is not installed ({exc.name}): playing with the oracle tables",

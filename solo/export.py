@@ -40,9 +40,22 @@ def _peril(e: dict[str, Any]) -> str:
     return text
 
 
-def _render_event(e: dict[str, Any], lines: list[str], state: dict[str, Any], first: bool = False) -> None:
+MECHANICS = frozenset({"luck_spent", "catchphrase_spoken", "rest_rolled", "snoop_rolled", "round_ended"})
+
+
+def _render_event(e: dict[str, Any], lines: list[str], state: dict[str, Any], first: bool = False,
+                  story: bool = False) -> None:
     t = e["type"]
-    if t == "campaign_started":
+    if t == "campaign_started" or (story and t in MECHANICS):
+        return
+    if story and t == "gamble_rolled":
+        lines.append(f"- **{e['character']}** tries to *{e['action']}*.")
+        return
+    if story and t == "gamble_resolved":
+        lines.append(f"  - {'It works.' if e['success'] else 'It goes wrong.'}")
+        return
+    if story and t == "oracle_asked":
+        lines.append(f"- *{e['question']}* — {e['answer']}.")
         return
     if t == "character_added":
         bits = [b for b in (e.get("archetype"), e.get("profession")) if b]
@@ -121,7 +134,8 @@ def _render_event(e: dict[str, Any], lines: list[str], state: dict[str, Any], fi
         lines.append(f"- Oracle ({e['odds']}): *{e['question']}* — **{e['answer']}** (dice {_dice(e['dice'])}).")
 
 
-def export_markdown(journal: Journal, campaign: Campaign, session: Session) -> str:
+def export_markdown(journal: Journal, campaign: Campaign, session: Session, story: bool = False) -> str:
+    """The Markdown journal; ``story`` leaves out the mechanics (dice, rolls, where words came from)."""
     undone = journal.undone_commands(campaign.id)
     by_command: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for stored in journal.events(campaign.id):
@@ -154,14 +168,17 @@ def export_markdown(journal: Journal, campaign: Campaign, session: Session) -> s
         if cid in undone:
             continue
         for i, payload in enumerate(by_command.get(cid, [])):
-            _render_event(payload, lines, state, first=i == 0)
+            _render_event(payload, lines, state, first=i == 0, story=story)
         for text in notes.get(cid, []):
             lines.append("")
             lines.extend(f"> {line}" for line in text.splitlines() or [""])
             lines.append("")
         for n in narrations.get(cid, []):
+            if story and n["task"] == "lesson":
+                continue
             origin = f", {n['origin']}" if n.get("origin") else ""
-            lines.append(f"\n*{n['task'].replace('_', ' ').capitalize()}* ({n['source']}{origin}):\n")
+            heading = n["task"].replace("_", " ").capitalize()
+            lines.append(f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n")
             lines.append(n["text"])
             lines.append("")
 

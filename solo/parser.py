@@ -66,6 +66,13 @@ class RulesReference(Meta):
 
 class ExportMarkdown(Meta):
     file: str
+    story: bool = False  # hide the mechanics: dice, rolls, table draws
+
+
+class Recap(Meta):
+    """A recap of the scene (or the Leg) so far, told from the journal."""
+
+    leg: bool = False
 
 
 class Search(Meta):
@@ -479,7 +486,13 @@ def _pregen(a: Args) -> PregenAdd:
 def _export(a: Args) -> ExportMarkdown:
     if a.positionals[0].casefold() != "md":
         raise a.fail(f"the export format is md, not {a.positionals[0]!r}")
-    return ExportMarkdown(file=_text(a, "the file", a.positionals[1:]))
+    return ExportMarkdown(file=_text(a, "the file", a.positionals[1:]), story=bool(a.options.get("story")))
+
+
+def _recap(a: Args) -> Recap:
+    if a.positionals and a.positionals[0].casefold() not in ("leg", "scene"):
+        raise a.fail(f"recap the scene or the leg, not {a.positionals[0]!r}")
+    return Recap(leg=bool(a.positionals) and a.positionals[0].casefold() == "leg")
 
 
 def _log(a: Args) -> Log:
@@ -590,7 +603,9 @@ SPECS: list[Spec] = [
     Spec("status", "status [--json]", "the current state", lambda a: Status(json_output=bool(a.options.get("json"))),
          [Option("--json", "json", takes_value=False)], max_args=0),
     Spec("rules", "rules [TOPIC]", "a short rules reference", lambda a: RulesReference(topic=" ".join(a.positionals) or None)),
-    Spec("export", "export md FILE", "the campaign as a Markdown journal", _export, min_args=2),
+    Spec("export", "export md FILE [--story]", "the campaign as a Markdown journal (--story: without the mechanics)",
+         _export, [Option("--story", "story", takes_value=False)], min_args=2),
+    Spec("recap", "recap [leg]", "what has happened so far in this scene (or this Leg)", _recap, max_args=1),
     Spec("search", "search WORDS", "full-text search over notes and narration",
          lambda a: Search(words=_text(a, "words to search for", a.positionals)), min_args=1),
     Spec("log", "log [N]", "the last N commands of the campaign", _log, max_args=1),

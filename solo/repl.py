@@ -302,6 +302,11 @@ class Repl:
         if ready is not None and not ready(0):
             with self.console.status("The narration model is loading (Ctrl-C to stop waiting)…"):
                 ready()
+        failed = getattr(model.backend, "error", None)
+        if failed:  # one clear line, then the oracle tables narrate
+            self.console.print(f"[yellow]narration: {escape(failed)}; playing with the oracle tables[/]")
+            self.session.model = None
+            return self.session.execute(line)
         streamed: list[str] = []
 
         def stream(piece: str) -> None:
@@ -329,6 +334,7 @@ class Repl:
                 answer = self.ask("Your answer (Enter to skip):").strip()
                 if answer:
                     self._run(shlex.join(["answer", answer]))
+                self.console.print("[bold]What does the cast do first?[/]")
             elif n["task"] == "success":
                 tale = self.ask("Tell how it goes (Enter to skip):").strip()
                 if tale:
@@ -417,6 +423,9 @@ class Repl:
         if not self.director or getattr(command, "dice", "absent") not in (None, {}):
             return line
         state = self.session.state
+        if isinstance(command, parser.PregenAdd) and command.name:
+            (face,) = self._faces(f"{command.name}'s starting Lucky Saves", 1)
+            return f"{line} --dice {face}"
         if isinstance(command, (rc.Snoop, rc.AddCharacter)):
             who = command.character if isinstance(command, rc.Snoop) else command.name
             (face,) = self._faces(who, 1)
@@ -446,20 +455,52 @@ class Repl:
         if self.ask("No campaign yet. Start one? [Y/n]").strip().lower() in ("n", "no"):
             self.console.print("Type `campaign new NAME` when you are ready.")
             return
+        adventures = self._adventures()
+        if adventures:
+            self.console.print("Adventures: " + ", ".join(f"{i} {escape(title)}" for i, (title, _) in
+                                                            enumerate(adventures, 1)))
         while True:
-            name = self.ask("Campaign name:").strip()
+            source = None
+            if adventures:
+                choice = self._choose("Adventure (number; Enter for an improvised campaign):",
+                                      [title for title, _ in adventures], random.Random(0))
+                source = dict(adventures).get(choice)
+            name = self._required("Campaign name:")
             seed = self.ask("Seed (Enter for a random one):").strip()
             optional = self.ask(f"Optional rules ({', '.join(OPTIONAL_RULES)}; Enter for none):").strip()
             words = ["campaign", "new", name] + (["--seed", seed] if seed else [])
+            if source:
+                words += ["--from", source]
             if optional:
                 words += ["--optional", optional.replace(" ", "")]
             if self._run(shlex.join(words)).ok:
                 break
-        while True:
-            self.new_character()
-            if self.ask("Another character? [y/N]").strip().lower() not in ("y", "yes"):
-                break
-        self.console.print("When the cast is ready: `scene start [TITLE]` opens the first scene.")
+        pregens = self.session.story.adventure.pregens if self.session.story else ()
+        if pregens and self.ask(f"Play the adventure's characters ({', '.join(p.name for p in pregens)})? [Y/n]"
+                                ).strip().lower() not in ("n", "no"):
+            for p in pregens:
+                self._run(self._physical_dice(parser.parse(shlex.join(["pc", "pregen", p.name])),
+                                              shlex.join(["pc", "pregen", p.name])))
+        else:
+            while True:
+                self.new_character()
+                if self.ask("Another character? [y/N]").strip().lower() not in ("y", "yes"):
+                    break
+        self.console.print("When the cast is ready: `scene start` opens the first scene.")
+
+    def _adventures(self) -> list[tuple[str, str]]:
+        """(title, file name) of the adventures in campaigns/ that load."""
+        from .adventure import AdventureError, campaigns_folder, load_adventure
+
+        found = []
+        for path in sorted(campaigns_folder().glob("*.toml")):
+            if path.name == "pregens.toml":
+                continue
+            try:
+                found.append((load_adventure(path).title, path.name))
+            except AdventureError:
+                continue  # `campaign validate` tells what is wrong with it
+        return found
 
     def new_character(self) -> None:
         """[Making a Character] name, archetype, drive, knacks, equipment, catchphrase, Lucky Saves."""

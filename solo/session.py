@@ -280,7 +280,7 @@ class Session:
 
                 campaign = self._need_campaign()
                 self._refresh()
-                text = export_markdown(self.journal, campaign, self)
+                text = export_markdown(self.journal, campaign, self, story=command.story)
                 path = Path(command.file).expanduser()
                 if not path.is_absolute():
                     path = self.base_dir / path
@@ -298,7 +298,7 @@ class Session:
             case parser.Reroll():
                 return self._reroll(command.number)
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
-                    | parser.Accept() | parser.Edit() | parser.SceneEnd():
+                    | parser.Accept() | parser.Edit() | parser.SceneEnd() | parser.Recap():
                 if isinstance(command, parser.Draw) and command.table is None:
                     return {"tables": sorted(self._need_director().narrator.tables.tables)}
                 return self._journal_only(command, line)
@@ -627,6 +627,8 @@ class Session:
                     narrations.append(original.model_copy(update={
                         "text": command.text, "source": "director", "origin": f"edited from {original.origin}"}))
                     result["accepted"] = [narrations[-1].as_result()]
+                case parser.Recap():
+                    narrations.append(self._recap(command.leg, rng))
                 case parser.Treasure():
                     scene = self.story.current(self.progress, self.state) if self.story else None
                     from_file = self.story.treasure(scene, rng) if self.story and scene else None
@@ -671,6 +673,44 @@ class Session:
         if resolved:
             result["resolved"] = resolved
         return self._with_narration(result, narrations)
+
+    def _recap(self, leg: bool, rng: random.Random) -> Narration:
+        """[Scenes] [Legs] what has happened since the scene (or the Leg) began, from the journal;
+        retold by the model when one is loaded."""
+        campaign = self._need_campaign()
+        undone = self.journal.undone_commands(campaign.id)
+        mark = "leg_started" if leg else "scene_started"
+        events = [e for e in self.journal.events(campaign.id) if e.command not in undone]
+        start = max((i for i, e in enumerate(events) if e.type == mark), default=-1)
+        if leg:  # a Leg also begins with the campaign
+            start = max(start, max((i for i, e in enumerate(events) if e.type == "campaign_started"), default=-1))
+        said: list[str] = []
+        names: list[str] = []
+        for stored in events[start + 1:]:
+            e = stored.payload
+            match stored.type:
+                case "scene_started":
+                    said.append(f"the cast came to {e['title'] or 'a new scene'}")
+                case "gamble_resolved":
+                    said.append(f"{e['character']} {'managed to' if e['success'] else 'failed to'} {e['action']}")
+                    names.append(e["character"])
+                case "group_gamble_rolled":
+                    said.append(f"together the cast {'managed to' if e['success'] else 'failed to'} {e['action']}")
+                case "peril_changed" if e["knockout"]:
+                    said.append(f"{e['character']} was knocked out")
+                    names.append(e["character"])
+                case "enemy_hit" if e["defeated"]:
+                    said.append(f"{e['enemy']} was bested")
+                case "flashpoint_bought":
+                    said.append("a Flashpoint turned the fight upside down")
+                case "scene_ended":
+                    said.append(f"the scene ended in {e['outcome']}")
+        what = "Leg" if leg else "scene"
+        text = ("So far in this " + what + ": " + "; ".join(said[-8:]) + ".") if said else \
+            f"Nothing much has happened yet in this {what}."
+        oracle = Narration(task="recap", text=text, origin=f"the journal since the {what} began",
+                           facts={"about": {"characters": list(dict.fromkeys(names))}})
+        return self._retell(oracle, [], self.state, rng) if self.model is not None else oracle
 
     def _tell_last_success(self, rng: random.Random) -> Narration:
         """`tell` with no words: the model tells the cast's last success for the player."""

@@ -94,3 +94,20 @@ def test_garbage_through_a_script_never_tracebacks_and_changes_nothing(tmp_path)
         assert solo("status", "--json", db=db).stdout == before
     verify = json.loads(solo("--json", "replay", "--verify", db=db).stdout)
     assert verify["result"]["ok"] is True
+
+
+def test_a_missing_model_is_one_line_and_the_oracle_plays_on(tmp_path):
+    done = solo("--model", str(tmp_path / "nothere.gguf"), "campaign", "new", "Cairo", "--seed", "1",
+                db=tmp_path / "j.sqlite")
+    assert done.returncode == 0 and "Campaign Cairo begins" in done.stdout
+    assert done.stderr.count("\n") == 1 and "no model file" in done.stderr and "oracle tables" in done.stderr
+
+
+def test_a_broken_model_file_is_one_line_and_the_oracle_plays_on(tmp_path):
+    pytest.importorskip("llama_cpp", reason="the llm extra (llama-cpp-python) is not installed")
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"not a model at all" * 64)
+    done = solo("--model", str(broken), "campaign", "new", "Cairo", "--seed", "1", db=tmp_path / "j.sqlite")
+    assert done.returncode == 0 and "Campaign Cairo begins" in done.stdout
+    lines = [x for x in done.stderr.splitlines() if x.startswith("narration:")]
+    assert len(lines) == 1 and "cannot load the model broken.gguf" in lines[0] and "Traceback" not in done.stderr

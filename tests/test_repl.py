@@ -170,3 +170,24 @@ def test_director_mode_asks_for_physical_dice_and_keeps_narration_private(term_f
     t.line("9", "type 1 faces")
     t.line("6", "roll pending")
     t.line("", "SUCCESS")
+
+
+def test_the_walk_through_starts_an_adventure_with_its_characters(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from solo.journal import Journal
+    from solo.repl import Repl
+    from solo.session import Session
+
+    answers = iter(["", "1", "Museum", "5", "", ""])
+    out = io.StringIO()
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    repl = Repl(session, console=Console(file=out, width=100), history_dir=tmp_path, ask=lambda q: next(answers))
+    repl.new_campaign()
+    text = out.getvalue()
+    assert "Adventures: 1 " in text
+    status = session.status()
+    assert status["adventure"]["title"] and len(status["characters"]) >= 1
+    assert "`scene start` opens the first scene" in text

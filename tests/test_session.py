@@ -223,3 +223,23 @@ def test_bad_input_never_raises_and_changes_nothing(session, line):
     assert outcome.error and "\n" not in outcome.error
     assert json.dumps(session.status(), sort_keys=True) == before
     assert session.journal.head(session.campaign.id) == head
+
+
+def test_export_can_hide_the_mechanics(session, tmp_path):
+    run(session, *CAST, "gamble Nara leap --dice 1,5 --knack stonework", "resolve", "ask 'Is it open?' --dice 4,3")
+    run(session, "export md full.md", "export md story.md --story")
+    full, story = (tmp_path / "full.md").read_text(), (tmp_path / "story.md").read_text()
+    assert "rolled 1, 5" in full and "wide_shot." in full and "dice 4, 3" in full
+    assert "rolled 1, 5" not in story and "wide_shot." not in story and "(oracle" not in story
+    assert "**Nara** tries to *leap*" in story and "It works." in story and "*Wide shot*:" in story
+
+
+def test_recap_tells_the_scene_so_far_from_the_journal(session):
+    run(session, *CAST, "gamble Nara 'climb the crane' --dice 6", "gamble Max 'jump aboard' --dice 2", "resolve")
+    told = run(session, "recap")["narration"]
+    assert told["task"] == "recap"
+    assert "Nara managed to climb the crane" in told["text"] and "Max failed to jump aboard" in told["text"]
+    leg = run(session, "recap leg")["narration"]["text"]
+    assert "the cast came to The bridge" in leg
+    run(session, "scene start Next")
+    assert "Nothing much has happened yet" in run(session, "recap")["narration"]["text"]

@@ -139,6 +139,11 @@ class LlamaBackend:
         return self._ready.wait(timeout)
 
     @property
+    def error(self) -> str | None:
+        """Why the model could not be loaded (once loading has finished), else None."""
+        return self._error if self._ready.is_set() else None
+
+    @property
     def chat_template(self) -> str | None:
         metadata = getattr(self.llm, "metadata", {}) or {}
         return metadata.get("tokenizer.chat_template")
@@ -249,13 +254,17 @@ class FakeBackend:
         return Completion(text=answer, prompt_tokens=len(prompt.split()), completion_tokens=len(answer.split()))
 
 
-def open_backend(model: str | None, llm_url: str | None, no_model: bool) -> Backend | None:
-    """The backend the command line asks for (CONTRACT *Entry points*); None means the oracle."""
+def open_backend(model: str | None, llm_url: str | None, no_model: bool, *, background: bool = True) -> Backend | None:
+    """The backend the command line asks for (CONTRACT *Entry points*); None means the oracle.
+    Without ``background`` a model that cannot load raises ``NarratorError`` here."""
     if no_model:
         return None
     if llm_url:
         return OpenAIBackend(llm_url)
     if model:
         path = bundled_model_path() if model == "bundled" else Path(model).expanduser()
-        return LlamaBackend(path)
+        backend = LlamaBackend(path, background=background)
+        if not background and backend.error:
+            raise NarratorError(backend.error)
+        return backend
     return None

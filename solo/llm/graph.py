@@ -35,7 +35,7 @@ STOP = ["\n\n", "\nExample", "\nTask:", "\nCharacters:", "\nFacts:", "\nOutcome:
 def first_paragraph(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 RETOLD = frozenset({"wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure",
-                    "path_forward", "scene_transition", "leg_transition", "random_event"})
+                    "path_forward", "scene_transition", "leg_transition", "random_event", "recap"})
 
 
 def prompts_folder() -> Path:
