@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test demo bench clean
+.PHONY: play test bench bench-narration clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/replay.py
+
+bench-narration: $(STAMP)
+	$(BIN)/python bench/narration.py 50
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
