@@ -316,6 +316,19 @@ class Journal:
         ).fetchall()
         return [StoredEvent(seq, cmd, typ, ver, json.loads(payload), created) for seq, cmd, typ, ver, payload, created in rows]
 
+    def commands_backwards(self, campaign: int) -> Iterator[tuple[int, list[str]]]:
+        """(command, its event types), newest first, read lazily: callers stop early."""
+        cursor = self.db.execute("SELECT command, type FROM events WHERE campaign = ? ORDER BY seq DESC", [campaign])
+        current, types = None, []
+        for command, kind in cursor:
+            if command != current and current is not None:
+                yield current, types[::-1]
+                types = []
+            current = command
+            types.append(kind)
+        if current is not None:
+            yield current, types[::-1]
+
     def commands(self, campaign: int, *, last: int | None = None) -> list[dict[str, Any]]:
         sql = "SELECT id, line, kind, created FROM commands WHERE campaign = ? ORDER BY id"
         if last is not None:

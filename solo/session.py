@@ -777,19 +777,21 @@ class Session:
         return {"undone": [lines[t] for t in targets], "commands": targets}
 
     def _undo_targets(self, campaign: int) -> list[int]:
+        """The commands an `undo` reverts, found walking the journal backwards: the last one
+        that changed the state, or with a roll pending every command since that Gamble."""
         undone = self.journal.undone_commands(campaign)
-        changing: dict[int, list[str]] = {}
-        for stored in self.journal.events(campaign):
-            if stored.command in undone or stored.type in SESSION_EVENTS:
-                continue
-            changing.setdefault(stored.command, []).append(stored.type)
-        candidates = sorted(cid for cid, types in changing.items() if types != ["campaign_started"])
-        if not candidates:
-            raise RuleViolation("nothing to undo")
-        if self.state.pending is None:
-            return [candidates[-1]]
-        rolled = max(cid for cid in candidates if "gamble_rolled" in changing[cid])
-        return [cid for cid in candidates if cid >= rolled]
+        targets: list[int] = []
+        for command, types in self.journal.commands_backwards(campaign):
+            if command in undone or not set(types) - SESSION_EVENTS:
+                continue  # already undone, or nothing the rules folded (a note, a question, an undo)
+            if "campaign_started" in types:
+                break
+            targets.append(command)
+            if self.state.pending is None or "gamble_rolled" in types:
+                return sorted(targets)
+        if targets:
+            return sorted(targets)
+        raise RuleViolation("nothing to undo")
 
     # reading ------------------------------------------------------------------------
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from solo.adventure import AdventureError, load_adventure, load_pregens
-from solo.journal import Journal
 from solo.rules.enigma.state import Archetype
 from solo.session import Session
 from solo.tables import OracleTables, default_folder
@@ -16,13 +15,6 @@ from solo.tables import OracleTables, default_folder
 FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
 ADVENTURES = sorted(p for p in FOLDER.glob("*.toml") if p.name != "pregens.toml")
 FULL = [p for p in ADVENTURES if p.name != "first_adventure.toml"]
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = Session(Journal(tmp_path / "j.sqlite"), base_dir=tmp_path)
-    yield s
-    s.journal.close()
 
 
 def ok(session: Session, line: str) -> dict:

@@ -4,20 +4,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
 
 from solo.director import TENSION_START, enemy_targets, random_event_due, tension_step
-from solo.journal import Journal
 from solo.rules.enigma import events as ev
 from solo.rules.enigma.state import Character, Enemy, EnemyType, GameState
 from solo.session import Session
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = Session(Journal(tmp_path / "j.sqlite"), base_dir=tmp_path)
-    yield s
-    s.journal.close()
 
 
 def ok(session: Session, line: str) -> dict:

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solo.journal import Journal
 from solo.session import Session
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = Session(Journal(tmp_path / "j.sqlite"), base_dir=tmp_path)
-    yield s
-    s.journal.close()
 
 
 def run(session: Session, *lines: str) -> dict:
