@@ -226,3 +226,41 @@ def test_replay_never_calls_a_model(journal, tmp_path):
     assert again.verify()["ok"]
     play(again, "status", f"export md {tmp_path / 'x.md'}", "log 5", "search Nara")
     assert len(fake.prompts) == calls
+
+
+class StubLlama:
+    """Stands in for llama_cpp.Llama: records which API the backend uses."""
+
+    def __init__(self, chat_template: str | None):
+        self.metadata = {"tokenizer.chat_template": chat_template} if chat_template else {}
+        self.used: list[str] = []
+
+    def tokenize(self, data: bytes, add_bos: bool = True, special: bool = False) -> list[int]:
+        return list(range(len(data.split())))
+
+    def create_chat_completion(self, messages, **kwargs):
+        self.used.append("chat")
+        assert messages == [{"role": "user", "content": "Tell it."}]
+        yield {"choices": [{"delta": {"role": "assistant"}}]}
+        yield {"choices": [{"delta": {"content": "Nara leaps."}}]}
+
+    def create_completion(self, prompt, **kwargs):
+        self.used.append("completion")
+        yield {"choices": [{"text": "Nara leaps."}]}
+
+
+@pytest.mark.parametrize(("template", "api"), [("{{ messages }}", "chat"), (None, "completion")])
+def test_a_model_with_a_chat_template_gets_it_and_a_base_model_a_plain_completion(tmp_path, template, api):
+    from solo.llm.backends import LlamaBackend
+
+    path = tmp_path / "model.gguf"
+    path.write_bytes(b"GGUF")
+    backend = LlamaBackend.__new__(LlamaBackend)
+    stub = StubLlama(template)
+    backend.path, backend.name, backend._llm, backend._error = path, path.name, stub, None
+    import threading
+
+    backend._ready, backend._lock = threading.Event(), threading.Lock()
+    backend._ready.set()
+    done = backend.complete("Tell it.", max_tokens=8, stop=[], temperature=0.5, seed=1)
+    assert stub.used == [api] and done.text == "Nara leaps."

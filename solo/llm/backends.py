@@ -148,12 +148,14 @@ class LlamaBackend:
         metadata = getattr(self.llm, "metadata", {}) or {}
         return metadata.get("tokenizer.chat_template")
 
-    def prompt_evaluations(self) -> int:
+    def prompt_evaluations(self) -> int | None:
         """llama.cpp's own count of prompt tokens evaluated so far in this context."""
-        import llama_cpp  # type: ignore[import-not-found]
+        try:
+            import llama_cpp  # type: ignore[import-not-found]
 
-        perf = llama_cpp.llama_perf_context(self.llm.ctx)
-        return int(perf.n_p_eval)
+            return int(llama_cpp.llama_perf_context(self.llm.ctx).n_p_eval)
+        except (ImportError, AttributeError, TypeError):
+            return None
 
     def complete(self, prompt: str, *, max_tokens: int, stop: list[str], temperature: float, seed: int,
                  deadline: float | None = None, on_text: StreamCallback | None = None) -> Completion:
@@ -182,8 +184,9 @@ class LlamaBackend:
                     early = "deadline"
                     break
             prompt_tokens = len(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
+            after = self.prompt_evaluations()
             return Completion(text="".join(text), prompt_tokens=prompt_tokens, completion_tokens=count,
-                              prompt_evaluated=self.prompt_evaluations() - before,
+                              prompt_evaluated=None if after is None or before is None else after - before,
                               seconds=time.perf_counter() - start, first_token_seconds=first, stopped_early=early)
 
 
