@@ -340,7 +340,7 @@ def _gamble(a: Args) -> rc.Gamble:
     helper = a.one("help")
     words, assets, penalties, sounds, helpers = [], [], [], [], []
     for word in a.positionals[1:]:
-        if len(word) > 1 and word[0] == "+" and not word[1:].isdigit():
+        if len(word) > 1 and word[0] == "+":  # +stonework, or +1: the first on the character's sheet
             assets.append(word[1:])
         elif len(word) > 1 and word[0] == "-" and not word[1:].isdigit():
             penalties.append(word[1:])

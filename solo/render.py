@@ -89,8 +89,10 @@ def _render_result(kind: str, r: dict[str, Any], hints: bool = True) -> list[str
         lines.append(f"Campaign [bold]{escape(r['campaign'])}[/] begins: Leg 1 (seed {r['seed']}{optional})")
     elif kind == "CampaignUse":
         lines.append(f"Now playing [bold]{escape(r['campaign'])}[/]")
-    elif kind == "AddCharacter":
+    elif kind in ("AddCharacter", "PregenAdd") and "character" in r:
         lines.append(f"[bold]{escape(r['character'])}[/] joins the cast with {r['lucky_saves']} Lucky Saves")
+    elif kind == "PregenAdd":
+        lines += [f"  {escape(p['name'])} ({p['archetype']}): {escape(p['profession'])}" for p in r.get("pregens", [])]
     elif kind == "StartScene":
         title = f": {escape(r['title'])}" if r.get("title") else ""
         lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}{title}[/]")

@@ -83,7 +83,8 @@ def term_factory(tmp_path):
 def test_create_roll_spend_luck_quit_and_find_everything_again(term_factory):
     t = term_factory()
     t.wait_for("Start one? [Y/n]")
-    t.line("", "Campaign name:")
+    t.line("", "Adventure (number")
+    t.line("", "Campaign name:")  # Enter: an improvised campaign
     t.line("Marseille", "Seed")
     t.line("42", "Optional rules")
     t.line("", "Name:")
@@ -150,6 +151,7 @@ def test_ctrl_c_cancels_the_line_and_completion_knows_the_cast(term_factory, tmp
 def test_director_mode_asks_for_physical_dice_and_keeps_narration_private(term_factory):
     t = term_factory("--director")
     t.wait_for("Start one?")
+    t.line("", "Adventure (number")
     t.line("", "Campaign name:")
     t.line("Table", "Seed")
     t.line("7", "Optional rules")

@@ -68,26 +68,38 @@ _PARAMS_LOCK = threading.Lock()
 
 @contextlib.contextmanager
 def _plain_cpu_buffers(active: bool) -> Iterator[None]:
-    """Load with ``use_extra_bufts`` off: ``Llama`` takes its model parameters from
-    ``llama_model_default_params`` and offers no argument for this one field."""
-    if not active:
-        yield
-        return
-    import llama_cpp.llama_cpp as native  # type: ignore[import-not-found]
+    """Load a model quietly and, if ``active``, with ``use_extra_bufts`` off.
 
+    ``Llama`` takes its model parameters from ``llama_model_default_params`` and offers no
+    argument for that one field. Quietly: llama.cpp's log lines are dropped through
+    llama-cpp-python's own logger, and its ``suppress_stdout_stderr`` (which redirects the
+    whole process's stdout and stderr) is not used, since the model loads in a background
+    thread while the REPL is drawing."""
+    import logging
+
+    import llama_cpp.llama as high  # type: ignore[import-not-found, unused-ignore]
+    import llama_cpp.llama_cpp as native  # type: ignore[import-not-found, unused-ignore]
+
+    silent = logging.CRITICAL + 1
     with _PARAMS_LOCK:
-        original = native.llama_model_default_params
+        original_params, original_verbose, original_suppress = (
+            native.llama_model_default_params, high.set_verbose, high.suppress_stdout_stderr)
 
         def plain() -> Any:
-            params = original()
+            params = original_params()
             params.use_extra_bufts = False
             return params
 
-        native.llama_model_default_params = plain
+        if active:
+            setattr(native, "llama_model_default_params", plain)
+        setattr(high, "set_verbose", lambda verbose: logging.getLogger("llama-cpp-python").setLevel(silent))
+        setattr(high, "suppress_stdout_stderr", lambda disable=False: contextlib.nullcontext())
         try:
             yield
         finally:
-            native.llama_model_default_params = original
+            setattr(native, "llama_model_default_params", original_params)
+            setattr(high, "set_verbose", original_verbose)
+            setattr(high, "suppress_stdout_stderr", original_suppress)
 
 
 class LlamaBackend:
