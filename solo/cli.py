@@ -141,9 +141,10 @@ def _model(opts: Options, background: bool) -> Any:
 
 def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = None) -> int:
     session = Session(journal, model=model)
-    line = shlex.join(words)
+    # `solo status --json` (words) or `solo "status --json"` (one quoted line)
+    line = words[0] if len(words) == 1 else shlex.join(words)
     outcome = session.execute(line)
-    if outcome.ok and outcome.kind == "Status" and "--json" in words:
+    if outcome.ok and outcome.kind == "Status" and "--json" in line.split():
         print(json.dumps(outcome.result))
     elif opts.json_output:
         print(json.dumps(outcome.as_json(1)))
@@ -161,6 +162,8 @@ def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
     """(line number, text) of the lines to run: blank lines and # comments are skipped."""
     for number, raw in enumerate(lines, start=1):
         text = raw.rstrip("\n").rstrip("\r")
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte-order mark left by some editors
         if text.strip() and not text.lstrip().startswith("#"):
             yield number, text
 
@@ -173,12 +176,14 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
         return 2
     name = files[0]
     if name == "-":
+        if hasattr(sys.stdin, "reconfigure"):
+            sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8 become U+FFFD
         source: Iterable[str] = sys.stdin
         base_dir = Path.cwd()
     else:
         path = Path(name)
         try:
-            source = path.read_text(encoding="utf-8").splitlines()
+            source = path.read_text(encoding="utf-8", errors="replace").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
             print(f"error: cannot read {name}: {exc}", file=sys.stderr)
             return 2
@@ -205,7 +210,8 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
     if len(names) > 1 or any(a.startswith("--") for a in names):
         print("error: usage: solo play [CAMPAIGN] [--director]", file=sys.stderr)
         return 2
-    session = Session(journal, follow=False, suggest=director, model=model)
+    # solo play: the emulator's consequences may cost Peril (applied through the rules, shown, undoable)
+    session = Session(journal, follow=False, suggest=director, model=model, director_peril=not director)
     if sys.stdin.isatty() and sys.stdout.isatty():
         from .repl import Repl
 

@@ -14,6 +14,7 @@ the schema, the full-text indexes and serves the queries.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 import contextlib
@@ -406,13 +407,19 @@ class Journal:
         return list(self.db["narrations"].rows_where("campaign = ?", [campaign], order_by="id"))
 
     def search(self, campaign: int, words: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Full-text search (FTS5) over the campaign's notes and narration, best first."""
+        """Full-text search (FTS5) over the campaign's notes and narration, best first. Every
+        word must appear; ``zeppe*`` matches the start of a word; FTS5's own syntax is not
+        exposed (quotes and operators are read as plain text)."""
+        terms = [f'"{w[:-1]}"*' if w.endswith("*") else f'"{w}"' for w in re.findall(r"\w+\*?", words)]
+        if not terms:
+            return []
+        query = " ".join(terms)
         hits: list[dict[str, Any]] = []
         for table, kind in (("notes", "note"), ("narrations", "narration")):
             try:
                 rows = self.db.table(table).search(
-                    words, where="campaign = :campaign", where_args={"campaign": campaign},
-                    limit=limit, include_rank=True, quote=True,
+                    query, where="campaign = :campaign", where_args={"campaign": campaign},
+                    limit=limit, include_rank=True,
                 )
                 for row in rows:
                     hits.append({"kind": kind, "command": row["command"], "text": row["text"], "rank": row["rank"]})

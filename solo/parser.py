@@ -255,7 +255,7 @@ def _pairs(args: Args, values: list[str], what: str) -> list[tuple[str, int]]:
             name, sep, amount = part.strip().rpartition(":")
             if not sep or not name.strip():
                 raise args.fail(f"{what} are NAME:N, not {part.strip()!r}")
-            out.append((name.strip(), _int(args, amount, f"the amount for {name.strip()}")))
+            out.append((name.strip(), _int(args, amount, f"the amount for {name.strip()}", -99, 99)))
     return out
 
 
@@ -298,7 +298,7 @@ def _campaign_new(a: Args) -> CampaignNew:
     seed = a.one("seed")
     return CampaignNew(
         name=_text(a, "the campaign's name", a.positionals),
-        seed=None if seed is None else _int(a, seed, "the seed", 0),
+        seed=None if seed is None else _int(a, seed, "the seed", 0, 2**63 - 1),
         rules=(a.one("rules") or "enigma").casefold(),
         optional=tuple(dict.fromkeys(optional)),
         source=a.one("source"),
@@ -340,7 +340,9 @@ def _gamble(a: Args) -> rc.Gamble:
     helper = a.one("help")
     words, assets, penalties, sounds, helpers = [], [], [], [], []
     for word in a.positionals[1:]:
-        if len(word) > 1 and word[0] == "+":  # +stonework, or +1: the first on the character's sheet
+        if word.startswith("--"):  # a word given after `--`: plain text
+            words.append(word)
+        elif len(word) > 1 and word[0] == "+":  # +stonework, or +1: the first on the character's sheet
             assets.append(word[1:])
         elif len(word) > 1 and word[0] == "-" and not word[1:].isdigit():
             penalties.append(word[1:])
@@ -377,8 +379,8 @@ def _luck(a: Args) -> rc.SpendLuck:
     count = a.positionals[2] if len(a.positionals) > 2 else "1"
     return rc.SpendLuck(
         character=a.positionals[0],
-        die=_int(a, a.positionals[1], "the die number", 1),
-        count=_int(a, count, "the number of Lucky Saves", 1),
+        die=_int(a, a.positionals[1], "the die number", 1, 99),
+        count=_int(a, count, "the number of Lucky Saves", 1, 99),
     )
 
 
@@ -417,7 +419,8 @@ def _peril(a: Args) -> rc.AssignPeril:
     amount = a.positionals[1]
     if not re.match(r"^[+-]\d+$", amount.strip()):
         raise a.fail(f"give the change as +N or -N, not {amount!r}")
-    return rc.AssignPeril(character=a.positionals[0], amount=int(amount), cause=a.one("cause"))
+    return rc.AssignPeril(character=a.positionals[0], amount=_int(a, amount, "the Peril change", -99, 99),
+                          cause=a.one("cause"))
 
 
 def _enemy_add(a: Args) -> rc.AddEnemy:
@@ -428,14 +431,14 @@ def _enemy_add(a: Args) -> rc.AddEnemy:
     return rc.AddEnemy(
         name=_text(a, "the enemy's name", a.positionals),
         type=_enum(a, kind, EnemyType, "an enemy type"),
-        threshold=None if threshold is None else _int(a, threshold, "the threshold", 1),
-        danger=None if danger is None else _int(a, danger, "the danger rating", 0),
+        threshold=None if threshold is None else _int(a, threshold, "the threshold", 1, 99),
+        danger=None if danger is None else _int(a, danger, "the danger rating", 0, 99),
     )
 
 
 def _hit(a: Args) -> rc.Hit:
     count = a.positionals[1] if len(a.positionals) > 1 else "1"
-    return rc.Hit(enemy=a.positionals[0], count=_int(a, count, "the number of successes", 1))
+    return rc.Hit(enemy=a.positionals[0], count=_int(a, count, "the number of successes", 1, 99))
 
 
 def _enemy_act(a: Args) -> rc.EnemyAct:
@@ -496,7 +499,7 @@ def _recap(a: Args) -> Recap:
 
 
 def _log(a: Args) -> Log:
-    return Log(count=_int(a, a.positionals[0], "the number of commands", 1) if a.positionals else 20)
+    return Log(count=_int(a, a.positionals[0], "the number of commands", 1, 10_000) if a.positionals else 20)
 
 
 def _replay(a: Args) -> Replay:

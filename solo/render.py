@@ -67,6 +67,7 @@ def render(outcome: Outcome, narration: bool = True, hints: bool = True) -> str:
         return f"[bold red]error:[/] {escape(outcome.error or '')}"
     r = outcome.result or {}
     lines = _render_result(outcome.kind, r, hints)
+    lines += _peril_lines(r.get("director_peril", []))
     if narration:
         told = r.get("narration", [])
         for n in told if isinstance(told, list) else [told]:

@@ -218,8 +218,8 @@ class Repl:
         else:
             style = "italic"
         body = escape(n["text"])
-        if n.get("peril"):
-            body += f"\n[bold](the fiction calls for +{n['peril']} Peril)[/]"
+        if n.get("peril") and not self.session.director_peril:
+            body += f"\n[bold](the fiction calls for +{n['peril']} Peril: `peril NAME +{n['peril']}` if you agree)[/]"
         self.console.print(Panel(body, title=escape(title), subtitle=escape(n.get("source", "")), style=style,
                                  title_align="left", subtitle_align="right"), soft_wrap=False)
 

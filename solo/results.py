@@ -18,7 +18,7 @@ def _peril_of(events: list[Any], name: str) -> list[ev.PerilChanged]:
     return [e for e in events if isinstance(e, ev.PerilChanged) and e.character == name]
 
 
-def _peril_dict(e: ev.PerilChanged) -> dict[str, Any]:
+def peril_dict(e: ev.PerilChanged) -> dict[str, Any]:
     return {"character": e.character, "amount": e.amount, "before": e.before, "after": e.after,
             "knockout": e.knockout, "retired": e.retired, "ignored": e.ignored, "cause": e.cause}
 
@@ -43,7 +43,7 @@ def describe_resolution(before: GameState, events: list[Any]) -> dict[str, Any] 
                 "pool": len(e.dice) + (1 if e.help else 0), "success": e.success,
                 "peril_gained": _gained(mine), "blammo_gained": e.blammo_gained,
                 "knockout": any(p.knockout for p in mine), "retired": any(p.retired for p in mine),
-                "peril_changes": [_peril_dict(p) for p in tail],
+                "peril_changes": [peril_dict(p) for p in tail],
             }
             if e.help is not None:
                 theirs = [p for p in tail if p.character == e.help.helper]
@@ -120,15 +120,15 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
         case rc.EnemyAct():
             acted = events[0]
             return {"enemy": acted.enemy, "targets": dict(acted.targets),
-                    "peril_changes": [_peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
+                    "peril_changes": [peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
         case rc.EndRound():
             turns = [{"enemy": e.enemy, "targets": dict(e.targets)} for e in events if isinstance(e, ev.EnemyActed)]
             ended = next(e for e in events if isinstance(e, ev.RoundEnded))
             return {"round": ended.round, "next_round": ended.round + 1, "enemies": turns,
-                    "peril_changes": [_peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
+                    "peril_changes": [peril_dict(p) for p in events if isinstance(p, ev.PerilChanged)]}
         case rc.AssignPeril():
             change = events[0]
-            return _peril_dict(change)
+            return peril_dict(change)
         case rc.Hit():
             hit = events[0]
             enemy = after.find_enemy(hit.enemy)

@@ -36,7 +36,7 @@ from .rules.enigma import events as ev
 from .rules.enigma import odds as odds_mod
 from .rules.enigma.decide import enemies_due, resolve_pending
 from .rules.enigma.reference import reference
-from .results import describe, describe_resolution
+from .results import describe, describe_resolution, peril_dict
 from .adventure import Adventure, Pregen, campaigns_folder, find_adventure, load_adventure, load_pregens
 from .story import STORY_EVENTS, Progress, Story, progress_step
 from .rules.enigma.state import GameState, fold_name
@@ -73,7 +73,8 @@ class Outcome:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self, number: int) -> dict[str, Any]:
-        return {"line": number, "command": self.line, "ok": self.ok, "error": self.error, "result": self.result}
+        return {"line": number, "command": self.line, "ok": self.ok, "error": self.error,
+                "result": self.result if self.result is not None else {}}
 
 
 def command_rng(seed: int, command: int, stream: str = "dice") -> random.Random:
@@ -103,6 +104,7 @@ class Session:
         narrate: bool = True,
         suggest: bool = False,
         model: ModelNarrator | None = None,
+        director_peril: bool = False,
     ):
         self.journal = journal
         self.narrate = narrate
@@ -111,8 +113,12 @@ class Session:
         self._suggest_basis: tuple[Any, list[Any], Any] | None = None
         self._rerolls = 0
         self.model = model  # a model retells the oracle's facts; None: the oracle's words stand
+        # Apply the Peril a blunder's consequence calls for (solo play); otherwise it stays a
+        # suggestion in the narration, so a roll's Peril is exactly its 1s (scripts, tests, tables).
+        self.director_peril = director_peril
         self._calls: dict[int, list[ModelCall]] = {}  # model calls behind a narration, by id()
         self._loose_calls: list[ModelCall] = []  # calls behind no narration (enemy splits)
+        self._proposed_from = 1 << 30  # index of the first event a Director proposal added
         self._tables = tables
         self._director: Director | None = None
         self.narration_error: str | None = None
@@ -387,7 +393,7 @@ class Session:
         ``decide`` runs inside the write transaction on the current state; it returns
         the events (rules events, or dicts for the journal's own) and the narration."""
         campaign = self._need_campaign()
-        self._calls, self._loose_calls = {}, []
+        self._calls, self._loose_calls, self._proposed_from = {}, [], 1 << 30
         with self.journal.transaction():
             if self.journal.head(campaign.id) != self.head:
                 if not self.follow:
@@ -443,7 +449,11 @@ class Session:
             return events, narrations
 
         events, narrations, _ = self._write(line, command.kind, decide)
-        result = describe(seen["before"], seen["command"], events, self.state)
+        start = min(self._proposed_from, len(events))
+        result = describe(seen["before"], seen["command"], events[:start], self.state)
+        proposed = [peril_dict(e) for e in events[start:] if isinstance(e, ev.PerilChanged)]
+        if proposed:
+            result["director_peril"] = proposed
         return self._with_narration(result, narrations)
 
     def _react(self, state: Any, events: list[Any], rng: random.Random) -> list[Narration]:
@@ -483,7 +493,13 @@ class Session:
             self.suggestions = narrations
             self._suggest_basis = (state, list(rules_events), after)
             return []
+        # the story's enemies first, then Director Peril, whose events are reported apart
+        proposals.sort(key=lambda p: isinstance(p, rc.AssignPeril))
         for proposal in proposals:
+            if isinstance(proposal, rc.AssignPeril) and self._proposed_from > len(events):
+                self._proposed_from = len(events)
+            if isinstance(proposal, rc.AssignPeril) and not self.director_peril:
+                continue  # shown as the narration's `peril`, for the player or Director to apply
             try:
                 # Director Peril has nothing to do with a roll still pending: decide it apart
                 extra = self.system.decide(after.model_copy(update={"pending": None}), proposal, rng=rng)
@@ -669,7 +685,8 @@ class Session:
 
         kind = type(command).__name__.lower()
         events, narrations, _ = self._write(line, kind, decide, on_written=written)
-        resolved = describe_resolution(seen["before"], [e for e in events if not isinstance(e, dict)])
+        count = len(resolve_pending(seen["before"])) if seen["before"].pending is not None else 0
+        resolved = describe_resolution(seen["before"], [e for e in events if not isinstance(e, dict)][:count])
         if resolved:
             result["resolved"] = resolved
         return self._with_narration(result, narrations)
@@ -782,8 +799,8 @@ class Session:
         undone = self.journal.undone_commands(campaign)
         targets: list[int] = []
         for command, types in self.journal.commands_backwards(campaign):
-            if command in undone or not set(types) - SESSION_EVENTS:
-                continue  # already undone, or nothing the rules folded (a note, a question, an undo)
+            if command in undone or not set(types) - (SESSION_EVENTS - STORY_EVENTS):
+                continue  # already undone, or nothing folded (a note, a question, an answer, an undo)
             if "campaign_started" in types:
                 break
             targets.append(command)

@@ -111,3 +111,24 @@ def test_a_broken_model_file_is_one_line_and_the_oracle_plays_on(tmp_path):
     assert done.returncode == 0 and "Campaign Cairo begins" in done.stdout
     lines = [x for x in done.stderr.splitlines() if x.startswith("narration:")]
     assert len(lines) == 1 and "cannot load the model broken.gguf" in lines[0] and "Traceback" not in done.stderr
+
+
+def test_a_script_may_start_with_a_byte_order_mark_and_hold_bad_bytes(tmp_path):
+    script = tmp_path / "bom.txt"
+    script.write_bytes(b"\xef\xbb\xbfcampaign new Bom --seed 1\nnote caf\xe9 \xff\n")
+    done = solo("script", str(script), "--json", db=tmp_path / "j.sqlite")
+    lines = [json.loads(x) for x in done.stdout.splitlines()]
+    assert done.returncode == 0 and [x["ok"] for x in lines] == [True, True]
+    assert lines[1]["result"]["note"] == "caf\ufffd \ufffd"
+
+
+def test_a_one_shot_line_may_come_as_one_quoted_argument(tmp_path):
+    db = tmp_path / "j.sqlite"
+    solo("campaign", "new", "Quoted", "--seed", "1", db=db)
+    assert json.loads(solo("status --json", db=db).stdout)["campaign"] == "Quoted"
+
+
+def test_a_failing_line_has_an_empty_result_object(tmp_path):
+    done = solo("script", "-", "--json", db=tmp_path / "j.sqlite", stdin="dance\n")
+    line = json.loads(done.stdout)
+    assert line["ok"] is False and line["result"] == {} and done.returncode == 1

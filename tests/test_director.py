@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-
 from solo.director import TENSION_START, enemy_targets, random_event_due, tension_step
+from solo.journal import Journal
 from solo.rules.enigma import events as ev
 from solo.rules.enigma.state import Character, Enemy, EnemyType, GameState
 from solo.session import Session
@@ -79,7 +79,8 @@ def test_scene_start_tells_a_wide_shot_with_a_leading_question(session):
     assert ok(session, "search organ")["hits"][0]["kind"] == "narration"
 
 
-def test_a_blunder_brings_a_consequence_and_its_peril_goes_through_the_rules(session):
+def test_a_blunder_brings_a_consequence_and_in_solo_play_its_peril_goes_through_the_rules(tmp_path):
+    session = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
     ok(session, "campaign new Cairo --seed 11")
     ok(session, "pc add Nara --knack climbing --dice 3")
     ok(session, "scene start")
@@ -90,15 +91,28 @@ def test_a_blunder_brings_a_consequence_and_its_peril_goes_through_the_rules(ses
         result = ok(session, "resolve")
         consequence = [n for n in narrations(result) if n["task"] == "blunder"]
         assert len(consequence) == 1 and "Nara" in consequence[0]["text"]
+        assert result["peril_gained"] == 0  # a roll's own Peril is its 1s: none here
         after = session.status()["characters"]["Nara"]
         if consequence[0].get("peril"):
             seen_peril = True
             assert after["peril"] == before + 1 or after["knockouts"] > 0
-            causes = [e.payload.get("cause", "") for e in session.journal.events(session.campaign.id)[-3:]]
-            assert any(c.startswith("blunder:") for c in causes)
+            assert result["director_peril"][0]["cause"].startswith("blunder:")
+        else:
+            assert "director_peril" not in result
         ok(session, "scene start")  # wake Nara up if a Knockout put her down
         ok(session, "rest --dice Nara=1")
     assert seen_peril
+
+
+def test_by_default_a_blunder_s_peril_is_only_suggested(session):
+    ok(session, "campaign new Cairo --seed 11")
+    ok(session, "pc add Nara --dice 3")
+    for i in range(30):
+        ok(session, f"gamble Nara 'try {i}' --dice 2")
+        result = ok(session, "resolve")
+        assert "director_peril" not in result
+    status = session.status()["characters"]["Nara"]
+    assert status["peril"] == 0 and status["blammo"] == 30  # no 1s rolled: no Peril
 
 
 def test_success_prompts_the_player_and_enemies_and_snooping_are_narrated(session):

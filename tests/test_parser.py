@@ -86,7 +86,7 @@ def test_meta_commands():
         ("gamble Nara leap --dice", "--dice needs a value"),
         ("gamble Nara 'leap", "close every quote"),
         ("luck Nara two", "must be a whole number"),
-        ("luck Nara 0", "must be at least 1"),
+        ("luck Nara 0", "must be 1 to 99, not 0"),
         ("peril Nara 2", "+N or -N"),
         ("group go --dice 5,6", "start the dice with a name"),
         ("rest --dice Nara=1,2", "rolls 1 die here"),

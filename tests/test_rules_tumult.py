@@ -41,7 +41,9 @@ def test_the_director_may_override_threshold_and_danger():
     table.do(c.AddEnemy(name="Biplane", type=LIEUTENANT, threshold=5, danger=0))
     assert (table.enemy("Biplane").threshold, table.enemy("Biplane").danger) == (5, 0)
     table.reject(c.AddEnemy(name="Ghost", type=MINION, threshold=0), match="threshold")
-    table.reject(c.AddEnemy(name="Ghost", type=MINION, danger=-1), match="negative")
+    table.reject(c.AddEnemy(name="Ghost", type=MINION, danger=-1), match="danger rating is 0 to 99, not -1")
+    table.reject(c.AddEnemy(name="Ghost", type=MINION, danger=100), match="danger rating is 0 to 99, not 100")
+    table.reject(c.AddEnemy(name="Ghost", type=VILLAIN, threshold=100), match="threshold is 1 to 99")
 
 
 def test_enemy_names_are_unique_and_distinct_from_the_cast():

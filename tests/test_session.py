@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import shlex
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -235,3 +238,54 @@ def test_recap_tells_the_scene_so_far_from_the_journal(session):
     assert "the cast came to The bridge" in leg
     run(session, "scene start Next")
     assert "Nothing much has happened yet" in run(session, "recap")["narration"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("campaign new Huge --seed 9223372036854775808", "the seed must be 0 to"),
+        ("log 99999999999999999999", "the number of commands must be 1 to 10000"),
+        ("enemy add Titan --type minion --danger 99999999999999999999", "the danger rating must be 0 to 99"),
+        ("peril Nara +100000", "the Peril change must be -99 to 99"),
+        ("luck Nara 1 1000", "the number of Lucky Saves must be 1 to 99"),
+    ],
+)
+def test_huge_numbers_are_refused_on_one_line(session, line, fragment):
+    run(session, *CAST)
+    outcome = session.execute(line)
+    assert not outcome.ok and fragment in outcome.error
+
+
+def test_short_names_work_in_per_character_dice(session):
+    run(session, "campaign new Names --seed 1", "pc add 'Nara Quinn' --dice 3", "pc add 'Max Dumont' --dice 3",
+        "peril Nara +2")
+    assert run(session, "rest --dice Nara=1,Max=6")["results"]["Nara Quinn"]["peril_after"] == 1
+    assert run(session, "group climb --dice Nara=5,Max=1")["results"]["Max Dumont"]["dice"] == [1]
+    assert run(session, "leg start --dice Nara=4,Max=5")["lucky_saves"] == {"Nara Quinn": 4, "Max Dumont": 5}
+
+
+def test_search_reads_quotes_and_operators_as_text_and_stars_as_prefixes(session):
+    run(session, *CAST, "note The zeppelin rises over Marseille")
+    assert run(session, "search zeppe*")["hits"]
+    for words in ['"', "NEAR( OR", "AND", "zeppelin)"]:
+        outcome = session.execute(f"search {shlex.quote(words)}")
+        assert outcome.ok, outcome.error
+
+
+def test_a_bested_enemy_is_said_to_be_bested_and_danger_zero_deals_nothing(session):
+    run(session, *CAST, "tumult start", "enemy add Lt --type lieutenant --danger 0", "enemy add Goon --type minion",
+        "hit Goon")
+    assert "Goon is bested" in session.execute("enemy act Goon").error
+    assert run(session, "enemy act Lt")["targets"] == {}
+
+
+def test_sounds_are_compared_after_unicode_normalisation(session):
+    run(session, *CAST, "gamble Max punch --dice 2", "resolve", "gamble Max punch --dice 2", "resolve",
+        "gamble Max kick --blammo boom")
+    assert "has been used" in session.execute("gamble Max kick --blammo Ｂｏｏｍ").error
+
+
+def test_words_after_a_double_dash_are_plain_text(session):
+    run(session, *CAST)
+    result = run(session, "gamble Nara x -- --dice 5")
+    assert result["action"] == "x --dice 5" and result["penalties"] == []

@@ -34,6 +34,7 @@ from .state import (
 
 Events = tuple[ev.Event, ...]
 RESERVED_NAME_CHARS = ":,="
+MAX_RATING = 99  # thresholds and danger ratings: the SRD's run 1-5; anything past this is a typo
 
 
 def decide(state: GameState, command: cmd.Command, *, rng: random.Random) -> Events:
@@ -127,7 +128,7 @@ def _dice_by_name(
     out: dict[str, tuple[int, ...]] = {}
     for name, faces in given.items():
         character = _member(state, name)
-        canonical = allowed_names.get(fold_name(name))
+        canonical = allowed_names.get(fold_name(character.name))
         if canonical is None:
             raise RuleViolation(f"{character.name} {why_not}: drop their dice")
         if canonical in out:
@@ -541,10 +542,10 @@ def _(c: cmd.AddEnemy, state: GameState, rng: random.Random) -> Events:
     threshold, danger = ENEMY_TABLE[c.type]
     threshold = threshold if c.threshold is None else c.threshold
     danger = danger if c.danger is None else c.danger
-    if threshold < 1:
-        raise RuleViolation("a threshold is at least 1 success")
-    if danger < 0:
-        raise RuleViolation("a danger rating cannot be negative")
+    if not 1 <= threshold <= MAX_RATING:
+        raise RuleViolation(f"a threshold is 1 to {MAX_RATING} successes, not {threshold}")
+    if not 0 <= danger <= MAX_RATING:
+        raise RuleViolation(f"a danger rating is 0 to {MAX_RATING}, not {danger}")
     return (ev.EnemyAdded(name=name, enemy_type=c.type, threshold=threshold, danger=danger),)
 
 
@@ -593,6 +594,8 @@ def _enemy_turn(state: GameState, enemy: Enemy, targets: Mapping[str, int]) -> E
 def _(c: cmd.EnemyAct, state: GameState, rng: random.Random) -> Events:
     _tumult(state, "an enemy turn")
     enemy = _enemy(state, c.enemy)
+    if enemy.defeated:
+        raise RuleViolation(f"{enemy.name} is bested and no longer acts")
     if c.targets is None:
         raise RuleViolation(f"name {enemy.name}'s targets, e.g. --target NAME:{enemy.danger}")
     return _enemy_turn(state, enemy, c.targets)

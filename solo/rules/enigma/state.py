@@ -8,6 +8,7 @@ the enemy table of *Dangers*.
 from __future__ import annotations
 
 import re
+import unicodedata
 from enum import StrEnum
 from typing import Literal
 
@@ -59,7 +60,7 @@ def fold_name(text: str) -> str:
 def sound_key(sound: str) -> str:
     """[Blammo! Dice] the key sound effects are compared by (CONTRACT Ruling: lower case,
     letters and digits only, so "KA-BOOM" equals "ka boom")."""
-    return re.sub(r"[\W_]+", "", sound.casefold())
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", sound).casefold())
 
 
 class Character(Frozen):
