@@ -356,13 +356,6 @@ class Journal:
             [campaign, head.command, head.seq, json.dumps(state), self.clock()],
         )
 
-    def latest_snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Head, dict[str, Any]] | None:
-        """The newest snapshot that no later ``undo`` invalidated."""
-        for head, state in self.snapshots(campaign):
-            if not any(target <= head.command < by for target, by in undone.items()):
-                return head, state
-        return None
-
     def snapshots(self, campaign: int) -> Iterator[tuple[Head, dict[str, Any]]]:
         cursor = self.db.execute(
             "SELECT command, seq, state FROM snapshots WHERE campaign = ? ORDER BY command DESC", [campaign]
