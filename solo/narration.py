@@ -18,7 +18,7 @@ from .tables import Draw, OracleTables, TableError
 Task = Literal[
     "wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure", "path_forward",
     "scene_transition", "leg_transition", "random_event", "answer", "told", "lesson", "premise",
-    "recap",
+    "recap", "enemies",
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import shlex
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -489,7 +490,15 @@ class Session:
         if self.model is not None:
             narrations = [self._retell(n, rules_events, after, rng) for n in narrations]
         if self.suggest:
-            # the human Director decides: nothing is told or applied until accepted
+            # the human Director decides: nothing is told or applied until accepted; the story's
+            # enemies come as a suggestion too, written as the commands that would bring them on
+            foes = [p for p in proposals if isinstance(p, rc.AddEnemy)]
+            if foes:
+                lines = [shlex.join(["enemy", "add", f.name, "--type", f.type.value]
+                                    + (["--threshold", str(f.threshold)] if f.threshold is not None else [])
+                                    + (["--danger", str(f.danger)] if f.danger is not None else [])) for f in foes]
+                narrations = [*narrations, Narration(task="enemies", text="The scene's enemies: " + "; ".join(lines),
+                                                     origin="adventure scene enemies")]
             self.suggestions = narrations
             self._suggest_basis = (state, list(rules_events), after)
             return []

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from solo.adventure import AdventureError, load_adventure, load_pregens
+from solo.journal import Journal
 from solo.rules.enigma.state import Archetype
 from solo.session import Session
 from solo.tables import OracleTables, default_folder
@@ -208,3 +209,22 @@ def test_improvised_scenes_are_journaled_and_the_adventure_waits(session):
     ok(session, "undo")
     assert session.status()["scene_title"] == "A detour through the sewers"
     assert ok(session, "scene start")["title"] == expected[2].title
+
+
+def test_the_co_pilot_gets_the_scene_s_enemies_as_a_suggestion(tmp_path):
+    session = Session(Journal(tmp_path / "copilot.sqlite"), suggest=True)
+    ok(session, "campaign new Table --from first_adventure.toml --seed 5")
+    ok(session, "pc pregen Felix --dice 3")
+    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    last = adventure.legs[0].scenes[-1]
+    ok(session, f"scene start '{last.title}'")
+    result = ok(session, "tumult start")
+    assert result["enemies"] == [] and session.status()["tumult"]["enemies"] == {}
+    suggested = [s for s in result["suggestions"] if s["task"] == "enemies"]
+    assert suggested and all(f"enemy add {f.name} --type {f.type.value}" in suggested[0]["text"] for f in last.enemies)
+    ok(session, "accept")
+    assert journal_tasks(session)[-1] == "enemies"
+
+
+def journal_tasks(session: Session) -> list[str]:
+    return [n["task"] for n in session.journal.narrations(session.campaign.id)]
