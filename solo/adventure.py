@@ -1,11 +1,12 @@
 """Adventure files: the campaigns/ folder's TOML, validated into a typed adventure.
 
-An adventure has a title, a premise, a villain and its scheme, 3-5 Legs of Scenes
-([Legs], [Scenes]), and optional pregenerated characters. Each Scene names its
-location, people, obstacles, the clues Snooping reveals at low and high rolls
-([Snooping]), its enemies ([Dangers]), treasure or shortcuts ([Uncovering
-Treasure]) and the ways forward on success and on failure ([Scenes]: the story
-always keeps moving). Errors name the file and the path inside it.
+An adventure names its rule system (``rules``, default ``enigma``), a title, a premise, a
+villain and its scheme, 1-5 Legs (the system's chapters) of Scenes, and optional
+pregenerated characters. Each Scene names its location, people, obstacles, the clues a
+search reveals at low and high rolls, its enemies, treasure and the ways forward on success
+and on failure: the story always keeps moving. The engine validates the shape; the parts a
+rule system defines (its enemies, its pregens, its lessons) are checked by that system
+(``RuleSystem.check_adventure``). Errors name the file and the path inside it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .errors import SoloError
-from .rules.enigma.state import MAX_EQUIPMENT, MAX_KNACKS, Archetype, EnemyType
+from .errors import RuleViolation, SoloError
 
 
 class AdventureError(SoloError):
@@ -26,20 +28,6 @@ class AdventureError(SoloError):
 
 class Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Pregen(Strict):
-    """[Making a Character] a ready-made character."""
-
-    name: str = Field(min_length=1)
-    archetype: Archetype
-    profession: str = Field(min_length=1)
-    drive: str = Field(min_length=1)
-    knacks: tuple[str, ...] = Field(min_length=1, max_length=MAX_KNACKS)
-    equipment: tuple[str, ...] = Field(min_length=1, max_length=MAX_EQUIPMENT)
-    catchphrase: str = Field(min_length=1)
-    biography: str | None = None
-    appearance: str | None = None
 
 
 class Npc(Strict):
@@ -54,31 +42,11 @@ class Clues(Strict):
     high: str = Field(min_length=1)
 
 
-class Foe(Strict):
-    """[Dangers] an enemy of the scene; threshold and danger default to the SRD table."""
-
-    name: str = Field(min_length=1)
-    type: EnemyType
-    threshold: int | None = Field(default=None, ge=1)
-    danger: int | None = Field(default=None, ge=0)
-    tactics: str | None = None
-
-
 class Way(Strict):
     """Where the story goes from here: what happens, and the scene it leads to."""
 
     text: str = Field(min_length=1)
     next: str | None = None  # a scene id; None: the next scene in order (or the Leg ends)
-
-
-class Lesson(Strict):
-    """First-adventure teaching notes, shown the first time each rule can be used."""
-
-    bonus_dice: str
-    lucky_saves: str
-    catchphrase: str
-    blammo: str
-    peril: str
 
 
 class Scene(Strict):
@@ -90,7 +58,7 @@ class Scene(Strict):
     npcs: tuple[Npc, ...] = ()
     obstacles: tuple[str, ...] = Field(min_length=1)
     clues: Clues
-    enemies: tuple[Foe, ...] = ()
+    enemies: tuple[dict[str, Any], ...] = ()  # the rule system's enemies (ENIGMA: name, type, ...)
     tumult: bool = False  # the scene is (or turns into) a Tumult
     treasure: tuple[str, ...] = ()
     success: Way
@@ -115,19 +83,20 @@ class Villain(Strict):
     name: str = Field(min_length=1)
     description: str = Field(min_length=1)
     scheme: str = Field(min_length=1)
-    threshold: int = Field(default=4, ge=1)
-    danger: int = Field(default=5, ge=0)
+    threshold: int = Field(default=4, ge=1)  # ENIGMA [Dangers]: a villain's success threshold
+    danger: int = Field(default=5, ge=0)  # ... and danger rating
 
 
 class Adventure(Strict):
+    rules: str = "enigma"  # the rule system the adventure is written for
     title: str = Field(min_length=1)
     premise: str = Field(min_length=1)
     setting: str = "Pulp adventure in an alternate early twentieth century"
     villain: Villain
     legs: tuple[Leg, ...] = Field(min_length=1, max_length=5)
-    pregens: tuple[Pregen, ...] = ()
-    lessons: Lesson | None = None  # a teaching adventure explains rules as they come up
-    credit: str = "Original adventure for solo. Rules: ENIGMA SRD v0.6.2 by Andrew Pelham, CC BY-NC 4.0."
+    pregens: tuple[dict[str, Any], ...] = ()  # ready-made characters, in the rule system's terms
+    lessons: dict[str, str] | None = None  # a teaching adventure explains rules as they come up
+    credit: str = "Original adventure for solo."
 
     @field_validator("legs")
     @classmethod
@@ -179,22 +148,14 @@ class Adventure(Strict):
         return None
 
 
-class PregenFile(Strict):
-    """campaigns/pregens.toml: ready-made characters for any adventure."""
-
-    title: str
-    credit: str
-    characters: tuple[Pregen, ...] = Field(min_length=1)
-
-
-def _message(path: Path, exc: ValidationError) -> str:
+def message(path: Path, exc: ValidationError) -> str:
     first = exc.errors()[0]
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"]).lstrip(".")
     text = first["msg"].removeprefix("Value error, ")
     return f"{path.name}: {where}: {text}" if where else f"{path.name}: {text}"
 
 
-def _read(path: Path) -> dict:
+def read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -207,19 +168,24 @@ def _read(path: Path) -> dict:
 
 def load_adventure(path: str | Path) -> Adventure:
     path = Path(path)
-    data = _read(path)
+    data = read_toml(path)
     try:
-        return Adventure.model_validate(data)
+        adventure = Adventure.model_validate(data)
     except ValidationError as exc:
-        raise AdventureError(_message(path, exc)) from None
+        raise AdventureError(message(path, exc)) from None
+    from .kernel.registry import get_system
 
-
-def load_pregens(path: str | Path) -> PregenFile:
-    path = Path(path)
     try:
-        return PregenFile.model_validate(_read(path))
+        system = get_system(adventure.rules)
+    except RuleViolation as exc:
+        raise AdventureError(f"{path.name}: rules: {exc}") from None
+    try:
+        system.check_adventure(adventure)
     except ValidationError as exc:
-        raise AdventureError(_message(path, exc)) from None
+        raise AdventureError(message(path, exc)) from None
+    except ValueError as exc:
+        raise AdventureError(f"{path.name}: {exc}") from None
+    return adventure
 
 
 def campaigns_folder() -> Path:

@@ -149,13 +149,13 @@ def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = Non
     elif opts.json_output:
         print(json.dumps(outcome.as_json(1)))
     else:
-        _print(outcome)
+        _print(session, outcome)
     return 0 if outcome.ok else 1
 
 
-def _print(outcome: Outcome, console: Console | None = None) -> None:
+def _print(session: Session, outcome: Outcome, console: Console | None = None) -> None:
     console = console or Console(highlight=False, soft_wrap=True)
-    console.print(render(outcome))
+    console.print(render(outcome, session.system))
 
 
 def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
@@ -199,7 +199,7 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
             sys.stdout.flush()
         else:
             console.print(f"[dim]{number}>[/] {text}", markup=True, highlight=False)
-            _print(outcome, console)
+            _print(session, outcome, console)
     return 0 if all_ok else 1
 
 
@@ -222,12 +222,12 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
 def _plain_loop(session: Session, names: list[str]) -> int:
     console = Console(highlight=False, soft_wrap=True)
     if names:
-        _print(session.execute(shlex.join(["campaign", "use", *names])), console)
-    console.print("[bold]solo[/] — ENIGMA pulp adventures. Type `help` for commands, Ctrl-D to leave.")
+        _print(session, session.execute(shlex.join(["campaign", "use", *names])), console)
+    console.print(f"{session.system.intro.split(';')[0]}. Type `help` for commands, Ctrl-D to leave.")
     if session.campaign is None:
-        console.print("No campaign yet: try `campaign new Marseille` then `pc add Nara --knack climbing`.")
+        console.print("No campaign yet: try `campaign new Marseille` then `help` for the commands.")
     else:
-        _print(session.execute("status"), console)
+        _print(session, session.execute("status"), console)
     while True:
         line = sys.stdin.readline()
         if not line:
@@ -239,7 +239,7 @@ def _plain_loop(session: Session, names: list[str]) -> int:
         if line.strip() in ("quit", "exit"):
             console.print("Everything is saved. Farewell!")
             return 0
-        _print(session.execute(line), console)
+        _print(session, session.execute(line), console)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -35,3 +35,9 @@ def ask(odds: str, dice: tuple[int, ...] | None, rng: random.Random) -> tuple[tu
     elif twist_die == 6:
         answer += ", and"
     return (answer_die, twist_die), answer
+
+
+def random_event_due(tension: int, dice: tuple[int, int]) -> bool:
+    """An oracle answer brings a random event on doubles at or under the tension (the rule
+    system's tension track, or its analog)."""
+    return dice[0] == dice[1] and dice[0] <= tension

@@ -209,11 +209,12 @@ class OracleTables:
         self.tables = tables
 
     @classmethod
-    def load(cls, folder: str | Path) -> OracleTables:
-        folder = Path(folder)
-        files = sorted(folder.glob("*.toml"))
+    def load(cls, *folders: str | Path) -> OracleTables:
+        """Every table of the folders given, in order (the shared folder, then a system's own);
+        a table id defined twice is an error naming both files."""
+        files = [path for folder in folders for path in sorted(Path(folder).glob("*.toml"))]
         if not files:
-            raise TableError(f"{folder}: no oracle table files (*.toml) found")
+            raise TableError(f"{', '.join(str(f) for f in folders)}: no oracle table files (*.toml) found")
         tables: dict[str, Table] = {}
         for path in files:
             for table in load_file(path):
@@ -304,9 +305,20 @@ def _check_cycles(tables: dict[str, Table]) -> None:
 
 
 def default_folder() -> Path:
+    """The shared tables every rule system draws from (``SOLO_TABLES`` replaces them)."""
     import os
 
     env = os.environ.get("SOLO_TABLES")
     if env:
         return Path(env)
     return Path(__file__).resolve().parent.parent / "oracle_tables"
+
+
+def system_tables(data: Path) -> OracleTables:
+    """The shared tables and a rule system's own (``data``/tables); with ``SOLO_TABLES`` set,
+    that folder alone (tests and table authors point it at a folder of their own)."""
+    import os
+
+    if os.environ.get("SOLO_TABLES"):
+        return OracleTables.load(default_folder())
+    return OracleTables.load(default_folder(), data / "tables")

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from solo.adventure import AdventureError, load_adventure, load_pregens
+from solo.adventure import AdventureError, load_adventure
+from solo.rules.enigma import SYSTEM
+from solo.rules.enigma.adventure import PREGENS, foes, load_pregens
 from solo.journal import Journal
 from solo.rules.enigma.state import Archetype
 from solo.session import Session
-from solo.tables import OracleTables, default_folder
+from solo.tables import system_tables
 
 FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
 ADVENTURES = sorted(p for p in FOLDER.glob("*.toml") if p.name != "pregens.toml")
@@ -47,7 +49,7 @@ def test_full_adventures_have_the_shape_asked_for(path):
     for leg in adventure.legs:
         assert 3 <= len(leg.scenes) <= 6, leg.title
         assert any(s.tumult and s.enemies for s in leg.scenes), f"{leg.title}: no Tumult"
-    villains = [f for leg in adventure.legs for s in leg.scenes for f in s.enemies if f.type.value == "villain"]
+    villains = [f for leg in adventure.legs for s in leg.scenes for f in foes(s.enemies) if f.type.value == "villain"]
     assert any((f.threshold or 4) == 4 for f in villains), "no major villain with a threshold of 4"
     assert adventure.villain.threshold == 4
 
@@ -77,9 +79,9 @@ def test_the_first_adventure_is_one_leg_that_teaches():
 
 
 def test_six_pregenerated_characters_from_the_srd_samples():
-    pregens = load_pregens(FOLDER / "pregens.toml")
+    pregens = load_pregens(PREGENS)
     assert sorted(c.archetype for c in pregens.characters) == sorted(Archetype)
-    tables = OracleTables.load(default_folder())
+    tables = system_tables(SYSTEM.data)
     for c in pregens.characters:
         drives = {e.text for e in tables.tables[f"srd_drives.{c.archetype.value}"].entries}
         items = {e.text for e in tables.tables[f"srd_equipment.{c.archetype.value}"].entries}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from solo.director import TENSION_START, enemy_targets, random_event_due, tension_step
+from solo.oracle import random_event_due
+from solo.rules.enigma.director import TENSION_START, enemy_targets, tension_step
 from solo.journal import Journal
 from solo.rules.enigma import events as ev
 from solo.rules.enigma.state import Character, Enemy, EnemyType, GameState

@@ -8,13 +8,17 @@ import textwrap
 import pytest
 
 from solo import oracle
-from solo.narration import REQUIRED_TABLES, OracleNarrator
-from solo.tables import OracleTables, TableError, default_folder
+from solo.rules.enigma import SYSTEM
+from solo.rules.enigma.director import REQUIRED_TABLES
+from solo.rules.enigma.director import PulpNarrator as OracleNarrator
+from solo.tables import OracleTables, TableError, system_tables
+
+TABLES = SYSTEM.data / "tables"
 
 
 @pytest.fixture(scope="module")
 def tables() -> OracleTables:
-    return OracleTables.load(default_folder())
+    return system_tables(SYSTEM.data)
 
 
 def test_every_shipped_table_loads_and_the_narrator_has_what_it_needs(tables):
@@ -31,10 +35,10 @@ def test_at_least_thirty_tables_of_at_least_twelve_entries(tables):
 def test_srd_files_credit_the_srd(tables):
     srd = [t for t in tables.tables.values() if t.file.startswith("srd_")]
     assert srd
-    text = (default_folder() / "README.md").read_text()
+    text = (TABLES / "README.md").read_text()
     assert "CC BY-NC 4.0" in text and "Andrew Pelham" in text
     for table in srd:
-        file_text = (default_folder() / table.file).read_text()
+        file_text = (TABLES / table.file).read_text()
         assert "Andrew Pelham" in file_text and "CC BY-NC 4.0" in file_text, table.file
 
 

@@ -25,5 +25,5 @@ class ModelCall:
 class Cast:
     """The stable part of every prompt: who is in the story and where it is."""
 
-    setting: str = "Pulp adventure in an alternate early twentieth century."
+    setting: str = ""  # the rule system's default setting, or the adventure's premise
     members: list[dict[str, str]] = field(default_factory=list)

@@ -2,7 +2,7 @@
 
 ``clean`` strips terminal control sequences; ``contradictions`` lists the ways a
 text disagrees with its ``OutcomeRecord`` (a blunder told as a success, a
-knocked-out character acting, a Peril number nobody rolled) or is unusable
+knocked-out character acting, a harm number, such as ENIGMA's Peril, nobody rolled) or is unusable
 (empty, garbled, leaking the prompt). ``grounded`` measures whether a text tells
 the drawn facts and names everyone involved.
 """
@@ -48,7 +48,8 @@ class OutcomeRecord(BaseModel):
     action: str | None = None
     dice: tuple[int, ...] = ()
     success: bool | None = None  # None: not a Gamble
-    peril: dict[str, tuple[int, int]] = Field(default_factory=dict)  # name -> (before, after)
+    peril: dict[str, tuple[int, int]] = Field(default_factory=dict)  # harm track: name -> (before, after)
+    harm_track: str = "harm"  # what the rule system calls its numbered harm (set by the system)
     knocked_out: tuple[str, ...] = ()  # incapacitated once this is told
     blammo_gained: int = 0
     enemy: str | None = None
@@ -66,10 +67,10 @@ class OutcomeRecord(BaseModel):
         elif self.success is False:
             out.append("Result: it goes wrong.")
         if self.enemy:
-            split = ", ".join(f"{n} ({a} Peril)" for n, a in self.targets.items()) or "nobody"
+            split = ", ".join(f"{n} ({a} {self.harm_track})" for n, a in self.targets.items()) or "nobody"
             out.append(f"{self.enemy} strikes at: {split}.")
         for name, (before, after) in self.peril.items():
-            out.append(f"{name}'s Peril goes from {before} to {after}.")
+            out.append(f"{name}'s {self.harm_track} goes from {before} to {after}.")
         for name in self.knocked_out:
             out.append(f"{name} is knocked out and can do nothing more this scene.")
         if self.blammo_gained:
@@ -88,9 +89,10 @@ def _first(name: str) -> str:
     return name.split()[0]
 
 
-def _peril_numbers(text: str) -> list[int]:
+def _track_numbers(text: str, track: str) -> list[int]:
+    """Numbers written within a few words of the harm track's name."""
     numbers = []
-    for match in re.finditer(r"peril", text, re.I):
+    for match in re.finditer(re.escape(track), text, re.I):
         window = text[max(0, match.start() - 25): match.end() + 25]
         numbers += [int(n) for n in re.findall(r"\b(\d+)\b", window)]
     return numbers
@@ -122,9 +124,9 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
     allowed = {n for pair in record.peril.values() for n in pair}
     allowed |= {abs(after - before) for before, after in record.peril.values()}
     allowed |= set(record.targets.values())
-    invented = [n for n in _peril_numbers(text) if n not in allowed]
+    invented = [n for n in _track_numbers(text, record.harm_track) if n not in allowed]
     if invented:
-        problems.append(f"gives a Peril number nobody rolled ({invented[0]})")
+        problems.append(f"gives a {record.harm_track} number nobody rolled ({invented[0]})")
     return problems
 
 

@@ -12,14 +12,13 @@ The model proposes words; it never touches the game state.
 
 from __future__ import annotations
 
-import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
 from langgraph.graph import END, START, StateGraph
-from pydantic import BaseModel, ValidationError
 
 from ..errors import NarratorError
 from ..narration import Narration
@@ -34,11 +33,14 @@ STOP = ["\n\n", "\nExample", "\nTask:", "\nCharacters:", "\nFacts:", "\nOutcome:
 
 def first_paragraph(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
-RETOLD = frozenset({"wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure",
-                    "path_forward", "scene_transition", "leg_transition", "random_event", "recap"})
+
+
+Check = Callable[[str, OutcomeRecord], list[str]]
 
 
 def prompts_folder() -> Path:
+    """The shared prompt templates (``SOLO_PROMPTS`` replaces them); a rule system's own
+    (its ``data/prompts``) are looked up first."""
     import os
 
     env = os.environ.get("SOLO_PROMPTS")
@@ -62,28 +64,36 @@ class GraphState(TypedDict, total=False):
     result: Narration
 
 
-class Split(BaseModel):
-    """A model's proposal for an enemy's turn: hero name -> Peril."""
-
-    targets: dict[str, int]
-
-
 class ModelNarrator:
     """Retells the oracle's facts in prose with a model, checked against the outcome record."""
 
     def __init__(self, backend: Backend, *, prompts: Path | None = None, grounding: str = "strict",
                  max_tokens: int = 110, temperature: float = 0.7, budget_seconds: float = 45.0,
-                 stop: list[str] | None = None):
+                 stop: list[str] | None = None, tasks: frozenset[str] | None = None):
         self.backend = backend
+        self.tasks = tasks  # the tasks retold (None: every task a template exists for)
+        self.check: Check | None = None  # the rule system's own checks of model prose
         self.stop = STOP if stop is None else stop
         self.grounding = grounding
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.budget_seconds = budget_seconds
-        self.env = Environment(loader=FileSystemLoader(str(prompts or prompts_folder())), undefined=StrictUndefined,
-                               autoescape=False, keep_trailing_newline=False)
+        self._shared = prompts or prompts_folder()
+        self.env = self._environment(None)
         self.on_text: StreamCallback | None = None  # streaming to the REPL, when it listens
         self.graph = self._build()
+
+    def _environment(self, system_prompts: Path | None) -> Environment:
+        folders = ([str(system_prompts)] if system_prompts is not None else []) + [str(self._shared)]
+        return Environment(loader=ChoiceLoader([FileSystemLoader(f) for f in folders]), undefined=StrictUndefined,
+                           autoescape=False, keep_trailing_newline=False)
+
+    def use(self, *, prompts: Path, tasks: frozenset[str], check: Check | None = None) -> None:
+        """Narrate for a campaign's rule system: its prompt templates first, the tasks it has the
+        model retell, and its own checks of the prose."""
+        self.env = self._environment(prompts)
+        self.tasks = tasks
+        self.check = check
 
     # the graph ---------------------------------------------------------------------
 
@@ -159,6 +169,8 @@ class ModelNarrator:
     def _check(self, state: GraphState) -> dict[str, Any]:
         text, record = state.get("text", ""), state["record"]
         problems = contradictions(text, record)
+        if self.check is not None and not problems:
+            problems = self.check(text, record)
         if state.get("opening") and not problems:
             # on the rails the facts open the text: the model's own words must still be a narration
             problems = [f"its own words: {p}" for p in contradictions(state.get("own", ""), record)]
@@ -195,18 +207,22 @@ class ModelNarrator:
                player: str | None = None) -> tuple[Narration, list[ModelCall]]:
         """The oracle's narration retold by the model, or the oracle's own when the model
         is absent, slow or wrong. Returns the narration and every call made."""
-        if oracle.task not in RETOLD:
+        if self.tasks is not None and oracle.task not in self.tasks:
             return oracle, []
+        try:
+            self.env.get_template(f"{oracle.task}.j2")
+        except TemplateNotFound:
+            return oracle, []  # a task with no prompt of its own is told by the oracle
         final = self.graph.invoke({"oracle": oracle, "record": record, "cast": cast, "seed": seed, "player": player})
         return final["result"], final.get("calls", [])
 
-    def propose_split(self, *, enemy: str, enemy_type: str, danger: int, heroes: list[dict[str, Any]],
-                      seed: int) -> tuple[dict[str, int] | None, ModelCall]:
-        """A model's proposal for an enemy's turn, parsed with pydantic; None if unusable.
-        The caller checks it with the rules like any typed command."""
-        prompt = self.render("enemy_split", enemy=enemy, enemy_type=enemy_type, danger=danger, heroes=heroes)
+    def propose(self, task: str, *, seed: int, **context: Any) -> tuple[str | None, ModelCall]:
+        """A tiny structured proposal (``TASK.j2``, e.g. an enemy's split of its danger): the raw
+        text, or None if the model failed. The rule system parses it and its rules check it like
+        any typed command; the call is returned for the journal either way."""
+        prompt = self.render(task, **context)
         parameters: dict[str, Any] = {"max_tokens": 24, "temperature": 0.2, "seed": seed, "stop": ["\n"]}
-        call = ModelCall(task="enemy_split", model=self.backend.name, prompt=prompt, parameters=parameters)
+        call = ModelCall(task=task, model=self.backend.name, prompt=prompt, parameters=parameters)
         start = time.perf_counter()
         try:
             done = self.backend.complete(prompt, deadline=start + self.budget_seconds, **parameters)
@@ -217,10 +233,4 @@ class ModelNarrator:
             call.duration_ms = (time.perf_counter() - start) * 1000
         call.output = done.text
         call.prompt_tokens, call.completion_tokens = done.prompt_tokens, done.completion_tokens
-        try:
-            raw = json.loads(clean(done.text).strip())
-            split = Split(targets=raw).targets
-        except (ValueError, ValidationError):
-            call.fallback = "the proposal is not a JSON object of names and whole numbers"
-            return None, call
-        return split, call
+        return done.text, call

@@ -189,3 +189,10 @@ Command = (
 # Commands that act on the pending Gamble instead of resolving it first
 # (CONTRACT Ruling *What resolves a pending Gamble*).
 KEEPS_PENDING = (SpendLuck, UseCatchphrase, Resolve)
+
+
+class Odds(Frozen):
+    """A read-only question: the pool and exact odds of a Gamble, before rolling it."""
+
+    kind: Literal["odds"] = "odds"
+    gamble: Gamble

@@ -62,6 +62,7 @@ CREDIT = "From the ENIGMA SRD v0.6.2 by Andrew Pelham (CC BY-NC 4.0), in our own
 
 
 def reference(topic: str | None) -> dict[str, Any]:
+    """`rules [TOPIC]`: the topics, or one summary with its SRD section."""
     if topic is None:
         return {"topics": sorted(TOPICS), "credit": CREDIT}
     key = " ".join(topic.split()).casefold()

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules.enigma import commands as rc
-from .rules.enigma import events as ev
-from .rules.enigma import odds as odds_mod
-from .rules.enigma.decide import resolve_pending
-from .rules.enigma.state import GameState
+import random
+from collections.abc import Sequence
+
+from . import commands as rc
+from . import events as ev
+from . import odds as odds_mod
+from .apply import fold
+from .decide import decide, resolve_pending
+from .state import GameState
 
 
 def _peril_of(events: list[Any], name: str) -> list[ev.PerilChanged]:
@@ -27,7 +31,7 @@ def _gained(changes: list[ev.PerilChanged]) -> int:
     return sum(0 if c.ignored else c.amount for c in changes)
 
 
-def describe_resolution(before: GameState, events: list[Any]) -> dict[str, Any] | None:
+def describe_resolution(before: GameState, events: Sequence[Any]) -> dict[str, Any] | None:
     """The contract's resolve fields for the GambleResolved among ``events``."""
     for i, e in enumerate(events):
         if isinstance(e, ev.GambleResolved):
@@ -53,7 +57,7 @@ def describe_resolution(before: GameState, events: list[Any]) -> dict[str, Any] 
     return None
 
 
-def describe(before: GameState, command: Any, events: list[Any], after: GameState) -> dict[str, Any]:
+def describe(before: GameState, command: Any, events: Sequence[Any], after: GameState) -> dict[str, Any]:
     """The result object of a rules command (CONTRACT.md *Results*)."""
     resolved = None
     own = list(events)
@@ -83,6 +87,8 @@ def _pending_fields(state: GameState) -> dict[str, Any]:
 
 def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str, Any]:
     match command:
+        case rc.StartCampaign():
+            return {"optional": list(after.optional), "leg": after.leg}
         case rc.Gamble():
             return _pending_fields(after)
         case rc.SpendLuck():
@@ -161,3 +167,20 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
         case rc.EndTumult():
             return {"tumult": False, "cleared": list(events[0].cleared)}
     return {}
+
+
+def odds(state: GameState, query: rc.Odds) -> dict[str, Any]:
+    """The pool a Gamble would roll and its exact odds, without rolling anything ([Gambles],
+    [Bonus Dice], [Penalties], [Lucky Saves], [Catchphrase])."""
+    if state.pending is not None:
+        state = fold(state, resolve_pending(state))
+    probe = query.gamble.model_copy(update={"dice": None})
+    events = decide(state, probe, rng=random.Random(0))
+    rolled = next(e for e in events if isinstance(e, ev.GambleRolled))
+    actor = state.find(rolled.character)
+    assert actor is not None
+    report = odds_mod.odds_report(len(rolled.dice) + (1 if rolled.help else 0), actor.lucky_saves,
+                                  actor.catchphrase_available)
+    return {"character": rolled.character, "pool": report.pool, "bonus": list(rolled.bonus),
+            "penalties": list(rolled.penalties), "helper": rolled.help.helper if rolled.help else None,
+            **report.model_dump(exclude={"pool"})}

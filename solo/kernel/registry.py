@@ -1,0 +1,47 @@
+"""Rule systems found by name through Python entry points (group ``solo.rule_systems``).
+
+The built-in systems register in pyproject.toml exactly as a third-party package would::
+
+    [project.entry-points."solo.rule_systems"]
+    enigma = "solo.rules.enigma:SYSTEM"
+
+so adding a system is one new package and one line in its own packaging, with no edit here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+from ..errors import RuleViolation
+from .protocol import RuleSystem
+
+GROUP = "solo.rule_systems"
+DEFAULT = "enigma"
+
+AnySystem = RuleSystem[Any, Any, Any]
+
+
+@cache
+def installed() -> dict[str, AnySystem]:
+    """Every installed system by name, loaded once per process. An entry point that fails
+    to load is left out: one broken plugin must not stop the others."""
+    found: dict[str, AnySystem] = {}
+    for point in entry_points(group=GROUP):
+        try:
+            system = point.load()
+        except Exception:  # noqa: BLE001 - a third party's import error is theirs; `rules` lists what loads
+            continue
+        found[getattr(system, "name", point.name)] = system
+    return dict(sorted(found.items()))
+
+
+def get_system(name: str) -> AnySystem:
+    """The system called ``name`` (case ignored); ``RuleViolation`` naming the choices if none."""
+    systems = installed()
+    key = name.strip().casefold()
+    for system in systems.values():
+        if key == system.name or key in system.aliases:
+            return system
+    raise RuleViolation(f"unknown rules {name!r}: choose from {', '.join(systems) or 'none installed'}")

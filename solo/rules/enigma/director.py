@@ -1,0 +1,379 @@
+"""ENIGMA's Director emulator: what the world does in solo play, when the rules leave it open.
+
+It reads what the rules decided (the events of a command) and answers with narration from
+the oracle tables (or the adventure file) and, where the fiction calls for it, *proposed*
+rules commands (Director Peril, a scene's enemies) that the session decides like any typed
+command. It never writes state.
+
+Enemy targets ([Dangers]), a fixed, seeded policy:
+- a villain puts its whole danger rating on the active character closest to a
+  Knockout (highest Peril; ties broken by the command's oracle dice);
+- a lieutenant puts half (rounded up) there and spreads the rest over the others;
+- minions spread one point at a time over the active characters, starting with the
+  most imperiled, so a gang wears everyone down.
+
+Tension (0-6) rises by 1 with each blunder, each Peril gain and each Knockout, and
+falls by 1 with each success; it never leaves 0-6 and starts at 2. An oracle
+question rolls doubles at or under the tension: a random event.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ...errors import RuleViolation, SoloError
+from ...kernel.protocol import Proposer, Reaction, StoryView
+from ...llm.calls import ModelCall
+from ...llm.check import clean
+from ...narration import Narration, OracleNarrator
+from ...tables import Draw, OracleTables
+from . import commands as rc
+from . import events as ev
+from .adventure import foes, lesson
+from .apply import fold
+from .decide import decide, enemies_due
+from .odds import saves_needed
+from .state import Character, Enemy, EnemyType, GameState, fold_name
+
+TENSION_START = 2
+TENSION_MAX = 6
+
+# The tables the narrator draws from; a folder without them cannot narrate.
+REQUIRED_TABLES = (
+    "wide_shot.place", "wide_shot.opening", "wide_shot.question", "consequences.blunder", "success.prompt",
+    "enemies.tactics_minion", "enemies.tactics_lieutenant", "enemies.tactics_villain", "srd_flashpoints.flashpoint",
+    *(f"snooping.level{n}" for n in range(1, 7)), "srd_treasure.form", "twists.path_forward",
+    "twists.scene_transition", "twists.leg_transition", "oracle_events.event", "oracle_events.focus",
+)
+
+
+def _as_phrase(place: str) -> str:
+    """A scene title as it reads inside a sentence: "The Rooftops" -> "the Rooftops"."""
+    first, _, rest = place.partition(" ")
+    if first in ("The", "A", "An") and rest:
+        return f"{first.lower()} {rest}"
+    return place
+
+
+def _place_of(draw: Draw) -> str:
+    return next((n.text for n in draw.nested if n.table == "wide_shot.place"), "")
+
+
+class PulpNarrator(OracleNarrator):
+    """ENIGMA's narration tasks, told straight from the oracle tables."""
+
+    required = REQUIRED_TABLES
+
+    def wide_shot(self, rng: random.Random, *, place: str | None, character: str) -> Narration:
+        """[The Wide Shot] the place, what lights it, a sound, a smell, one thing wrong, and a leading
+        question for a player to answer. A place the player named stands in for the drawn one."""
+        ctx = {**self.context, "character": character}
+        given = {"wide_shot.place": _as_phrase(place)} if place else None
+        opening = self.tables.draw("wide_shot.opening", rng, given=given)
+        question = self.tables.draw("wide_shot.question", rng)
+        text = opening.filled(ctx)
+        if place and _as_phrase(place) not in text:
+            text = f"{place}. {text}"
+        told = self.tell("wide_shot", [(text, opening), (question.filled(ctx), question)],
+                         question=question.filled(ctx))
+        return told.model_copy(update={"facts": {**told.facts, "place": place or _place_of(opening)}})
+
+    def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
+        """[Blunder] the Director tells what goes wrong, and it changes something."""
+        text, drawn = self.draw("consequences.blunder", rng, {"character": character})
+        return self.tell("blunder", [(text, drawn)], peril=drawn.entry.peril)
+
+    def success(self, rng: random.Random, *, character: str, action: str) -> Narration:
+        """[Success] the player tells how it goes: a prompt to do so."""
+        return self.tell("success", [self.draw("success.prompt", rng, {"character": character})])
+
+    def enemy_turn(self, rng: random.Random, *, enemy: str, enemy_type: str, target: str | None) -> Narration:
+        if target is None:
+            return Narration(task="enemy_turn", text=f"{enemy} finds nobody left standing to strike.",
+                             origin="fixed line", facts={"enemy": enemy})
+        return self.tell("enemy_turn", [self.draw(f"enemies.tactics_{enemy_type}", rng,
+                                                  {"enemy": enemy, "target": target})])
+
+    def flashpoint(self, rng: random.Random) -> Narration:
+        """[Flashpoints] a third party crashes the Tumult."""
+        return self.tell("flashpoint", [self.draw("srd_flashpoints.flashpoint", rng, {})])
+
+    def snoop(self, rng: random.Random, *, character: str, level: int, topic: str | None) -> Narration:
+        """[Snooping] the closer to 6, the more is learned; a 1 still gives something."""
+        return self.tell("snoop", [self.draw(f"snooping.level{level}", rng, {"character": character})])
+
+    def treasure(self, rng: random.Random) -> Narration:
+        """[Uncovering Treasure] riches, allies or shortcuts."""
+        return self.tell("treasure", [self.draw("srd_treasure.form", rng, {})])
+
+    def path_forward(self, rng: random.Random) -> Narration:
+        """[Scenes] win or lose, the story keeps moving: a new lead."""
+        return self.tell("path_forward", [self.draw("twists.path_forward", rng, {})])
+
+    def scene_transition(self, rng: random.Random) -> Narration:
+        return self.tell("scene_transition", [self.draw("twists.scene_transition", rng, {})])
+
+    def leg_transition(self, rng: random.Random) -> Narration:
+        return self.tell("leg_transition", [self.draw("twists.leg_transition", rng, {})])
+
+    def random_event(self, rng: random.Random) -> Narration:
+        event, edraw = self.draw("oracle_events.event", rng, {})
+        focus, fdraw = self.draw("oracle_events.focus", rng, {})
+        told = self.tell("random_event", [(event, edraw), (focus, fdraw)])
+        return told.model_copy(update={"text": f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"})
+
+
+def enemy_targets(state: GameState, enemy: Enemy, rng: random.Random | None = None) -> dict[str, int]:
+    """How ``enemy`` splits its danger rating over the active characters (policy above)."""
+    active = list(state.active_characters())
+    if not active or enemy.danger == 0:
+        return {}
+    tiebreak = {c.name: (rng.random() if rng else 0.0) for c in active}
+    order = sorted(active, key=lambda c: (-c.peril, tiebreak[c.name]))
+    split: dict[str, int] = {}
+
+    def spread(amount: int, people: list[Character]) -> None:
+        for i in range(amount):
+            name = people[i % len(people)].name
+            split[name] = split.get(name, 0) + 1
+
+    if enemy.type is EnemyType.VILLAIN:
+        split[order[0].name] = enemy.danger
+    elif enemy.type is EnemyType.LIEUTENANT:
+        focus = (enemy.danger + 1) // 2
+        split[order[0].name] = focus
+        spread(enemy.danger - focus, order[1:] or order)
+    else:
+        spread(enemy.danger, order)
+    return split
+
+
+def tension_step(tension: int, event: Any) -> int:
+    """The tension after one rules event (see the module doc)."""
+    change = 0
+    if isinstance(event, (ev.GambleResolved, ev.GroupGambleRolled)):
+        change = 1 if not event.success else -1
+    elif isinstance(event, ev.PerilChanged) and event.after != event.before and event.amount > 0:
+        change = 1 + (1 if event.knockout else 0)
+    elif isinstance(event, ev.CampaignStarted):
+        return TENSION_START
+    return max(0, min(TENSION_MAX, tension + change))
+
+
+def moment(state: GameState, rng: random.Random) -> dict[str, str]:
+    """Words for table placeholders from the current state: a character of the cast, the
+    villain on the board, the scene's place."""
+    context: dict[str, str] = {}
+    cast = state.active_characters() or state.characters
+    if cast:
+        context["character"] = context["target"] = rng.choice(cast).name
+        others = [c for c in cast if c.name != context["character"]]
+        if others:
+            context["helper"] = rng.choice(others).name
+    villains = [e for e in state.enemies if e.type is EnemyType.VILLAIN]
+    if villains:
+        context["villain"] = villains[0].name
+    if state.enemies:
+        context["enemy"] = state.enemies[0].name
+    if state.scene_title:
+        context["place"] = state.scene_title
+    return context
+
+
+def about(event: Any) -> dict[str, Any] | None:
+    """The rules' side of a narration: who, what, the dice, the outcome."""
+    match event:
+        case ev.GambleResolved():
+            dice = list(event.dice) + ([event.help.die] if event.help else [])
+            return {"actor": event.character, "action": event.action, "dice": dice, "success": event.success}
+        case ev.GroupGambleRolled():
+            return {"characters": list(event.members), "action": event.action, "success": event.success}
+        case ev.EnemyActed():
+            return {"enemy": event.enemy, "targets": dict(event.targets)}
+        case ev.SnoopRolled():
+            return {"actor": event.character, "dice": [event.die]}
+    return None
+
+
+class Split(BaseModel):
+    """A model's proposal for an enemy's turn: hero name -> Peril."""
+
+    targets: dict[str, int]
+
+
+def _lessons_due(lessons_given: tuple[str, ...], state: GameState, events: Sequence[Any]) -> list[str]:
+    """A teaching adventure explains each rule the first time it can be used."""
+    due: list[str] = []
+    for event in events:
+        if isinstance(event, ev.GambleRolled):
+            due.append("bonus_dice")
+            actor = state.find(event.character)
+            dice = event.dice + ((event.help.die,) if event.help else ())
+            if actor and saves_needed(dice) and actor.lucky_saves:
+                due.append("lucky_saves")
+            if actor and saves_needed(dice) and actor.catchphrase_available:
+                due.append("catchphrase")
+        elif isinstance(event, ev.GambleResolved) and not event.success:
+            due.append("blammo")
+        elif isinstance(event, ev.PerilChanged) and event.after > event.before:
+            due.append("peril")
+    return [key for key in dict.fromkeys(due) if key not in lessons_given]
+
+
+class EnigmaDirector:
+    """Turns ENIGMA's events into the world's answer, from the oracle tables and the adventure."""
+
+    def __init__(self, tables: OracleTables):
+        self.narrator = PulpNarrator(tables)
+
+    def _n(self, state: GameState, rng: random.Random) -> PulpNarrator:
+        told: PulpNarrator = self.narrator.with_context(moment(state, rng))
+        return told
+
+    def moment(self, state: GameState, rng: random.Random) -> dict[str, str]:
+        return moment(state, rng)
+
+    def random_event(self, state: GameState, rng: random.Random) -> Narration:
+        return self._n(state, rng).random_event(rng)
+
+    def treasure(self, state: GameState, rng: random.Random) -> Narration:
+        return self._n(state, rng).treasure(rng)
+
+    def path_forward(self, state: GameState, rng: random.Random) -> Narration:
+        return self._n(state, rng).path_forward(rng)
+
+    def react(self, before: GameState, events: Sequence[ev.Event], after: GameState, rng: random.Random,
+              story: StoryView) -> Reaction[rc.Command]:
+        out: Reaction[rc.Command] = Reaction()
+        n = self._n(after, rng)
+        for event in events:
+            told = len(out.narrations)
+            match event:
+                case ev.SceneStarted():
+                    if event.scene > 1:
+                        out.narrations.append(n.scene_transition(rng))
+                    present = after.active_characters() or after.characters
+                    name = rng.choice(present).name if present else "you"
+                    out.narrations.append(n.wide_shot(rng, place=event.title, character=name))
+                case ev.LegStarted():
+                    out.narrations.append(n.leg_transition(rng))
+                case ev.GambleResolved():
+                    self._after_gamble(n, out, after, event.character, event.action, event.success, rng)
+                case ev.GroupGambleRolled():
+                    members = list(event.members)
+                    failed = [m for m in members if not event.members[m].success] or members
+                    teller = rng.choice(failed if not event.success else members)
+                    self._after_gamble(n, out, after, teller, event.action, event.success, rng)
+                case ev.EnemyActed():
+                    enemy = after.find_enemy(event.enemy) or before.find_enemy(event.enemy)
+                    kind = enemy.type.value if enemy else "minion"
+                    target = max(event.targets, key=lambda k: event.targets[k]) if event.targets else None
+                    out.narrations.append(n.enemy_turn(rng, enemy=event.enemy, enemy_type=kind, target=target))
+                case ev.FlashpointBought():
+                    out.narrations.append(n.flashpoint(rng))
+                case ev.SnoopRolled():
+                    out.narrations.append(n.snoop(rng, character=event.character, level=event.die, topic=event.topic))
+                case ev.TumultEnded():
+                    if event.cleared:
+                        out.narrations.append(n.treasure(rng))
+                    out.narrations.append(n.path_forward(rng))
+            facts = about(event)
+            if facts:  # what the rules decided, for a model to be held to
+                out.narrations[told:] = [x.model_copy(update={"facts": {**x.facts, "about": facts}})
+                                         for x in out.narrations[told:]]
+        if story.story is not None:
+            self._follow_the_story(out, events, after, rng, story)
+        return out
+
+    def _follow_the_story(self, out: Reaction[rc.Command], events: Sequence[ev.Event], after: GameState,
+                          rng: random.Random, view: StoryView) -> None:
+        """The adventure file's own words and enemies where it has them; lessons when teaching."""
+        story, scene = view.story, view.scene
+        assert story is not None
+        if scene is not None:
+            for i, told in enumerate(out.narrations):
+                if told.task == "wide_shot":
+                    out.narrations[i] = story.wide_shot(scene, told)
+            for event in events:
+                if isinstance(event, ev.SnoopRolled):  # [Snooping] 1-3: the file's low clue; 4-6: the high one
+                    clue = story.clue(scene, high=event.die >= 4)
+                    out.narrations = [clue if x.task == "snoop" else x for x in out.narrations]
+                if isinstance(event, ev.TumultEnded):
+                    # the file tells where the story goes (`scene end`); its treasure comes first
+                    found = story.treasure(scene, rng) if event.cleared else None
+                    out.narrations = [found if x.task == "treasure" and found else x for x in out.narrations
+                                      if x.task != "path_forward"]
+                if isinstance(event, ev.TumultStarted):  # [Dangers] the scene's enemies come on
+                    out.proposals += [rc.AddEnemy(name=f.name, type=f.type, threshold=f.threshold, danger=f.danger)
+                                      for f in foes(scene.enemies) if after.find_enemy(f.name) is None]
+        teaching = lesson(story.adventure)
+        if teaching is not None:
+            for key in _lessons_due(view.lessons_given, after, events):
+                out.narrations.append(Narration(task="lesson", text=getattr(teaching, key), origin=f"lesson {key}"))
+                out.lessons.append(key)
+
+    def _after_gamble(self, narrator: PulpNarrator, out: Reaction[rc.Command], state: GameState, name: str,
+                      action: str, success: bool, rng: random.Random) -> None:
+        """[Success] the player narrates (prompted); [Blunder] the Director tells a consequence
+        that changes something, with Peril where it calls for it."""
+        if success:
+            out.narrations.append(narrator.success(rng, character=name, action=action))
+            return
+        told = narrator.blunder(rng, character=name, action=action)
+        character = state.find(name)
+        if told.peril and character is not None and character.active and not character.retired:
+            out.reported_apart.append(rc.AssignPeril(character=character.name, amount=told.peril,
+                                                     cause=f"blunder: {action}"))
+        out.narrations.append(told)
+
+    # the Director's choices -------------------------------------------------------------
+
+    def complete(self, state: GameState, command: rc.Command, rng: random.Random, propose: Proposer | None
+                 ) -> tuple[rc.Command, list[ModelCall]]:
+        """Fill in the Director's choices a command left open ([Dangers] targets)."""
+        calls: list[ModelCall] = []
+        if isinstance(command, rc.EnemyAct) and command.targets is None and state.tumult is not None:
+            enemy = state.find_enemy(command.enemy)
+            if enemy is not None and not enemy.defeated:
+                return command.model_copy(update={"targets": self._targets(state, enemy, rng, propose, calls)}), calls
+        if isinstance(command, rc.EndRound) and state.tumult is not None:
+            targets = dict(command.targets)
+            given = {fold_name(k) for k in targets}
+            current = state
+            for enemy in enemies_due(state):
+                if fold_name(enemy.name) not in given:
+                    targets[enemy.name] = self._targets(current, enemy, rng, propose, calls)
+                act = rc.EnemyAct(enemy=enemy.name, targets=targets.get(enemy.name) or {})
+                try:
+                    current = fold(current, decide(current, act, rng=random.Random(0)))
+                except SoloError:
+                    break  # the rules will report it when deciding the whole round
+            return command.model_copy(update={"targets": targets}), calls
+        return command, calls
+
+    def _targets(self, state: GameState, enemy: Enemy, rng: random.Random, propose: Proposer | None,
+                 calls: list[ModelCall]) -> dict[str, int]:
+        """How an enemy splits its danger: the model's proposal if the rules accept it,
+        else the Director policy ([Dangers]; models propose, rules dispose)."""
+        if propose is not None and state.active_characters():
+            heroes = [{"name": c.name, "peril": c.peril} for c in state.active_characters()]
+            raw, call = propose("enemy_split", seed=rng.randrange(2**31), enemy=enemy.name,
+                                enemy_type=enemy.type.value, danger=enemy.danger, heroes=heroes)
+            calls.append(call)
+            if raw is not None:
+                try:
+                    split = Split(targets=json.loads(clean(raw).strip())).targets
+                except (ValueError, ValidationError):
+                    call.fallback = "the proposal is not a JSON object of names and whole numbers"
+                else:
+                    try:
+                        decide(state, rc.EnemyAct(enemy=enemy.name, targets=split), rng=random.Random(0))
+                        return split
+                    except RuleViolation as exc:
+                        call.fallback = f"the rules refused the proposal: {exc}"
+        return enemy_targets(state, enemy, rng)
