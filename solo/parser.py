@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .errors import InvalidCommand
+from .errors import InvalidCommand, SoloError
 from .kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 
@@ -156,14 +156,25 @@ ODDS = ("certain", "likely", "even", "unlikely", "impossible")
 def _campaign_new(a: Args) -> CampaignNew:
     seed = a.one("seed")
     rules = a.one("rules")
-    own = {dest: values for dest, values in a.options.items() if dest not in ("seed", "rules", "source")}
-    return CampaignNew(
+    own = {dest: values if isinstance(values, list) else [str(values)]
+           for dest, values in a.options.items() if dest not in ("seed", "rules", "source")}
+    new = CampaignNew(
         name=text(a, "the campaign's name", a.positionals),
         seed=None if seed is None else number(a, seed, "the seed", 0, 2**63 - 1),
         rules=rules.casefold() if rules else None,
         source=a.one("source"),
-        options={dest: values if isinstance(values, list) else [str(values)] for dest, values in own.items()},
+        options=own,
     )
+    if own and (rules or not new.source):  # parse, then trust: the system reads its own options now
+        try:
+            system = get_system(rules or DEFAULT)
+        except SoloError:
+            return new  # an unknown system is refused when the campaign is made, naming the choices
+        foreign = [dest for dest in own if dest not in {o.dest for o in system.campaign_options}]
+        if foreign:
+            raise a.fail(f"--{foreign[0]} is not an option of {system.title} campaigns")
+        system.start_command(new.name, new.seed or 0, own)
+    return new
 
 
 def _ask(a: Args) -> Ask:

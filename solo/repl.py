@@ -29,6 +29,7 @@ from rich.panel import Panel
 from . import parser
 from .errors import SoloError
 from .kernel.protocol import Cancelled
+from .kernel.registry import installed
 from .render import render
 from .session import Outcome, Session, command_rng
 
@@ -73,7 +74,7 @@ class SoloCompleter(Completer):
         if previous == "--odds":
             return list(parser.ODDS)
         if previous == "--rules" and spec.name == "campaign new":
-            return list(parser.installed())
+            return list(installed())
         if spec.name == "draw":
             return self.tables()
         return system.completions(self.session.state, spec.name, args, previous, current)

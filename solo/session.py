@@ -514,7 +514,8 @@ class Session:
         # The Director's choices the command left open are filled in first, outside the write
         # transaction, since a model may be asked for them.
         director = self.director
-        completed, calls, basis = command, [], self.head
+        completed, basis = command, self.head
+        calls: list[ModelCall] = []
         if director is not None:
             settled = self.system.fold(self.state, self.system.settle(self.state, command))
             completed, calls = director.complete(settled, command, self._rng("oracle"), self._proposer())

@@ -165,7 +165,7 @@ def test_a_seeded_playthrough_of_the_first_adventure_reaches_its_end(session):
         assert position["scene"] == scene.id and position["scene_number"] == number
         if scene.tumult:
             started = ok(session, "tumult start")
-            assert set(started["enemies"]) == {f.name for f in scene.enemies}
+            assert set(started["enemies"]) == {f.name for f in foes(scene.enemies)}
             for _ in range(6):
                 if all(e["defeated"] for e in session.status()["tumult"]["enemies"].values()):
                     break
@@ -192,7 +192,7 @@ def test_a_seeded_playthrough_of_the_first_adventure_reaches_its_end(session):
     final = session.execute("scene start")
     assert not final.ok and "the adventure is complete" in final.error
     assert session.status()["adventure"]["next"] is None
-    assert adventure.lessons.bonus_dice in lessons
+    assert adventure.lessons["bonus_dice"] in lessons
     assert session.verify()["ok"]
 
 
@@ -223,7 +223,8 @@ def test_the_co_pilot_gets_the_scene_s_enemies_as_a_suggestion(tmp_path):
     result = ok(session, "tumult start")
     assert result["enemies"] == [] and session.status()["tumult"]["enemies"] == {}
     suggested = [s for s in result["suggestions"] if s["task"] == "enemies"]
-    assert suggested and all(f"enemy add {f.name} --type {f.type.value}" in suggested[0]["text"] for f in last.enemies)
+    assert suggested and all(f"enemy add {f.name} --type {f.type.value}" in suggested[0]["text"]
+                             for f in foes(last.enemies))
     ok(session, "accept")
     assert journal_tasks(session)[-1] == "enemies"
 

@@ -10,10 +10,13 @@ from solo.llm.backends import FakeBackend
 from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
 from solo.llm.graph import Cast, ModelNarrator
 from solo.narration import Narration
+from solo.rules.enigma import SYSTEM
+
+PROMPTS = SYSTEM.data / "prompts"
 from solo.session import Session
 
 BLUNDER = OutcomeRecord(task="blunder", characters=("Nara Quinn",), actor="Nara Quinn", action="leap the gap",
-                        dice=(2, 3), success=False, peril={"Nara Quinn": (1, 2)})
+                        dice=(2, 3), success=False, peril={"Nara Quinn": (1, 2)}, harm_track="Peril")
 SUCCESS = BLUNDER.model_copy(update={"task": "success", "dice": (5, 1), "success": True})
 
 
@@ -69,7 +72,7 @@ def echo_facts(prompt: str) -> str:
 
 def narrator(*answers, **kwargs) -> tuple[ModelNarrator, FakeBackend]:
     fake = FakeBackend().enqueue(*answers)
-    return ModelNarrator(fake, **kwargs), fake
+    return ModelNarrator(fake, prompts=PROMPTS, **kwargs), fake
 
 
 def test_the_graph_accepts_a_faithful_retelling():
@@ -104,7 +107,7 @@ def test_garbage_and_errors_fall_back_to_the_oracle(answer):
 
 def test_a_slow_model_falls_back():
     fake = FakeBackend(delay=0.2).enqueue("Too late to matter, Nara.")
-    model = ModelNarrator(fake, budget_seconds=0.05)
+    model = ModelNarrator(fake, prompts=PROMPTS, budget_seconds=0.05)
     told, calls = model.retell(oracle(), BLUNDER, cast=Cast(), seed=1)
     assert told.source == "oracle" and "took too long" in told.origin
 

@@ -23,6 +23,9 @@ from solo.llm.calls import Cast  # noqa: E402
 from solo.llm.check import OutcomeRecord, contradictions  # noqa: E402
 from solo.llm.graph import STOP, ModelNarrator  # noqa: E402
 from solo.narration import Narration  # noqa: E402
+from solo.rules.enigma import SYSTEM  # noqa: E402
+
+PROMPTS = SYSTEM.data / "prompts"
 
 CAST = Cast(setting="Marseille, 1931.", members=[{"name": "Nara Quinn", "description": "explorer"}])
 
@@ -33,7 +36,7 @@ def backend() -> LlamaBackend:
 
 
 def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prompts=PROMPTS)
     oracle = Narration(task="wide_shot", text="The engine room of a tramp steamer. Steam hisses from a cracked "
                        "valve. Nara Quinn, who left the lantern burning?", origin="test", question="Nara Quinn, "
                        "who left the lantern burning?")
@@ -48,7 +51,7 @@ def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
 
 
 def test_a_warm_call_evaluates_only_the_new_suffix(backend):
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prompts=PROMPTS)
     first = model.render("wide_shot", facts="A dusty hall.", outcome="A new scene begins.", player=None,
                          characters="Nara Quinn", setting=CAST.setting, cast=CAST.members)
     second = model.render("blunder", facts="A pipe bursts beside Nara Quinn.", outcome="Result: it goes wrong.",

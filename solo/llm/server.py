@@ -10,10 +10,10 @@ from .backends import _plain_cpu_buffers
 
 
 def main() -> None:
-    from llama_cpp.server.__main__ import main as serve  # type: ignore[import-not-found]
+    from llama_cpp.server.__main__ import main as serve  # type: ignore[import-not-found, unused-ignore]
 
     with _plain_cpu_buffers(os.environ.get("SOLO_LLAMA_EXTRA_BUFFERS") != "1"):
-        serve()
+        serve()  # type: ignore[no-untyped-call, unused-ignore]
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from .state import (
     Enemy,
     GameState,
     HelpDie,
+    PendingGamble,
+    Tumult,
     fold_name,
     sound_key,
 )
@@ -210,7 +212,7 @@ def _check_name(name: str, what: str) -> str:
     return name
 
 
-def _tumult(state: GameState, doing: str):
+def _tumult(state: GameState, doing: str) -> Tumult:
     if state.tumult is None:
         raise RuleViolation(f"{doing} only happens in a Tumult: begin one with `tumult start`")
     return state.tumult
@@ -378,7 +380,7 @@ def _(c: cmd.Gamble, state: GameState, rng: random.Random) -> Events:
     )
 
 
-def _pending_of(state: GameState, name: str):
+def _pending_of(state: GameState, name: str) -> tuple[Character, PendingGamble]:
     pending = state.pending
     if pending is None:
         raise RuleViolation("no Gamble is pending: roll one with `gamble NAME ACTION`")

@@ -7,7 +7,7 @@ Each has a stable ``type`` and a version ``v``; nothing here names a Python path
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
@@ -222,10 +222,10 @@ Event = Annotated[
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
-def event_from_dict(data: dict) -> Event:
+def event_from_dict(data: dict[str, Any]) -> Event:
     """Parse a stored event (a dict with ``type`` and ``v``)."""
     return EVENT_ADAPTER.validate_python(data)
 
 
-def event_to_dict(event: Event) -> dict:
+def event_to_dict(event: Event) -> dict[str, Any]:
     return event.model_dump(mode="json")

@@ -1,0 +1,170 @@
+"""The engine is system-free: the import graph, the registry, the seam, and the journal's
+write lock never held while a model generates."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from solo import parser
+from solo.errors import InvalidCommand, RuleViolation
+from solo.journal import Journal
+from solo.kernel.registry import GROUP, get_system, installed
+from solo.llm.backends import FakeBackend
+from solo.llm.graph import ModelNarrator
+from solo.session import Session
+
+SOLO = Path(__file__).resolve().parent.parent / "solo"
+RULES = SOLO / "rules"
+SYSTEMS = sorted(p.name for p in RULES.iterdir() if p.is_dir() and (p / "__init__.py").is_file())
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SOLO.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, relative imports resolved, at any depth of the file."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.add(target)
+            found |= {f"{target}.{alias.name}" for alias in node.names}
+    return found
+
+
+def system_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["solo", "rules"] else None
+
+
+def test_there_is_at_least_one_system_package_to_check():
+    assert "enigma" in SYSTEMS
+
+
+@pytest.mark.parametrize("path", sorted(SOLO.rglob("*.py")), ids=lambda p: str(p.relative_to(SOLO)))
+def test_no_module_outside_a_system_imports_one_and_no_system_imports_another(path):
+    mine = system_of(module_name(path))
+    for target in imports(path):
+        theirs = system_of(target)
+        if theirs is None or theirs not in SYSTEMS:
+            continue
+        assert mine is not None, f"{module_name(path)} (the kernel) imports the rule system {target}"
+        assert mine == theirs, f"the rule system {mine} imports another system: {target}"
+
+
+def test_the_checker_would_catch_a_kernel_module_importing_a_system(tmp_path):
+    bad = SOLO / "kernel" / "_probe_for_test.py"
+    try:
+        bad.write_text("from ..rules.enigma import state\nimport solo.rules.enigma.odds\n", encoding="utf-8")
+        found = {system_of(t) for t in imports(bad)} - {None}
+        assert found == {"enigma"}
+    finally:
+        bad.unlink()
+
+
+def test_systems_come_from_entry_points_and_enigma_is_the_default():
+    from importlib.metadata import entry_points
+
+    assert {p.name for p in entry_points(group=GROUP)} >= {"enigma"}
+    assert "enigma" in installed() and get_system("ENIGMA").name == "enigma"
+    with pytest.raises(RuleViolation, match="choose from enigma"):
+        get_system("dnd5e")
+
+
+def test_campaign_new_picks_the_system_and_status_and_rules_say_which(session):
+    result = session.execute("campaign new Marseille --seed 1 --rules enigma").result
+    assert result["rules"] == "enigma"
+    assert session.execute("status --json").result["rules"] == "enigma"
+    listing = session.execute("rules").result
+    assert {s["name"] for s in listing["systems"]} == set(installed())
+    bad = session.execute("campaign new Elsewhere --rules dnd5e")
+    assert not bad.ok and "unknown rules 'dnd5e'" in bad.error
+
+
+def test_a_system_option_of_another_system_is_refused_in_one_line():
+    with pytest.raises(InvalidCommand, match="not an option|unknown option"):
+        parser.parse("campaign new X --rules enigma --deck cards.toml")
+
+
+def fake_slow_model(gate: threading.Event, started: threading.Event) -> ModelNarrator:
+    def answer(prompt: str) -> str:
+        started.set()
+        gate.wait(60)  # the model "generates" until the test lets it finish
+        return "The bridge sways under a cold moon while the river roars far below."
+
+    return ModelNarrator(FakeBackend().enqueue(*[answer] * 4))
+
+
+def test_a_second_process_journals_while_the_model_generates(tmp_path):
+    """The journal's write lock is not held while a model generates: another process's note
+    goes in at once, and the narration lands after it, on its own command."""
+    db = tmp_path / "j.sqlite"
+    setup = Session(Journal(db))
+    for line in ("campaign new Bridge --seed 3", "pc add Nara --dice 3"):
+        assert setup.execute(line).ok
+    setup.journal.close()
+    gate, started = threading.Event(), threading.Event()
+    playing = Session(Journal(db), model=fake_slow_model(gate, started))
+    outcome: list[object] = []
+    worker = threading.Thread(target=lambda: outcome.append(playing.execute("scene start The rope bridge")))
+    worker.start()
+    try:
+        assert started.wait(30), "the model was never asked"
+        begun = time.monotonic()
+        other = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), "note", "Meanwhile, at the inn."],
+                               capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+        waited = time.monotonic() - begun
+        assert other.returncode == 0, other.stderr
+        assert worker.is_alive(), "the model finished before the note: the test proves nothing"
+        assert "busy" not in other.stderr
+    finally:
+        gate.set()
+        worker.join(30)
+    assert waited < 20
+    done = outcome[0]
+    assert getattr(done, "ok", False), getattr(done, "error", None)
+    journal = Journal(db)
+    campaign = journal.campaign("Bridge")
+    assert campaign is not None
+    lines = [c["line"] for c in journal.commands(campaign.id)]
+    assert lines[-2:] == ["scene start The rope bridge", "note 'Meanwhile, at the inn.'"]
+    told = [n for n in journal.narrations(campaign.id) if n["task"] == "wide_shot"]
+    assert told and told[-1]["command"] == lines.index("scene start The rope bridge") + 1
+    assert told[-1]["model_call"] is not None  # the call behind it is journaled with it
+    journal.close()
+
+
+def test_the_co_pilot_journals_the_model_calls_behind_what_it_accepts(tmp_path):
+    fake = FakeBackend().enqueue(*["Gas lamps hiss over the wet cobbles while a tram bell clangs, Nara."] * 6)
+    session = Session(Journal(tmp_path / "j.sqlite"), suggest=True, model=ModelNarrator(fake))
+    for line in ("campaign new Table --seed 5", "pc add Nara --dice 2"):
+        assert session.execute(line).ok
+    started = session.execute("scene start The docks")
+    assert started.ok and started.result["suggestions"]
+    assert session.journal.model_calls(session.campaign.id) == []  # private until taken
+    accepted = session.execute("accept 1")
+    assert accepted.ok
+    calls = session.journal.model_calls(session.campaign.id)
+    assert calls and all(c["command"] == session.head.command for c in calls)
+    narrations = [n for n in session.journal.narrations(session.campaign.id) if n["command"] == session.head.command]
+    assert narrations and narrations[0]["model_call"] in {c["id"] for c in calls}
