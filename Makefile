@@ -17,7 +17,7 @@ play: $(STAMP)
 	$(BIN)/solo --model bundled play
 
 test: $(STAMP)
-	$(BIN)/mypy solo
+	$(BIN)/mypy --strict solo
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

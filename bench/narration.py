@@ -19,16 +19,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from solo.director import Director
 from solo.journal import Journal
 from solo.llm.backends import LlamaBackend, bundled_model_path
 from solo.llm.calls import Cast
 from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
 from solo.llm.graph import STOP, ModelNarrator, first_paragraph
-from solo.narration import OracleNarrator
+from solo.rules.enigma import SYSTEM
+from solo.rules.enigma.director import PulpNarrator
 from solo.session import Session
-from solo.tables import OracleTables, default_folder
+from solo.tables import system_tables
 
+PROMPTS = SYSTEM.data / "prompts"
 CAST = Cast(setting="Marseille, 1931: a pulp adventure against the Baron and his clockwork zeppelin.",
             members=[{"name": "Nara Quinn", "description": "explorer, archaeologist"},
                      {"name": "Max Dumont", "description": "brawler, dock worker"}])
@@ -50,7 +51,7 @@ def bare_rate(backend: LlamaBackend, prompt: str, seed: int) -> tuple[float, int
     return count / (time.perf_counter() - start), count
 
 
-def samples(narrator: OracleNarrator, rng: random.Random, n: int):
+def samples(narrator: PulpNarrator, rng: random.Random, n: int):
     """Oracle narrations with their outcome records, over the tasks a model retells."""
     out = []
     for i in range(n):
@@ -61,11 +62,11 @@ def samples(narrator: OracleNarrator, rng: random.Random, n: int):
         elif kind == 1:
             told = narrator.blunder(rng, character="Max Dumont", action="kick the door in")
             record = OutcomeRecord(task="blunder", characters=("Max Dumont",), actor="Max Dumont",
-                                   action="kick the door in", dice=(3, 2), success=False)
+                                   action="kick the door in", dice=(3, 2), success=False, harm_track="Peril")
         elif kind == 2:
             told = narrator.enemy_turn(rng, enemy="Crankshaw", enemy_type="lieutenant", target="Nara Quinn")
             record = OutcomeRecord(task="enemy_turn", characters=("Nara Quinn",), enemy="Crankshaw",
-                                   targets={"Nara Quinn": 3}, peril={"Nara Quinn": (1, 4)})
+                                   targets={"Nara Quinn": 3}, peril={"Nara Quinn": (1, 4)}, harm_track="Peril")
         else:
             told = narrator.snoop(rng, character="Nara Quinn", level=rng.randint(1, 6), topic=None)
             record = OutcomeRecord(task="snoop", characters=("Nara Quinn",), actor="Nara Quinn")
@@ -79,9 +80,9 @@ def main() -> None:
     load_start = time.perf_counter()
     backend = LlamaBackend(path, background=False)
     print(f"model: {path.name}, loaded in {time.perf_counter() - load_start:.2f} s, {backend.threads} threads")
-    model = ModelNarrator(backend)
-    tables = OracleTables.load(default_folder())
-    oracle = OracleNarrator(tables)
+    model = ModelNarrator(backend, prompts=PROMPTS)
+    tables = system_tables(SYSTEM.data)
+    oracle = PulpNarrator(tables)
     rng = random.Random(1931)
 
     # 2. time to first token, cold (fresh context) vs warm (same prefix, another task)
@@ -101,7 +102,7 @@ def main() -> None:
 
     # 1. tokens/s: the graph vs a bare create_completion on the graph's own prompt, both warm and
     #    greedy (temperature 0), so both write the same words
-    steady = ModelNarrator(backend, temperature=0.0, max_tokens=64, stop=[])  # a fixed length to time
+    steady = ModelNarrator(backend, prompts=PROMPTS, temperature=0.0, max_tokens=64, stop=[])  # a fixed length to time
     record = OutcomeRecord(task="wide_shot", characters=("Nara Quinn",))
     _, calls = steady.retell(first, record, cast=CAST, seed=7)  # warms the cache, gives the prompt
     graph_prompt = calls[0].prompt
@@ -134,7 +135,7 @@ def main() -> None:
     # 4 and 5. memory over N narrations, and grounding: on the rails (strict, the default for the
     # bundled model: the facts open the narration, the model goes on) and set loose (free retelling)
     pairs = samples(oracle, rng, count)
-    loose = ModelNarrator(backend, grounding="loose")
+    loose = ModelNarrator(backend, prompts=PROMPTS, grounding="loose")
     told_by_model = loose_grounded = loose_clean = 0
     after_one = None
     for i, (told, record) in enumerate(pairs):

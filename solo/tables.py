@@ -321,4 +321,5 @@ def system_tables(data: Path) -> OracleTables:
 
     if os.environ.get("SOLO_TABLES"):
         return OracleTables.load(default_folder())
-    return OracleTables.load(default_folder(), data / "tables")
+    folders = [f for f in (default_folder(), data / "tables") if any(f.glob("*.toml"))]
+    return OracleTables.load(*folders) if folders else OracleTables({})  # a system may narrate without tables

@@ -168,3 +168,66 @@ def test_the_co_pilot_journals_the_model_calls_behind_what_it_accepts(tmp_path):
     assert calls and all(c["command"] == session.head.command for c in calls)
     narrations = [n for n in session.journal.narrations(session.campaign.id) if n["command"] == session.head.command]
     assert narrations and narrations[0]["model_call"] in {c["id"] for c in calls}
+
+
+def install_toy_system(folder: Path) -> dict[str, str]:
+    """The toy Coin of Fate, installed as a third party's package would be: its module and a
+    dist-info folder declaring the ``solo.rule_systems`` entry point. Returns the environment."""
+    import shutil
+
+    shutil.copy(Path(__file__).resolve().parent / "toy_system" / "toy_coin.py", folder / "toy_coin.py")
+    info = folder / "toy_coin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-coin\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\ncoin = toy_coin:SYSTEM\n", encoding="utf-8")
+    path = os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path, "XDG_DATA_HOME": str(folder / "data")}
+
+
+def test_a_second_system_plays_on_the_engine_with_no_edit_of_it(tmp_path):
+    """A rule system from outside the package, found through its entry point, plays through the
+    contract's commands; ENIGMA's commands are refused in its campaign, and ENIGMA still plays."""
+    import json
+
+    env = install_toy_system(tmp_path)
+    lines = [
+        "campaign new Toss --rules coin --seed 4 --sides 2",
+        "flip Ann --dice 1",
+        "flip Ann --dice 3",
+        "gamble Ann leap",
+        "scene start The Market",
+        "note Ann keeps the coin.",
+        "ask Is it raining? --odds likely",
+        "flip Ann",
+        "undo",
+        "status --json",
+        "rules",
+        "export md toss.md",
+        "campaign new Tower --rules coin --optional flashpoints",
+        "campaign new Pulp --seed 2 --optional flashpoints",
+        "pc add Nara --dice 3",
+        "flip Nara",
+    ]
+    run = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
+                          "--json"], input="\n".join(lines), capture_output=True, text=True, env=env,
+                         cwd=tmp_path, timeout=120)
+    assert "Traceback" not in run.stderr, run.stderr
+    out = [json.loads(x) for x in run.stdout.splitlines()]
+    by = {o["command"]: o for o in out}
+    assert len(out) == len(lines)
+    assert by[lines[0]]["ok"] and by[lines[0]]["result"]["rules"] == "coin"
+    assert by[lines[1]]["result"] == {"who": "Ann", "face": 1, "heads": True}
+    assert not by[lines[2]]["ok"] and "this coin has 2 sides" in by[lines[2]]["error"]
+    refused = by[lines[3]]
+    assert not refused["ok"] and "ENIGMA" in refused["error"] and "Coin of Fate" in refused["error"]
+    assert by[lines[4]]["ok"] and by[lines[5]]["ok"] and by[lines[6]]["ok"] and by[lines[7]]["ok"]
+    assert by["undo"]["result"]["undone"] == ["flip Ann"]
+    status = by["status --json"]["result"]
+    assert status["rules"] == "coin" and status["heads"] == 1 and status["scene"] == 1
+    assert {s["name"] for s in by["rules"]["result"]["systems"]} >= {"coin", "enigma"}
+    assert by["export md toss.md"]["ok"] and "Coin of Fate" in (tmp_path / "toss.md").read_text()
+    foreign = by[lines[12]]
+    assert not foreign["ok"] and "--optional is not an option of Coin of Fate campaigns" in foreign["error"]
+    assert by[lines[13]]["ok"] and by[lines[13]]["result"]["rules"] == "enigma"
+    assert by[lines[14]]["ok"]
+    assert not by[lines[15]]["ok"] and "Coin of Fate" in by[lines[15]]["error"] and "ENIGMA" in by[lines[15]]["error"]

@@ -1,0 +1,228 @@
+"""``BaseSystem``: the defaults a rule system may keep, so a new one overrides only what it has.
+
+A system with no pending rolls, no queries, no pregens, no adventure extension and no REPL
+conversation inherits all of that from here, and writes its rules core (``start_command``,
+``decide``, ``apply``), its ``status`` and ``describe``, its grammar (``specs``) and its data
+types (``state_type``, ``event_adapter``). ENIGMA (``solo/rules/enigma/system.py``) shows
+every method overridden; ``docs/new-rule-system.md`` walks through both.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Generic
+
+from pydantic import BaseModel, TypeAdapter
+
+from ..adventure import Adventure
+from ..errors import InvalidCommand, RuleViolation
+from ..llm.calls import ModelCall
+from ..llm.check import OutcomeRecord
+from ..narration import Narration, OracleNarrator
+from ..tables import OracleTables
+from .grammar import Option, Spec
+from .protocol import C, Conversation, DiceNeed, E, PregenEntry, Proposer, Reaction, RecapLine, S, StoryView, Where
+
+
+class QuietDirector(OracleNarrator, Generic[S, C, E]):
+    """A Director that answers nothing of its own: the oracle's yes/no, the player's words."""
+
+    @property
+    def narrator(self) -> OracleNarrator:
+        return self
+
+    def react(self, before: S, events: Sequence[E], after: S, rng: random.Random, story: StoryView) -> Reaction[C]:
+        return Reaction()
+
+    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None
+                 ) -> tuple[C, list[ModelCall]]:
+        return command, []
+
+    def moment(self, state: S, rng: random.Random) -> dict[str, str]:
+        return {}
+
+    def _line(self, task: str, text: str) -> Narration:
+        return Narration(task=task, text=text, origin="the engine's default line (this rule system has no table)")
+
+    def random_event(self, state: S, rng: random.Random) -> Narration:
+        return self._line("random_event", "Something unexpected happens: decide what, and how it fits the scene.")
+
+    def treasure(self, state: S, rng: random.Random) -> Narration:
+        return self._line("treasure", "Something of value turns up: say what it is.")
+
+    def path_forward(self, state: S, rng: random.Random) -> Narration:
+        return self._line("path_forward", "The story moves on: say where the next lead points.")
+
+
+class BaseSystem(Generic[S, C, E]):
+    """Defaults for ``RuleSystem``; subclasses set the class attributes and the rules core."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    credit: ClassVar[str]
+    data: ClassVar[Path]
+    specs: ClassVar[Sequence[Spec]]
+    state_type: ClassVar[type[BaseModel]]
+    event_adapter: ClassVar[TypeAdapter[Any]]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    campaign_options: ClassVar[Sequence[Option]] = ()
+    narration_tasks: ClassVar[frozenset[str]] = frozenset()
+    harm_track: ClassVar[str] = "harm"
+    setting: ClassVar[str] = ""
+    apart_key: ClassVar[str] = "director"
+    tension_start: ClassVar[int] = 2
+    tension_max: ClassVar[int] = 6
+    opens_pending: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def intro(self) -> str:
+        return (f"[bold]solo[/] — {self.title}. `help` lists commands; Tab completes; Ctrl-C cancels a line; "
+                "Ctrl-D leaves (everything is saved).")
+
+    # the rules core: what every system writes for itself
+    def initial_state(self) -> S:
+        raise NotImplementedError
+
+    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]]) -> C:
+        raise NotImplementedError
+
+    def decide(self, state: S, command: C, *, rng: random.Random) -> tuple[E, ...]:
+        raise NotImplementedError
+
+    def apply(self, state: S, event: E) -> S:
+        raise NotImplementedError
+
+    def status(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def describe(self, before: S, command: C, events: Sequence[E], after: S) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def fold(self, state: S, events: Iterable[E]) -> S:
+        for event in events:
+            state = self.apply(state, event)
+        return state
+
+    def event_from_dict(self, data: dict[str, Any]) -> E:
+        event: E = self.event_adapter.validate_python(data)
+        return event
+
+    def event_to_dict(self, event: E) -> dict[str, Any]:
+        return event.model_dump(mode="json")
+
+    def state_to_dict(self, state: S) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def state_from_dict(self, data: dict[str, Any]) -> S:
+        state: S = self.state_type.model_validate(data)  # type: ignore[assignment]
+        return state
+
+    def decide_apart(self, state: S, command: C, *, rng: random.Random) -> tuple[tuple[E, ...], dict[str, Any]]:
+        return self.decide(state, command, rng=rng), {}
+
+    def settle(self, state: S, command: BaseModel | None) -> tuple[E, ...]:
+        return ()
+
+    def pending(self, state: S) -> bool:
+        return False
+
+    def settle_command(self, state: S) -> C | None:
+        return None
+
+    def where(self, state: S) -> Where:
+        return Where(chapter=int(getattr(state, "chapter", 1)), scene=int(getattr(state, "scene", 0)),
+                     scene_title=getattr(state, "scene_title", None))
+
+    def scene_opening(self, command: C) -> tuple[bool, str | None]:
+        return False, None
+
+    def titled(self, command: C, title: str) -> C:
+        return command
+
+    def tension_step(self, tension: int, event: E) -> int:
+        return tension
+
+    # results
+    def describe_settled(self, before: S, events: Sequence[E]) -> dict[str, Any] | None:
+        return None
+
+    def is_query(self, command: BaseModel) -> bool:
+        return False
+
+    def query(self, state: S, command: C) -> dict[str, Any]:
+        raise RuleViolation(f"{self.title} has no read-only commands")
+
+    def reference(self, topic: str | None) -> dict[str, Any]:
+        if topic is None:
+            return {"topics": [], "credit": self.credit}
+        raise InvalidCommand(f"{self.title} has no rules topic {topic[:30]!r}")
+
+    # the Director and narration
+    def director(self, tables: OracleTables) -> QuietDirector[S, C, E]:
+        return QuietDirector(tables)
+
+    def record(self, narration: Narration, events: Sequence[E], after: S) -> OutcomeRecord:
+        return OutcomeRecord(task=narration.task, harm_track=self.harm_track)
+
+    def check(self, text: str, record: OutcomeRecord) -> list[str]:
+        return []
+
+    def cast(self, state: S) -> list[dict[str, str]]:
+        return []
+
+    def about(self, event: E) -> dict[str, Any] | None:
+        return None
+
+    def recap(self, payload: dict[str, Any]) -> RecapLine | None:
+        return None
+
+    # presentation
+    def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
+        return None
+
+    def toolbar(self, status: dict[str, Any], width: int) -> list[str]:
+        return [f"<b>{str(status.get('campaign', '')).replace('&', '&amp;').replace('<', '&lt;')}</b>"]
+
+    def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
+        return [] if story else [f"- {payload.get('type', 'event').replace('_', ' ')}"]
+
+    def export_cast(self, status: dict[str, Any]) -> list[str]:
+        return []
+
+    def dice_needed(self, state: S, command: C) -> list[DiceNeed]:
+        return []
+
+    def with_dice(self, state: S, command: C, faces: Mapping[str, tuple[int, ...]]) -> C:
+        return command
+
+    def completions(self, state: S, spec: str, args: Sequence[str], previous: str, current: str) -> list[str]:
+        return []
+
+    def prepare(self, state: S, command: C, talk: Conversation) -> C:
+        return command
+
+    def after(self, state: S, command: C, talk: Conversation) -> None:
+        return None
+
+    def as_line(self, command: C, typed: str) -> str:
+        return typed or type(command).__name__
+
+    def create_character(self, state: S, talk: Conversation, tables: OracleTables | None,
+                         rng: random.Random) -> C | None:
+        talk.say(f"{self.title} has no walk-through: `help` shows how to add a character.")
+        return None
+
+    # adventures
+    def check_adventure(self, adventure: Adventure) -> None:
+        return None
+
+    def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
+        return []
+
+    def pregen_command(self, entry: PregenEntry, dice: int | None) -> C:
+        raise RuleViolation(f"{self.title} has no ready-made characters")
+
+    def validate_data_file(self, path: Path) -> dict[str, Any] | None:
+        return None
