@@ -73,17 +73,20 @@ def _plain_cpu_buffers(active: bool) -> Iterator[None]:
     ``Llama`` takes its model parameters from ``llama_model_default_params`` and offers no
     argument for that one field. Quietly: llama.cpp's log lines are dropped through
     llama-cpp-python's own logger, and its ``suppress_stdout_stderr`` (which redirects the
-    whole process's stdout and stderr) is not used, since the model loads in a background
-    thread while the REPL is drawing."""
+    whole process's stdout and stderr, in ``llama`` and in ``_internals``) is not used, since the
+    model loads in a background thread while the REPL draws its first screen."""
     import logging
 
+    import llama_cpp._internals as internals  # type: ignore[import-not-found, unused-ignore]
     import llama_cpp.llama as high  # type: ignore[import-not-found, unused-ignore]
     import llama_cpp.llama_cpp as native  # type: ignore[import-not-found, unused-ignore]
 
+    quiet_modules = (high, internals)  # both redirect the process's stdout and stderr while loading
+
     silent = logging.CRITICAL + 1
     with _PARAMS_LOCK:
-        original_params, original_verbose, original_suppress = (
-            native.llama_model_default_params, getattr(high, "set_verbose"), getattr(high, "suppress_stdout_stderr"))
+        original_params, original_verbose = native.llama_model_default_params, getattr(high, "set_verbose")
+        original_suppress = [getattr(m, "suppress_stdout_stderr") for m in quiet_modules]
 
         def plain() -> Any:
             params = original_params()
@@ -93,13 +96,15 @@ def _plain_cpu_buffers(active: bool) -> Iterator[None]:
         if active:
             setattr(native, "llama_model_default_params", plain)
         setattr(high, "set_verbose", lambda verbose: logging.getLogger("llama-cpp-python").setLevel(silent))
-        setattr(high, "suppress_stdout_stderr", lambda disable=False: contextlib.nullcontext())
+        for module in quiet_modules:
+            setattr(module, "suppress_stdout_stderr", lambda disable=False: contextlib.nullcontext())
         try:
             yield
         finally:
             setattr(native, "llama_model_default_params", original_params)
             setattr(high, "set_verbose", original_verbose)
-            setattr(high, "suppress_stdout_stderr", original_suppress)
+            for module, suppress in zip(quiet_modules, original_suppress, strict=True):
+                setattr(module, "suppress_stdout_stderr", suppress)
 
 
 class LlamaBackend:
