@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
 SNAPSHOT_VERSION = 3  # the shape of a snapshot's payload; others are passed over
 CURRENT = "current_campaign"
+UNFOLDED = frozenset({"command_undone", "oracle_asked"})  # session events nothing folds
 Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
 
 
@@ -181,7 +182,8 @@ class Session:
         state, tension, progress = folded.state, folded.tension, folded.progress
         for event in events:
             if isinstance(event, SessionEvent):
-                progress = progress_step(progress, session_event_to_dict(event))
+                if isinstance(event, (AdventureMoved, SceneEnded, Narrated)):
+                    progress = progress_step(progress, session_event_to_dict(event))
             else:
                 state = self.system.apply(state, event)
                 tension = self.system.tension_step(tension, event)
@@ -206,8 +208,10 @@ class Session:
             for stored in self.journal.events(campaign, after_command=after):
                 if upto is not None and stored.command > upto:
                     break
-                if stored.command in undone or stored.type == "command_undone":
+                if stored.command in undone or stored.type in UNFOLDED:
                     continue
+                if stored.type == "narrated" and stored.payload.get("task") != "lesson":
+                    continue  # a table draw: the journal's record, nothing to fold
                 yield self._decode(stored.type, stored.payload)
 
         return self._step(folded, live()), self.journal.head(campaign)
@@ -509,8 +513,6 @@ class Session:
 
     def _rules(self, command: Any, line: str) -> dict[str, Any]:
         self._need_campaign()
-        if self.follow:
-            self._refresh()
         # The Director's choices the command left open are filled in first, outside the write
         # transaction, since a model may be asked for them.
         director = self.director
