@@ -31,7 +31,8 @@ from .errors import SoloError
 from .kernel.protocol import Cancelled
 from .kernel.registry import installed
 from .render import render
-from .session import Outcome, Session, command_rng
+from .ledger import command_rng
+from .session import Outcome, Session
 
 
 def _key(text: str) -> str:

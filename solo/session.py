@@ -15,54 +15,31 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
-from . import oracle, parser
+from . import parser
 from .adventure import Adventure, find_adventure, load_adventure
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .journal import Campaign, Head, Journal
-from .kernel.events import (
-    FOLDED,
-    TYPES,
-    AdventureMoved,
-    CommandUndone,
-    Narrated,
-    OracleAsked,
-    SceneEnded,
-    SessionEvent,
-    session_event_from_dict,
-    session_event_to_dict,
-)
-from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, RecapLine, StoryView
+from .kernel.events import FOLDED, TYPES, AdventureMoved, CommandUndone, Narrated, SessionEvent, session_event_to_dict
+from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
+from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
-from .narration import DEFAULT_CONTEXT, Narration
-from .story import Progress, Story, fold_name, progress_step
+from .narration import Narration
+from .story import Progress, Story, fold_name
+from .table import TableTalk
 from .tables import OracleTables, TableError, system_tables
+
+__all__ = ["SNAPSHOT_EVERY", "Decision", "Folded", "Outcome", "Session", "command_rng"]
 
 if TYPE_CHECKING:
     from .llm.graph import ModelNarrator
 
-SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
-SNAPSHOT_VERSION = 3  # the shape of a snapshot's payload; others are passed over
 CURRENT = "current_campaign"
-UNFOLDED = frozenset({"command_undone", "oracle_asked"})  # session events nothing folds
-Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
-
-
-@dataclass(frozen=True)
-class Folded:
-    """Everything a campaign's events fold into."""
-
-    state: Any
-    tension: int
-    progress: Progress
-
 
 @dataclass
 class Outcome:
@@ -94,13 +71,6 @@ class Decision:
     before: Any = None  # the rules state the command was decided on
     reported_from: int = 1 << 30  # index of the first event of the proposals reported apart
     apart: list[dict[str, Any]] = field(default_factory=list)  # their result objects
-
-
-def command_rng(seed: int, command: int, stream: str = "dice") -> random.Random:
-    """The generator for one command: a pure function of the campaign's seed, the
-    command's number and the stream (dice or oracle), so no generator state needs
-    storing and an extra oracle draw never shifts later dice."""
-    return random.Random(f"{seed}:{command}:{stream}")
 
 
 class Session:
@@ -145,6 +115,8 @@ class Session:
         self.campaign: Campaign | None = None
         self.story: Story | None = None
         self.system: AnySystem = get_system(DEFAULT)
+        self.ledger = Ledger(journal, self.system)
+        self.talk = TableTalk(self)
         self.state: Any = self.system.initial_state()
         self.tension = self.system.tension_start
         self.progress = Progress()
@@ -158,6 +130,7 @@ class Session:
     def _switch(self, campaign: Campaign) -> None:
         self.campaign = campaign
         self.system = get_system(campaign.rules)
+        self.ledger = Ledger(self.journal, self.system)
         self.story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
         if self.model is not None:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
@@ -168,73 +141,21 @@ class Session:
         """Fold the current campaign from its newest valid snapshot."""
         if self.campaign is None:
             return
-        folded, self.head = self._fold(self.campaign.id, use_snapshots=True)
+        folded, self.head = self.ledger.fold(self.campaign.id, use_snapshots=True)
         self.state, self.tension, self.progress = folded.state, folded.tension, folded.progress
 
     def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
         """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
-        folded, head = self._fold(campaign, use_snapshots=use_snapshots, upto=upto)
+        folded, head = self.ledger.fold(campaign, use_snapshots=use_snapshots, upto=upto)
         return folded.state, head
 
-    def _step(self, folded: Folded, events: Iterable[Event]) -> Folded:
-        """Fold events: rules events into the state and the tension, the session's own into
-        the adventure's progress."""
-        state, tension, progress = folded.state, folded.tension, folded.progress
-        for event in events:
-            if isinstance(event, SessionEvent):
-                if isinstance(event, (AdventureMoved, SceneEnded, Narrated)):
-                    progress = progress_step(progress, session_event_to_dict(event))
-            else:
-                state = self.system.apply(state, event)
-                tension = self.system.tension_step(tension, event)
-        return Folded(state, tension, progress)
-
-    def _decode(self, kind: str, payload: dict[str, Any]) -> Event:
-        return session_event_from_dict(payload) if kind in TYPES else self.system.event_from_dict(payload)
-
-    def _fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Folded, Head]:
-        """Everything the events of the commands not undone fold into, starting from the
-        newest snapshot no later ``undo`` invalidated."""
-        undone = self.journal.undone_commands(campaign)
-        if upto is not None:
-            undone = {t: by for t, by in undone.items() if by <= upto}
-        folded, after = Folded(self.system.initial_state(), self.system.tension_start, Progress()), 0
-        if use_snapshots:
-            loaded = self._snapshot(campaign, undone)
-            if loaded is not None:
-                folded, after = loaded
-
-        def live() -> Iterator[Event]:
-            for stored in self.journal.events(campaign, after_command=after):
-                if upto is not None and stored.command > upto:
-                    break
-                if stored.command in undone or stored.type in UNFOLDED:
-                    continue
-                if stored.type == "narrated" and stored.payload.get("task") != "lesson":
-                    continue  # a table draw: the journal's record, nothing to fold
-                yield self._decode(stored.type, stored.payload)
-
-        return self._step(folded, live()), self.journal.head(campaign)
-
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
-        return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
-                "progress": folded.progress.model_dump(mode="json")}
+        return self.ledger.snapshot_data(folded)
 
-    def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Folded, int] | None:
-        """The newest usable snapshot and its command. Snapshots are a cache: one of another
-        format or that no longer parses is passed over, never trusted."""
-        for head, data in self.journal.snapshots(campaign):
-            if any(target <= head.command < by for target, by in undone.items()):
-                continue
-            if not isinstance(data, dict) or data.get("v") != SNAPSHOT_VERSION:
-                continue
-            try:
-                folded = Folded(self.system.state_from_dict(data["rules"]), int(data["tension"]),
-                                Progress.model_validate(data["progress"]))
-            except (KeyError, TypeError, ValueError):
-                continue
-            return folded, head.command
-        return None
+    def verify(self) -> dict[str, Any]:
+        """``replay --verify`` of the current campaign (see ``Ledger.verify``)."""
+        campaign = self._need_campaign()
+        return self.ledger.verify(campaign.id, Folded(self.state, self.tension, self.progress), self.head)
 
     @property
     def director(self) -> DirectorPolicy[Any, Any, Any] | None:
@@ -323,12 +244,12 @@ class Session:
             case parser.Undo():
                 return self._undo(line)
             case parser.Reroll():
-                return self._reroll(command.number)
+                return self.talk.reroll(command.number)
             case parser.Draw() if command.table is None:
                 return {"tables": sorted(self._need_director().narrator.tables.tables)}
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
                     | parser.Accept() | parser.Edit() | parser.SceneEnd() | parser.Recap():
-                return self._journal_only(command, line)
+                return self.talk.run(command, line)
             case parser.Meta():
                 raise InvalidCommand(f"{type(command).__name__} cannot be run here")
             case _ if self.system.is_query(command):
@@ -460,7 +381,7 @@ class Session:
                 n.task in self.system.narration_tasks for n in decision.narrations)
             if not tell_later:
                 self._journal_narrations(campaign.id, head.command, decision)
-            folded = self._step(Folded(self.state, self.tension, self.progress), decision.events)
+            folded = self.ledger.step(Folded(self.state, self.tension, self.progress), decision.events)
             undoing = any(isinstance(e, CommandUndone) for e in decision.events)
             if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
                 self.journal.save_snapshot(campaign.id, head, self.snapshot_data(folded))
@@ -561,7 +482,7 @@ class Session:
         before = decision.before
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
         after = self.system.fold(before, rules_events)
-        progress = self._step(Folded(after, self.tension, self.progress),
+        progress = self.ledger.step(Folded(after, self.tension, self.progress),
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
         scene = self.story.current(progress, self.system.where(after)) if self.story else None
         rng = self._rng("oracle")
@@ -612,174 +533,6 @@ class Session:
         elif self.narration_error and self.narrate:
             result["warning"] = self.narration_error
         return result
-
-    def _journal_only(self, command: Any, line: str) -> dict[str, Any]:
-        """Notes, oracle questions, answers, treasure and table draws: journaled, never folded
-        into the rules state; like any command they settle open business (a pending roll) first."""
-        self._need_campaign()
-        result: dict[str, Any] = {}
-        chosen: list[Narration] = []
-
-        def decide() -> Decision:
-            before = self.state
-            # the suggestions to take are chosen before a resolution could bring new ones
-            chosen[:] = self._chosen(command.number) if isinstance(command, (parser.Accept, parser.Edit)) else []
-            decision = Decision(events=list(self.system.settle(before, None)), before=before)
-            if decision.events:
-                self._react(decision)
-            rng = self._rng("oracle")
-            state = self.system.fold(before, [e for e in decision.events if not isinstance(e, SessionEvent)])
-            match command:
-                case parser.Note():
-                    result["note"] = decision.note = command.text
-                case parser.Ask():
-                    dice, answer = oracle.ask(command.odds, command.dice, rng)
-                    tension = self.tension
-                    for e in decision.events:
-                        if not isinstance(e, SessionEvent):
-                            tension = self.system.tension_step(tension, e)
-                    asked = OracleAsked(question=command.question, odds=command.odds, dice=dice, answer=answer,
-                                        yes_chance=round(oracle.yes_chance(command.odds), 4), tension=tension,
-                                        tension_max=self.system.tension_max,
-                                        random_event=oracle.random_event_due(tension, dice))
-                    result.update(session_event_to_dict(asked))
-                    del result["type"], result["v"]
-                    decision.events.append(asked)
-                    if asked.random_event and self.director is not None:
-                        decision.narrations.append(self.director.random_event(state, rng))
-                case parser.Answer():
-                    decision.narrations.append(Narration(task="answer", text=command.text, source="player",
-                                                         origin="the player's answer"))
-                case parser.Tell() if command.text is None:
-                    decision.narrations.append(self._last_success())
-                case parser.Tell():
-                    teller: Literal["director", "player"] = "director" if self.suggest else "player"
-                    decision.narrations.append(Narration(task="told", text=command.text or "", source=teller,
-                                                         origin=f"told by the {teller}"))
-                case parser.Accept():
-                    decision.narrations += chosen
-                    decision.retell = False
-                    result["accepted"] = [n.as_result() for n in chosen]
-                case parser.Edit():
-                    (original,) = chosen
-                    edited = original.model_copy(update={"text": command.text, "source": "director",
-                                                         "origin": f"edited from {original.origin}"})
-                    decision.narrations.append(edited)
-                    decision.retell = False
-                    result["accepted"] = [edited.as_result()]
-                case parser.Recap():
-                    decision.narrations.append(self._recap(command.leg))
-                case parser.Treasure():
-                    scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
-                    from_file = self.story.treasure(scene, rng) if self.story and scene else None
-                    decision.narrations.append(from_file or self._need_director().treasure(state, rng))
-                case parser.SceneEnd():
-                    where = self.system.where(state)
-                    if where.scene == 0:
-                        raise RuleViolation("no scene is under way: `scene start` first")
-                    if self.progress.ended:
-                        raise RuleViolation("this scene has already ended: `scene start` goes on")
-                    scene = self.story.current(self.progress, where) if self.story else None
-                    decision.events.append(SceneEnded(outcome=command.outcome, scene=scene.id if scene else None))
-                    if self.story and scene:
-                        decision.narrations.append(self.story.way_forward(scene, command.outcome))
-                    else:
-                        decision.narrations.append(self._need_director().path_forward(state, rng))
-                    result.update({"scene": where.scene, "outcome": command.outcome})
-                case parser.Draw():
-                    tables = self._need_director().narrator.tables
-                    assert command.table is not None
-                    if command.table not in tables:
-                        raise RuleViolation(f"no oracle table {command.table[:40]!r}: `draw` with no name lists them")
-                    drawn = tables.draw(command.table, rng)
-                    context = {**DEFAULT_CONTEXT, **self._need_director().moment(state, rng)}
-                    result.update({"table": command.table, "faces": list(drawn.faces), "result": drawn.result,
-                                   "text": drawn.filled(context), "origin": drawn.origin()})
-                    decision.events.append(Narrated(task="draw", **result))
-            if isinstance(command, (parser.Accept, parser.Edit)):
-                # the calls behind what is accepted are journaled with it; the rest stay private
-                decision.told = {id(n): self._suggestion_calls.pop(id(o), [])
-                                 for n, o in zip(decision.narrations[-len(chosen):], chosen, strict=True)}
-            return decision
-
-        decision, _ = self._write(line, type(command).__name__.lower(), decide)
-        if chosen:  # taken: the other suggestions stay open
-            taken = {id(n) for n in chosen}
-            self.suggestions = [n for n in self.suggestions if id(n) not in taken]
-        settled = [e for e in decision.events if not isinstance(e, SessionEvent)]
-        resolved = self.system.describe_settled(decision.before, settled) if settled else None
-        if resolved:
-            result["resolved"] = resolved
-        return self._with_narration(result, decision)
-
-    def _stored(self) -> list[tuple[int, str, dict[str, Any]]]:
-        """(command, type, payload) of every event of the commands not undone, oldest first."""
-        campaign = self._need_campaign()
-        undone = self.journal.undone_commands(campaign.id)
-        return [(e.command, e.type, e.payload) for e in self.journal.events(campaign.id) if e.command not in undone]
-
-    def _recap(self, leg: bool) -> Narration:
-        """What has happened since the scene (or the chapter) began, from the journal; retold
-        by the model when one is loaded."""
-        lines: list[RecapLine | None] = []
-        for _, kind, payload in self._stored():
-            if kind == "scene_ended":
-                lines.append(RecapLine(text=f"the scene ended in {payload['outcome']}"))
-            elif kind not in TYPES:
-                lines.append(self.system.recap(payload))
-        mark = "chapter" if leg else "scene"
-        start = max((i for i, line in enumerate(lines) if line and line.starts == mark), default=-1)
-        said: list[str] = []
-        names: list[str] = []
-        for line in lines[start + 1:]:
-            if line and line.text:
-                said.append(line.text)
-                names += line.names
-        what = "Leg" if leg else "scene"
-        text = ("So far in this " + what + ": " + "; ".join(said[-8:]) + ".") if said else \
-            f"Nothing much has happened yet in this {what}."
-        return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
-                         facts={"about": {"characters": list(dict.fromkeys(names))}})
-
-    def _last_success(self) -> Narration:
-        """`tell` with no words: the model tells the cast's last success for the player."""
-        if self.model is None:
-            raise RuleViolation("tell what happens: `tell TEXT` (with a model loaded, `tell` alone tells it for you)")
-        for command, kind, payload in reversed(self._stored()):
-            if kind in TYPES:
-                continue
-            facts = self.system.about(self.system.event_from_dict(payload))
-            if facts and facts.get("success") is True and facts.get("actor") and facts.get("action"):
-                return Narration(task="success", text=f"{facts['actor']} succeeds: {facts['action']}.",
-                                 origin=f"the roll of command {command}", facts={"about": facts})
-        raise RuleViolation("there is no success to tell yet")
-
-    def _chosen(self, number: int | None) -> list[Narration]:
-        if not self.suggestions:
-            raise RuleViolation("there is no suggestion to take: suggestions follow commands that narrate")
-        if number is None:
-            return list(self.suggestions)
-        if not 1 <= number <= len(self.suggestions):
-            raise RuleViolation(f"there is no suggestion {number}: choose 1 to {len(self.suggestions)}")
-        return [self.suggestions[number - 1]]
-
-    def _reroll(self, number: int | None) -> dict[str, Any]:
-        """Draw the private suggestions (or suggestion N) again; nothing is journaled."""
-        self._chosen(number)
-        assert self._suggest_basis is not None and self.campaign is not None
-        before, events, after = self._suggest_basis
-        self._rerolls += 1
-        rng = command_rng(self.campaign.seed, self.head.command, f"reroll{self._rerolls}")
-        scene = self.story.current(self.progress, self.system.where(after)) if self.story else None
-        fresh = self._need_director().react(before, events, after, rng,
-                                            StoryView(self.story, scene, self.progress.lessons)).narrations
-        if number is None:
-            self.suggestions = fresh
-        else:
-            same = [n for n in fresh if n.task == self.suggestions[number - 1].task]
-            if same:
-                self.suggestions[number - 1] = same[0]
-        return {"suggestions": [n.as_result() for n in self.suggestions]}
 
     def _need_director(self) -> DirectorPolicy[Any, Any, Any]:
         director = self.director
@@ -845,29 +598,3 @@ class Session:
         except (OSError, ValueError) as exc:
             raise JournalError(f"cannot write {str(path)[:80]}: {getattr(exc, 'strerror', None) or exc}") from None
         return {"file": str(path), "bytes": len(text.encode())}
-
-    def verify(self) -> dict[str, Any]:
-        """``replay --verify``: fold every event from the start and compare with the
-        state loaded through snapshots, with the state in memory and with every stored snapshot."""
-        campaign = self._need_campaign()
-        full, head = self._fold(campaign.id, use_snapshots=False)
-        expected = self.snapshot_data(full)
-        problems: list[str] = []
-        loaded, _ = self._fold(campaign.id, use_snapshots=True)
-        if self.snapshot_data(loaded) != expected:
-            problems.append("the state loaded through snapshots differs from the full replay")
-        memory = Folded(self.state, self.tension, self.progress)
-        if self.head == head and self.snapshot_data(memory) != expected:
-            problems.append("the state in memory differs from the replay")
-        undone = self.journal.undone_commands(campaign.id)
-        checked = 0
-        for snap_head, data in self.journal.snapshots(campaign.id):
-            if any(t <= snap_head.command < by for t, by in undone.items()):
-                continue
-            at, _ = self._fold(campaign.id, use_snapshots=False, upto=snap_head.command)
-            checked += 1
-            if self.snapshot_data(at) != data:
-                problems.append(f"the snapshot at command {snap_head.command} differs from the replay")
-        return {"ok": not problems, "events": head.seq, "commands": head.command, "snapshots_checked": checked,
-                "differences": problems}
-

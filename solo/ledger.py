@@ -1,0 +1,145 @@
+"""A campaign's events folded into its state: the rules state, the tension and the adventure's
+progress, loaded from the newest valid snapshot, replayed, and verified.
+
+Rules events fold through the campaign's rule system (``apply``, ``tension_step``); the
+session's own events (``solo.kernel.events``) fold into the adventure's progress. Snapshots
+are a versioned cache, passed over when stale or of another shape; ``replay --verify``
+refolds everything and compares.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .journal import Head, Journal
+from .kernel.events import (
+    TYPES,
+    AdventureMoved,
+    Narrated,
+    SceneEnded,
+    SessionEvent,
+    session_event_from_dict,
+    session_event_to_dict,
+)
+from .kernel.registry import AnySystem
+from .story import Progress, progress_step
+
+SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
+SNAPSHOT_VERSION = 3  # the shape of a snapshot's payload; others are passed over
+UNFOLDED = frozenset({"command_undone", "oracle_asked"})  # session events nothing folds
+Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
+
+
+def command_rng(seed: int, command: int, stream: str = "dice") -> random.Random:
+    """The generator for one command: a pure function of the campaign's seed, the
+    command's number and the stream (dice or oracle), so no generator state needs
+    storing and an extra oracle draw never shifts later dice."""
+    return random.Random(f"{seed}:{command}:{stream}")
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Everything a campaign's events fold into."""
+
+    state: Any
+    tension: int
+    progress: Progress
+
+
+class Ledger:
+    """Folds the campaigns of one journal with one rule system."""
+
+    def __init__(self, journal: Journal, system: AnySystem):
+        self.journal = journal
+        self.system = system
+
+    def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
+        """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
+        folded, head = self.fold(campaign, use_snapshots=use_snapshots, upto=upto)
+        return folded.state, head
+
+    def step(self, folded: Folded, events: Iterable[Event]) -> Folded:
+        """Fold events: rules events into the state and the tension, the session's own into
+        the adventure's progress."""
+        state, tension, progress = folded.state, folded.tension, folded.progress
+        for event in events:
+            if isinstance(event, SessionEvent):
+                if isinstance(event, (AdventureMoved, SceneEnded, Narrated)):
+                    progress = progress_step(progress, session_event_to_dict(event))
+            else:
+                state = self.system.apply(state, event)
+                tension = self.system.tension_step(tension, event)
+        return Folded(state, tension, progress)
+
+    def decode(self, kind: str, payload: dict[str, Any]) -> Event:
+        return session_event_from_dict(payload) if kind in TYPES else self.system.event_from_dict(payload)
+
+    def fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Folded, Head]:
+        """Everything the events of the commands not undone fold into, starting from the
+        newest snapshot no later ``undo`` invalidated."""
+        undone = self.journal.undone_commands(campaign)
+        if upto is not None:
+            undone = {t: by for t, by in undone.items() if by <= upto}
+        folded, after = Folded(self.system.initial_state(), self.system.tension_start, Progress()), 0
+        if use_snapshots:
+            loaded = self._snapshot(campaign, undone)
+            if loaded is not None:
+                folded, after = loaded
+
+        def live() -> Iterator[Event]:
+            for stored in self.journal.events(campaign, after_command=after):
+                if upto is not None and stored.command > upto:
+                    break
+                if stored.command in undone or stored.type in UNFOLDED:
+                    continue
+                if stored.type == "narrated" and stored.payload.get("task") != "lesson":
+                    continue  # a table draw: the journal's record, nothing to fold
+                yield self.decode(stored.type, stored.payload)
+
+        return self.step(folded, live()), self.journal.head(campaign)
+
+    def snapshot_data(self, folded: Folded) -> dict[str, Any]:
+        return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
+                "progress": folded.progress.model_dump(mode="json")}
+
+    def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Folded, int] | None:
+        """The newest usable snapshot and its command. Snapshots are a cache: one of another
+        format or that no longer parses is passed over, never trusted."""
+        for head, data in self.journal.snapshots(campaign):
+            if any(target <= head.command < by for target, by in undone.items()):
+                continue
+            if not isinstance(data, dict) or data.get("v") != SNAPSHOT_VERSION:
+                continue
+            try:
+                folded = Folded(self.system.state_from_dict(data["rules"]), int(data["tension"]),
+                                Progress.model_validate(data["progress"]))
+            except (KeyError, TypeError, ValueError):
+                continue
+            return folded, head.command
+        return None
+
+    def verify(self, campaign: int, memory: Folded, memory_head: Head) -> dict[str, Any]:
+        """``replay --verify``: fold every event from the start and compare with the state
+        loaded through snapshots, with the state in memory and with every stored snapshot."""
+        full, head = self.fold(campaign, use_snapshots=False)
+        expected = self.snapshot_data(full)
+        problems: list[str] = []
+        loaded, _ = self.fold(campaign, use_snapshots=True)
+        if self.snapshot_data(loaded) != expected:
+            problems.append("the state loaded through snapshots differs from the full replay")
+        if memory_head == head and self.snapshot_data(memory) != expected:
+            problems.append("the state in memory differs from the replay")
+        undone = self.journal.undone_commands(campaign)
+        checked = 0
+        for snap_head, data in self.journal.snapshots(campaign):
+            if any(t <= snap_head.command < by for t, by in undone.items()):
+                continue
+            at, _ = self.fold(campaign, use_snapshots=False, upto=snap_head.command)
+            checked += 1
+            if self.snapshot_data(at) != data:
+                problems.append(f"the snapshot at command {snap_head.command} differs from the replay")
+        return {"ok": not problems, "events": head.seq, "commands": head.command, "snapshots_checked": checked,
+                "differences": problems}

@@ -1,0 +1,196 @@
+"""The kernel's own commands at the table: notes, the yes/no oracle, answers and told story,
+recaps, treasure, the end of a scene, table draws, and the Director co-pilot's suggestions
+(accept, edit, reroll). They are journaled but never folded into the rules state; like any
+command they settle a system's open business (a pending roll) first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from . import oracle, parser
+from .errors import RuleViolation
+from .kernel.events import TYPES, Narrated, OracleAsked, SceneEnded, SessionEvent, session_event_to_dict
+from .kernel.protocol import RecapLine, StoryView
+from .ledger import command_rng
+from .narration import DEFAULT_CONTEXT, Narration
+
+if TYPE_CHECKING:
+    from .session import Decision, Session
+
+
+class TableTalk:
+    """The journal-only commands of one session."""
+
+    def __init__(self, session: Session):
+        self.s = session
+
+    def run(self, command: Any, line: str) -> dict[str, Any]:
+        """Notes, oracle questions, answers, treasure and table draws: journaled, never folded
+        into the rules state; like any command they settle open business (a pending roll) first."""
+        from .session import Decision
+
+        self.s._need_campaign()
+        result: dict[str, Any] = {}
+        chosen: list[Narration] = []
+
+        def decide() -> Decision:
+            before = self.s.state
+            # the suggestions to take are chosen before a resolution could bring new ones
+            chosen[:] = self.chosen(command.number) if isinstance(command, (parser.Accept, parser.Edit)) else []
+            decision = Decision(events=list(self.s.system.settle(before, None)), before=before)
+            if decision.events:
+                self.s._react(decision)
+            rng = self.s._rng("oracle")
+            state = self.s.system.fold(before, [e for e in decision.events if not isinstance(e, SessionEvent)])
+            match command:
+                case parser.Note():
+                    result["note"] = decision.note = command.text
+                case parser.Ask():
+                    dice, answer = oracle.ask(command.odds, command.dice, rng)
+                    tension = self.s.tension
+                    for e in decision.events:
+                        if not isinstance(e, SessionEvent):
+                            tension = self.s.system.tension_step(tension, e)
+                    asked = OracleAsked(question=command.question, odds=command.odds, dice=dice, answer=answer,
+                                        yes_chance=round(oracle.yes_chance(command.odds), 4), tension=tension,
+                                        tension_max=self.s.system.tension_max,
+                                        random_event=oracle.random_event_due(tension, dice))
+                    result.update(session_event_to_dict(asked))
+                    del result["type"], result["v"]
+                    decision.events.append(asked)
+                    if asked.random_event and self.s.director is not None:
+                        decision.narrations.append(self.s.director.random_event(state, rng))
+                case parser.Answer():
+                    decision.narrations.append(Narration(task="answer", text=command.text, source="player",
+                                                         origin="the player's answer"))
+                case parser.Tell() if command.text is None:
+                    decision.narrations.append(self.last_success())
+                case parser.Tell():
+                    teller: Literal["director", "player"] = "director" if self.s.suggest else "player"
+                    decision.narrations.append(Narration(task="told", text=command.text or "", source=teller,
+                                                         origin=f"told by the {teller}"))
+                case parser.Accept():
+                    decision.narrations += chosen
+                    decision.retell = False
+                    result["accepted"] = [n.as_result() for n in chosen]
+                case parser.Edit():
+                    (original,) = chosen
+                    edited = original.model_copy(update={"text": command.text, "source": "director",
+                                                         "origin": f"edited from {original.origin}"})
+                    decision.narrations.append(edited)
+                    decision.retell = False
+                    result["accepted"] = [edited.as_result()]
+                case parser.Recap():
+                    decision.narrations.append(self.recap(command.leg))
+                case parser.Treasure():
+                    scene = self.s.story.current(self.s.progress, self.s.system.where(state)) if self.s.story else None
+                    from_file = self.s.story.treasure(scene, rng) if self.s.story and scene else None
+                    decision.narrations.append(from_file or self.s._need_director().treasure(state, rng))
+                case parser.SceneEnd():
+                    where = self.s.system.where(state)
+                    if where.scene == 0:
+                        raise RuleViolation("no scene is under way: `scene start` first")
+                    if self.s.progress.ended:
+                        raise RuleViolation("this scene has already ended: `scene start` goes on")
+                    scene = self.s.story.current(self.s.progress, where) if self.s.story else None
+                    decision.events.append(SceneEnded(outcome=command.outcome, scene=scene.id if scene else None))
+                    if self.s.story and scene:
+                        decision.narrations.append(self.s.story.way_forward(scene, command.outcome))
+                    else:
+                        decision.narrations.append(self.s._need_director().path_forward(state, rng))
+                    result.update({"scene": where.scene, "outcome": command.outcome})
+                case parser.Draw():
+                    tables = self.s._need_director().narrator.tables
+                    assert command.table is not None
+                    if command.table not in tables:
+                        raise RuleViolation(f"no oracle table {command.table[:40]!r}: `draw` with no name lists them")
+                    drawn = tables.draw(command.table, rng)
+                    context = {**DEFAULT_CONTEXT, **self.s._need_director().moment(state, rng)}
+                    result.update({"table": command.table, "faces": list(drawn.faces), "result": drawn.result,
+                                   "text": drawn.filled(context), "origin": drawn.origin()})
+                    decision.events.append(Narrated(task="draw", **result))
+            if isinstance(command, (parser.Accept, parser.Edit)):
+                # the calls behind what is accepted are journaled with it; the rest stay private
+                decision.told = {id(n): self.s._suggestion_calls.pop(id(o), [])
+                                 for n, o in zip(decision.narrations[-len(chosen):], chosen, strict=True)}
+            return decision
+
+        decision, _ = self.s._write(line, type(command).__name__.lower(), decide)
+        if chosen:  # taken: the other suggestions stay open
+            taken = {id(n) for n in chosen}
+            self.s.suggestions = [n for n in self.s.suggestions if id(n) not in taken]
+        settled = [e for e in decision.events if not isinstance(e, SessionEvent)]
+        resolved = self.s.system.describe_settled(decision.before, settled) if settled else None
+        if resolved:
+            result["resolved"] = resolved
+        return self.s._with_narration(result, decision)
+
+    def stored(self) -> list[tuple[int, str, dict[str, Any]]]:
+        """(command, type, payload) of every event of the commands not undone, oldest first."""
+        campaign = self.s._need_campaign()
+        undone = self.s.journal.undone_commands(campaign.id)
+        return [(e.command, e.type, e.payload) for e in self.s.journal.events(campaign.id) if e.command not in undone]
+
+    def recap(self, leg: bool) -> Narration:
+        """What has happened since the scene (or the chapter) began, from the journal; retold
+        by the model when one is loaded."""
+        lines: list[RecapLine | None] = []
+        for _, kind, payload in self.stored():
+            if kind == "scene_ended":
+                lines.append(RecapLine(text=f"the scene ended in {payload['outcome']}"))
+            elif kind not in TYPES:
+                lines.append(self.s.system.recap(payload))
+        mark = "chapter" if leg else "scene"
+        start = max((i for i, line in enumerate(lines) if line and line.starts == mark), default=-1)
+        said: list[str] = []
+        names: list[str] = []
+        for line in lines[start + 1:]:
+            if line and line.text:
+                said.append(line.text)
+                names += line.names
+        what = "Leg" if leg else "scene"
+        text = ("So far in this " + what + ": " + "; ".join(said[-8:]) + ".") if said else \
+            f"Nothing much has happened yet in this {what}."
+        return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
+                         facts={"about": {"characters": list(dict.fromkeys(names))}})
+
+    def last_success(self) -> Narration:
+        """`tell` with no words: the model tells the cast's last success for the player."""
+        if self.s.model is None:
+            raise RuleViolation("tell what happens: `tell TEXT` (with a model loaded, `tell` alone tells it for you)")
+        for command, kind, payload in reversed(self.stored()):
+            if kind in TYPES:
+                continue
+            facts = self.s.system.about(self.s.system.event_from_dict(payload))
+            if facts and facts.get("success") is True and facts.get("actor") and facts.get("action"):
+                return Narration(task="success", text=f"{facts['actor']} succeeds: {facts['action']}.",
+                                 origin=f"the roll of command {command}", facts={"about": facts})
+        raise RuleViolation("there is no success to tell yet")
+
+    def chosen(self, number: int | None) -> list[Narration]:
+        if not self.s.suggestions:
+            raise RuleViolation("there is no suggestion to take: suggestions follow commands that narrate")
+        if number is None:
+            return list(self.s.suggestions)
+        if not 1 <= number <= len(self.s.suggestions):
+            raise RuleViolation(f"there is no suggestion {number}: choose 1 to {len(self.s.suggestions)}")
+        return [self.s.suggestions[number - 1]]
+
+    def reroll(self, number: int | None) -> dict[str, Any]:
+        """Draw the private suggestions (or suggestion N) again; nothing is journaled."""
+        self.chosen(number)
+        assert self.s._suggest_basis is not None and self.s.campaign is not None
+        before, events, after = self.s._suggest_basis
+        self.s._rerolls += 1
+        rng = command_rng(self.s.campaign.seed, self.s.head.command, f"reroll{self.s._rerolls}")
+        scene = self.s.story.current(self.s.progress, self.s.system.where(after)) if self.s.story else None
+        fresh = self.s._need_director().react(before, events, after, rng,
+                                            StoryView(self.s.story, scene, self.s.progress.lessons)).narrations
+        if number is None:
+            self.s.suggestions = fresh
+        else:
+            same = [n for n in fresh if n.task == self.s.suggestions[number - 1].task]
+            if same:
+                self.s.suggestions[number - 1] = same[0]
+        return {"suggestions": [n.as_result() for n in self.s.suggestions]}
