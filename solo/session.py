@@ -71,6 +71,7 @@ class Decision:
     before: Any = None  # the rules state the command was decided on
     reported_from: int = 1 << 30  # index of the first event of the proposals reported apart
     apart: list[dict[str, Any]] = field(default_factory=list)  # their result objects
+    warning: str | None = None  # something the player should know although the command stands
 
 
 class Session:
@@ -389,9 +390,16 @@ class Session:
         if decision.suggested is not None:
             self._suggest(decision, head)
         if tell_later:
-            decision.narrations = self._retell_all(decision, decision.narrations, head)
-            with self.journal.transaction():  # the command is journaled; this adds its told story
-                self._journal_narrations(campaign.id, head.command, decision)
+            try:
+                decision.narrations = self._retell_all(decision, decision.narrations, head)
+            except KeyboardInterrupt:  # the player stopped waiting for the model: the oracle tells it
+                decision.told.clear()
+                decision.warning = "the model was interrupted: the oracle's words stand"
+            try:
+                with self.journal.transaction():  # the command is journaled; this adds its told story
+                    self._journal_narrations(campaign.id, head.command, decision)
+            except SoloError as exc:  # the command stands; only its narration could not be kept
+                decision.warning = f"the narration was not journaled ({exc})"
         return decision, head
 
     def _journal_narrations(self, campaign: int, command: int, decision: Decision) -> None:
@@ -532,6 +540,8 @@ class Session:
             result["narration"] = told[0] if len(told) == 1 else told
         elif self.narration_error and self.narrate:
             result["warning"] = self.narration_error
+        if decision.warning:
+            result["warning"] = decision.warning
         return result
 
     def _need_director(self) -> DirectorPolicy[Any, Any, Any]:

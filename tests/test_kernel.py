@@ -231,3 +231,20 @@ def test_a_second_system_plays_on_the_engine_with_no_edit_of_it(tmp_path):
     assert by[lines[13]]["ok"] and by[lines[13]]["result"]["rules"] == "enigma"
     assert by[lines[14]]["ok"]
     assert not by[lines[15]]["ok"] and "Coin of Fate" in by[lines[15]]["error"] and "ENIGMA" in by[lines[15]]["error"]
+
+
+def test_stopping_the_model_leaves_the_command_and_the_oracle_s_words(tmp_path):
+    """Ctrl-C while the model narrates: the command was already journaled, so it stands, and
+    the oracle's narration is journaled in place of the model's."""
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    session = Session(Journal(tmp_path / "j.sqlite"), model=ModelNarrator(FakeBackend().enqueue(interrupted)))
+    for line in ("campaign new Halt --seed 2", "pc add Nara --dice 2"):
+        assert session.execute(line).ok
+    outcome = session.execute("scene start The quay")
+    assert outcome.ok and "interrupted" in outcome.result["warning"]
+    assert outcome.result["narration"]["source"] == "oracle"
+    assert session.status()["scene"] == 1
+    told = [n for n in session.journal.narrations(session.campaign.id) if n["command"] == session.head.command]
+    assert told and told[0]["source"] == "oracle" and session.journal.model_calls(session.campaign.id) == []
