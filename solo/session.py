@@ -395,6 +395,9 @@ class Session:
             except KeyboardInterrupt:  # the player stopped waiting for the model: the oracle tells it
                 decision.told.clear()
                 decision.warning = "the model was interrupted: the oracle's words stand"
+            except SoloError as exc:
+                decision.told.clear()
+                decision.warning = f"narration: {exc}; the oracle's words stand"
             try:
                 with self.journal.transaction():  # the command is journaled; this adds its told story
                     self._journal_narrations(campaign.id, head.command, decision)

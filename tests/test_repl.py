@@ -193,3 +193,22 @@ def test_the_walk_through_starts_an_adventure_with_its_characters(tmp_path):
     status = session.status()
     assert status["adventure"]["title"] and len(status["characters"]) >= 1
     assert "`scene start` opens the first scene" in text
+
+
+def test_the_first_screen_appears_at_once_while_the_bundled_model_loads(tmp_path):
+    """`make play` runs `solo --model bundled play`: the banner and the first question come within
+    2 seconds, whatever the model (and LangGraph) take to load in the background."""
+    pytest.importorskip("llama_cpp", reason="the [llm] extra is not installed")
+    from solo.llm.backends import bundled_model_path
+
+    bundled_model_path()  # assembled once per machine (about a second): not what this test times
+    env = dict(os.environ, TERM="xterm", XDG_DATA_HOME=str(tmp_path / "data"))
+    begun = time.monotonic()
+    child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "--model", "bundled",
+                                           "play"], env=env, dimensions=(ROWS, COLUMNS), timeout=2)
+    try:
+        child.expect("ENIGMA pulp adventures")
+        child.expect(r"Start one\? \[Y/n\]")
+        assert time.monotonic() - begun < 2.0
+    finally:
+        child.terminate(force=True)

@@ -111,9 +111,12 @@ class LlamaBackend:
     """A GGUF model in this process. Base models get the few-shot completion prompt as is;
     a model whose GGUF carries a chat template gets it wrapped as one user message."""
 
-    def __init__(self, path: str | Path, *, n_ctx: int = 4096, threads: int | None = None, background: bool = True,
-                 extra_buffers: bool | None = None):
-        self.path = Path(path)
+    def __init__(self, path: str | Path | Callable[[], Path], *, n_ctx: int = 4096, threads: int | None = None,
+                 background: bool = True, extra_buffers: bool | None = None, name: str | None = None):
+        # ``path`` may be a function finding the file (the bundled model is assembled on first
+        # use): it runs in the loading thread, so the first screen never waits for it.
+        self._find = path if callable(path) else None
+        self.path = Path(path) if not callable(path) else Path(name or "bundled model")
         # llama.cpp's extra CPU buffer types (AMX, repacking) crash in decode on the AMX machines this
         # project runs on; plain buffers are safe everywhere. SOLO_LLAMA_EXTRA_BUFFERS=1 opts back in.
         self.extra_buffers = os.environ.get("SOLO_LLAMA_EXTRA_BUFFERS") == "1" if extra_buffers is None else extra_buffers
@@ -124,7 +127,7 @@ class LlamaBackend:
         self._error: str | None = None
         self._ready = threading.Event()
         self._lock = threading.Lock()
-        if not self.path.is_file():
+        if self._find is None and not self.path.is_file():
             raise NarratorError(f"no model file at {self.path}: give a GGUF path with --model, or --no-model")
         if background:
             threading.Thread(target=self._load, name="solo-model-load", daemon=True).start()
@@ -133,6 +136,8 @@ class LlamaBackend:
 
     def _load(self) -> None:
         try:
+            if self._find is not None:
+                self.path = self._find()
             from llama_cpp import Llama  # type: ignore[import-not-found, unused-ignore]
 
             with _plain_cpu_buffers(not self.extra_buffers):
@@ -140,6 +145,8 @@ class LlamaBackend:
                                   n_threads_batch=self.threads, verbose=False)
         except ImportError:
             self._error = "llama-cpp-python is not installed: `pip install solo[llm]`, or play with --no-model"
+        except NarratorError as exc:
+            self._error = str(exc)
         except Exception as exc:  # a broken or foreign file: one line, and the oracle goes on
             self._error = f"cannot load the model {self.name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
         finally:
@@ -282,8 +289,8 @@ def open_backend(model: str | None, llm_url: str | None, no_model: bool, *, back
     if llm_url:
         return OpenAIBackend(llm_url)
     if model:
-        path = bundled_model_path() if model == "bundled" else Path(model).expanduser()
-        backend = LlamaBackend(path, background=background)
+        path: Path | Callable[[], Path] = bundled_model_path if model == "bundled" else Path(model).expanduser()
+        backend = LlamaBackend(path, background=background, name="gemma-3-270m-q4_k_m.gguf" if model == "bundled" else None)
         if not background and backend.error:
             raise NarratorError(backend.error)
         return backend

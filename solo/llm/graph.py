@@ -12,13 +12,13 @@ The model proposes words; it never touches the game state.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
-from langgraph.graph import END, START, StateGraph
 
 from ..errors import NarratorError
 from ..narration import Narration
@@ -81,7 +81,26 @@ class ModelNarrator:
         self._shared = prompts or prompts_folder()
         self.env = self._environment(None)
         self.on_text: StreamCallback | None = None  # streaming to the REPL, when it listens
-        self.graph = self._build()
+        # LangGraph takes over a second to import: the graph is built in the background, like the
+        # model loads, so the first screen never waits for it
+        self._graph: Any = None
+        self._built = threading.Event()
+        threading.Thread(target=self._build_now, name="solo-graph-build", daemon=True).start()
+
+    def _build_now(self) -> None:
+        try:
+            self._graph = self._build()
+        except Exception:  # noqa: BLE001 - reported as a NarratorError when narration is asked for
+            self._graph = None
+        finally:
+            self._built.set()
+
+    @property
+    def graph(self) -> Any:
+        self._built.wait()
+        if self._graph is None:
+            raise NarratorError("the narration graph could not be built (is langgraph installed?)")
+        return self._graph
 
     def _environment(self, system_prompts: Path | None) -> Environment:
         folders = ([str(system_prompts)] if system_prompts is not None else []) + [str(self._shared)]
@@ -98,6 +117,8 @@ class ModelNarrator:
     # the graph ---------------------------------------------------------------------
 
     def _build(self) -> Any:
+        from langgraph.graph import END, START, StateGraph
+
         graph = StateGraph(GraphState)
         graph.add_node("prompt", self._prompt)
         graph.add_node("generate", self._generate)
