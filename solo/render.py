@@ -36,7 +36,7 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
         for n in told if isinstance(told, list) else [told]:
             lines.append(f"[italic]~ {escape(n['task'].replace('_', ' '))}: {escape(n['text'])}[/]")
         for i, n in enumerate(r.get("suggestions", []), 1):
-            lines.append(f"[dim]suggestion {i} ({escape(n['task'])}): {escape(n['text'])}[/]")
+            lines.append(f"[dim]suggestion {n.get('number', i)} ({escape(n['task'])}): {escape(n['text'])}[/]")
     if r.get("warning"):
         lines.append(f"[yellow]{escape(r['warning'])}[/]")
     return "\n".join(lines) if lines else "ok"

@@ -28,16 +28,43 @@ from rich.panel import Panel
 
 from . import parser
 from .errors import SoloError
-from .kernel.protocol import Cancelled
+from .kernel.protocol import Cancelled, visible_width
 from .kernel.registry import installed
 from .render import render
 from .ledger import command_rng
 from .session import Outcome, Session
 
 
+def _wrap(parts: list[str], width: int) -> list[list[str]]:
+    """Status-bar fragments in lines of at most ``width`` columns (a fragment is never split)."""
+    lines: list[list[str]] = [[]]
+    used = 0
+    for part in parts:
+        size = visible_width(part)
+        if lines[-1] and used + 3 + size > width:
+            lines.append([])
+            used = 0
+        used += size + (3 if lines[-1] else 0)
+        lines[-1].append(part)
+    return lines
+
+
 def _key(text: str) -> str:
     """What completion compares: no shorthand sign, no quotes, no case."""
     return text.lstrip("+-@!").replace('"', "").replace("'", "").casefold()
+
+
+class LeftForCommand(Exception):
+    """A command line typed at a walk-through's or the story's question: the question is left
+    and the command runs, as if typed at the prompt."""
+
+    def __init__(self, line: str):
+        super().__init__(line)
+        self.line = line
+
+
+# one-word commands that leave a question; longer lines leave it when they parse as a command
+WAY_OUT = frozenset({"help", "status", "quit", "exit", "undo", "resolve", "log", "rules", "recap", "create"})
 
 
 class SoloCompleter(Completer):
@@ -92,6 +119,7 @@ class Repl:
         self._prompt_campaign: int | None = None
         self._questions: PromptSession[str] = PromptSession()
         self._ask = ask
+        self._open_questions = 0  # > 0 inside a walk-through or a story question: a command line leaves it
 
     # input -------------------------------------------------------------------------------
 
@@ -115,13 +143,40 @@ class Repl:
         return sorted(director.narrator.tables.tables) if director else []
 
     def ask(self, question: str) -> str:
-        """One answer from the player; Ctrl-C cancels what is being built."""
+        """One answer from the player; Ctrl-C cancels what is being built. Inside a walk-through
+        or a story question, a command line is a way out: it runs instead."""
         try:
             if self._ask is not None:
-                return self._ask(question)
-            return self._questions.prompt(f"{question} ")
+                answer = self._ask(question)
+            else:
+                answer = self._questions.prompt(f"{question} ")
         except KeyboardInterrupt:
             raise Cancelled from None
+        if self._open_questions and self._is_command(answer):
+            raise LeftForCommand(answer.strip())
+        return answer
+
+    def _is_command(self, text: str) -> bool:
+        words = text.split()
+        if not words:
+            return False
+        if len(words) == 1:
+            return words[0].casefold() in WAY_OUT
+        if parser.find_spec(words, self.session.system) is None:
+            return False
+        try:
+            parser.parse(text, self.session.system)
+        except SoloError:
+            return False
+        return True
+
+    def _questions_open(self, step: Callable[[], None]) -> None:
+        """Run a walk-through or ask the story's questions, with the command-line way out."""
+        self._open_questions += 1
+        try:
+            step()
+        finally:
+            self._open_questions -= 1
 
     def say(self, text: str) -> None:
         self.console.print(text)
@@ -141,9 +196,18 @@ class Repl:
             return HTML(" no campaign: <b>campaign new NAME</b>")
         system = self.session.system
         status = self.session.status()
-        parts = system.toolbar(status, self.console.width)
+        width = self._width()
+        parts = system.toolbar(status, width)
         parts.append(f"tension {self.session.tension}/{system.tension_max}")
-        return HTML(" " + " │ ".join(parts))
+        return HTML("\n".join(" " + " │ ".join(line) for line in _wrap(parts, width - 1)))
+
+    def _width(self) -> int:
+        try:
+            from prompt_toolkit.application import get_app
+
+            return get_app().output.get_size().columns
+        except Exception:  # noqa: BLE001 - no running application (tests): the console's width
+            return self.console.width
 
     # output -----------------------------------------------------------------------------
 
@@ -156,7 +220,7 @@ class Repl:
         for narration in told if isinstance(told, list) else [told]:
             self._narration(narration)
         for i, suggestion in enumerate(result.get("suggestions", []), 1):
-            self._narration(suggestion, private=i)
+            self._narration(suggestion, private=suggestion.get("number", i))
 
     def _narration(self, n: dict[str, Any], private: int | None = None) -> None:
         title = n["task"].replace("_", " ")
@@ -185,23 +249,27 @@ class Repl:
         if self.director:
             self.console.print("[bold]Director co-pilot[/]: type the dice you roll; narration stays private "
                                "until you `accept`, `reroll` or `edit` it.")
-        if self.session.campaign is None:
-            self._guarded(self.new_campaign)
-        else:
-            self.show(self.session.run(parser.Status(), "status"))
-        while True:
-            try:
-                line = self._prompt_session().prompt("solo> ")
-            except KeyboardInterrupt:
-                continue
-            except EOFError:
-                self.console.print("Everything is saved. Farewell!")
-                return 0
-            self._guarded(lambda: self.handle(line))
+        try:
+            if self.session.campaign is None:
+                self._guarded(self.new_campaign)
+            else:
+                self.show(self.session.run(parser.Status(), "status"))
+            while True:
+                try:
+                    line = self._prompt_session().prompt("solo> ")
+                except KeyboardInterrupt:
+                    continue
+                self._guarded(lambda: self.handle(line))
+        except EOFError:  # Ctrl-D, or `quit` typed anywhere
+            self.console.print("Everything is saved. Farewell!")
+            return 0
 
     def _guarded(self, step: Callable[[], None]) -> None:
         try:
             step()
+        except LeftForCommand as left:
+            self.console.print(f"[dim]leaving the question for `{escape(left.line)}`[/]")
+            self._guarded(lambda: self.handle(left.line))
         except Cancelled:
             self.console.print("[dim]cancelled[/]")
         except KeyboardInterrupt:  # during a long wait (the model): the command's transaction rolled back
@@ -218,7 +286,7 @@ class Repl:
         if text in ("quit", "exit"):
             raise EOFError
         if text == "create":
-            self.new_character()
+            self._questions_open(self.new_character)
             return
         try:
             command = parser.parse(text, system)
@@ -255,7 +323,7 @@ class Repl:
         outcome = self._execute(command, line)
         self.show(outcome)
         if outcome.ok:
-            self._follow_up(outcome)
+            self._questions_open(lambda: self._follow_up(outcome))
         return outcome
 
     def _execute(self, command: Any, line: str) -> Outcome:
@@ -319,6 +387,11 @@ class Repl:
     # walk-throughs ----------------------------------------------------------------------
 
     def new_campaign(self) -> None:
+        """The first minutes: an adventure or an improvised campaign, then the cast. A command
+        line typed at any question leaves the walk-through and runs."""
+        self._questions_open(self._new_campaign)
+
+    def _new_campaign(self) -> None:
         if self.ask("No campaign yet. Start one? [Y/n]").strip().lower() in ("n", "no"):
             self.console.print("Type `campaign new NAME` when you are ready.")
             return

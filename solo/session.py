@@ -99,7 +99,7 @@ class Session:
         self.journal = journal
         self.narrate = narrate
         self.suggest = suggest  # Director co-pilot: narration stays private until accepted
-        self.suggestions: list[Narration] = []
+        self.suggestions: list[Narration | None] = []  # numbered from 1; None once taken (numbers hold)
         self._suggestion_calls: dict[int, list[ModelCall]] = {}  # calls behind a suggestion, by id()
         self._suggest_basis: tuple[Any, list[Event], Any] | None = None
         self._rerolls = 0
@@ -199,6 +199,10 @@ class Session:
         except SoloError as exc:
             return Outcome(line=line, ok=False, error=str(exc), kind=kind)
         return Outcome(line=line, ok=True, result=result, kind=kind)
+
+    def open_suggestions(self) -> list[dict[str, Any]]:
+        """The co-pilot's suggestions not yet taken, each with the number it keeps until taken."""
+        return [{**n.as_result(), "number": i} for i, n in enumerate(self.suggestions, 1) if n is not None]
 
     def _need_campaign(self) -> Campaign:
         if self.campaign is None:
@@ -433,7 +437,7 @@ class Session:
         suggested = decision.suggested or []
         if self.model is not None and self.narrate:
             suggested = self._retell_all(decision, suggested, head, "suggestion")
-        self.suggestions = suggested
+        self.suggestions = list(suggested)
         self._suggestion_calls = {id(n): decision.told.pop(id(n), []) for n in suggested}
 
     def _rng(self, stream: str = "dice") -> random.Random:
@@ -536,8 +540,8 @@ class Session:
         return Cast(setting=setting, members=self.system.cast(self.state))
 
     def _with_narration(self, result: dict[str, Any], decision: Decision) -> dict[str, Any]:
-        if self.suggest and self.suggestions:
-            result["suggestions"] = [n.as_result() for n in self.suggestions]
+        if self.suggest and any(self.suggestions):
+            result["suggestions"] = self.open_suggestions()
         told = [n.as_result() for n in decision.narrations]
         if told:
             result["narration"] = told[0] if len(told) == 1 else told

@@ -117,9 +117,11 @@ class TableTalk:
             return decision
 
         decision, _ = self.s._write(line, type(command).__name__.lower(), decide)
-        if chosen:  # taken: the other suggestions stay open
+        if chosen:  # taken: the others stay open, under the numbers they were shown with
             taken = {id(n) for n in chosen}
-            self.s.suggestions = [n for n in self.s.suggestions if id(n) not in taken]
+            self.s.suggestions = [None if n is None or id(n) in taken else n for n in self.s.suggestions]
+            if not any(self.s.suggestions):
+                self.s.suggestions = []
         settled = [e for e in decision.events if not isinstance(e, SessionEvent)]
         resolved = self.s.system.describe_settled(decision.before, settled) if settled else None
         if resolved:
@@ -169,13 +171,14 @@ class TableTalk:
         raise RuleViolation("there is no success to tell yet")
 
     def chosen(self, number: int | None) -> list[Narration]:
-        if not self.s.suggestions:
+        open_ = {i: n for i, n in enumerate(self.s.suggestions, 1) if n is not None}
+        if not open_:
             raise RuleViolation("there is no suggestion to take: suggestions follow commands that narrate")
         if number is None:
-            return list(self.s.suggestions)
-        if not 1 <= number <= len(self.s.suggestions):
-            raise RuleViolation(f"there is no suggestion {number}: choose 1 to {len(self.s.suggestions)}")
-        return [self.s.suggestions[number - 1]]
+            return list(open_.values())
+        if number not in open_:
+            raise RuleViolation(f"there is no suggestion {number}: open ones are {', '.join(map(str, open_))}")
+        return [open_[number]]
 
     def reroll(self, number: int | None) -> dict[str, Any]:
         """Draw the private suggestions (or suggestion N) again; nothing is journaled."""
@@ -188,9 +191,10 @@ class TableTalk:
         fresh = self.s._need_director().react(before, events, after, rng,
                                             StoryView(self.s.story, scene, self.s.progress.lessons)).narrations
         if number is None:
-            self.s.suggestions = fresh
+            self.s.suggestions = list(fresh)
         else:
-            same = [n for n in fresh if n.task == self.s.suggestions[number - 1].task]
+            (old,) = self.chosen(number)
+            same = [n for n in fresh if n.task == old.task]
             if same:
                 self.s.suggestions[number - 1] = same[0]
-        return {"suggestions": [n.as_result() for n in self.s.suggestions]}
+        return {"suggestions": self.s.open_suggestions()}

@@ -18,13 +18,13 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 class Terminal:
     """A `solo play` process on a pty, its screen kept by pyte."""
 
-    def __init__(self, tmp_path: Path, *args: str):
-        env = dict(os.environ, TERM="xterm", XDG_DATA_HOME=str(tmp_path / "data"), COLUMNS=str(COLUMNS),
+    def __init__(self, tmp_path: Path, *args: str, columns: int = COLUMNS):
+        env = dict(os.environ, TERM="xterm", XDG_DATA_HOME=str(tmp_path / "data"), COLUMNS=str(columns),
                    LINES=str(ROWS))
-        self.screen = pyte.Screen(COLUMNS, ROWS)
+        self.screen = pyte.Screen(columns, ROWS)
         self.stream = pyte.ByteStream(self.screen)
         self.child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "play", *args],
-                                   env=env, dimensions=(ROWS, COLUMNS), timeout=20)
+                                   env=env, dimensions=(ROWS, columns), timeout=20)
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
@@ -55,11 +55,11 @@ class Terminal:
         return self.wait_for(then) if then else (self.pump(0.3) or self.text())
 
     def toolbar(self) -> str:
-        """The status bar: the last line showing the tension gauge."""
+        """The status bar: the bottom lines of the screen (it wraps to a second line when it must)."""
         self.pump(0.2)
-        lines = [line for line in self.screen.display if "tension" in line and "│" in line]
-        assert lines, f"no status bar on screen:\n{self.text()}"
-        return lines[-1].rstrip()
+        lines = [line.rstrip() for line in self.screen.display[-3:] if "│" in line]
+        assert lines and "tension" in lines[-1], f"no status bar on screen:\n{self.text()}"
+        return " ".join(lines)
 
     def close(self) -> None:
         if self.child.isalive():
@@ -70,8 +70,8 @@ class Terminal:
 def term_factory(tmp_path):
     made = []
 
-    def make(*args: str) -> Terminal:
-        t = Terminal(tmp_path, *args)
+    def make(*args: str, columns: int = COLUMNS) -> Terminal:
+        t = Terminal(tmp_path, *args, columns=columns)
         made.append(t)
         return t
 
@@ -212,3 +212,50 @@ def test_the_first_screen_appears_at_once_while_the_bundled_model_loads(tmp_path
         assert time.monotonic() - begun < 2.0
     finally:
         child.terminate(force=True)
+
+
+def test_a_command_typed_at_a_walk_through_question_runs(term_factory):
+    t = term_factory()
+    t.wait_for("Start one? [Y/n]")
+    t.line("campaign new Repl --seed 3", "Campaign Repl begins")
+    t.line("pc add Nara --dice 4", "Nara joins the cast")  # the prompt again, not the walk-through
+    assert "choose a number" not in t.text()
+    t.line("create", "Name:")
+    t.line("Max", "Archetype")
+    t.line("status", "Repl — Leg 1")  # a command at the next question leaves the walk-through
+    t.line("pc add Ann --dice 2", "Ann joins the cast")
+    t.line("scene start The quay", "Your answer")
+    t.line("snoop Ann --dice 6", "Ann snoops: level 6")  # a command at the story's question runs
+    t.line("log 3", "snoop Ann --dice 6")
+    assert "answer" not in t.text().split("log 3")[-1]
+
+
+def test_the_status_bar_fits_four_characters_in_80_columns(term_factory):
+    t = term_factory(columns=80)
+    t.wait_for("Start one? [Y/n]")
+    t.line("campaign new Four --seed 1", "Campaign Four begins")
+    for name in ("Nara Quinn", "Max Dumont", "Agathe Saint-Aubin", "Tobias Wren"):
+        t.line(f"pc add '{name}' --dice 3", f"{name} joins the cast")
+    t.pump(0.5)
+    bar = [line for line in t.screen.display[-4:] if "│" in line]
+    joined = " ".join(bar)
+    for first in ("Nara", "Max", "Agathe", "Tobias"):
+        assert first in joined, bar
+    assert "tension" in joined and all(len(line.rstrip()) <= 80 for line in bar)
+
+
+def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit(tmp_path):
+    from solo.journal import Journal
+    from solo.session import Session
+
+    session = Session(Journal(tmp_path / "j.sqlite"), suggest=True)
+    for line in ("campaign new Numbers --seed 2", "pc add Nara --dice 3", "scene start", "scene start"):
+        assert session.execute(line).ok
+    shown = session.open_suggestions()
+    assert [s["number"] for s in shown] == [1, 2] and [s["task"] for s in shown] == ["scene_transition", "wide_shot"]
+    edited = session.execute("edit 1 The tram bells fade behind them.")
+    assert edited.ok and [s["number"] for s in edited.result["suggestions"]] == [2]
+    assert not session.execute("accept 1").ok  # taken already
+    taken = session.execute("accept 2")
+    assert taken.ok and taken.result["accepted"][0]["task"] == "wide_shot"
+    assert "suggestions" not in taken.result

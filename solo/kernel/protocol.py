@@ -11,6 +11,7 @@ narration facts and checks, how its state is shown, its rules reference and its 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,12 @@ C = TypeVar("C", bound=BaseModel)
 E = TypeVar("E", bound=BaseModel)
 S_contra = TypeVar("S_contra", bound=BaseModel, contravariant=True)
 E_contra = TypeVar("E_contra", bound=BaseModel, contravariant=True)
+
+
+def visible_width(html: str) -> int:
+    """The columns a status-bar fragment (prompt-toolkit HTML) takes on screen."""
+    text = re.sub(r"<[^>]+>", "", html)
+    return len(text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
 
 
 @dataclass(frozen=True)

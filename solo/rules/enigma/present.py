@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from ...kernel.protocol import Cancelled, Conversation, DiceNeed
+from ...kernel.protocol import Cancelled, Conversation, DiceNeed, visible_width
 from ...tables import OracleTables
 from . import commands as rc
 from .odds import success_chance
@@ -178,24 +178,40 @@ def _x(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _short_names(names: list[str]) -> dict[str, str]:
+    """Each name by its first word where that is unique in the cast, cut to 12 letters."""
+    firsts = [n.split()[0] for n in names]
+    return {n: (f if firsts.count(f) == 1 else n)[:12] for n, f in zip(names, firsts, strict=True)}
+
+
 def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
     """Leg, Scene and round, then each character's Peril gauge, Knockouts, Luck, Blammo! dice and
-    catchphrase (✦), then a pending roll."""
+    catchphrase (✦), then a pending roll. Where the long form would take more than two lines of
+    ``width``, the short one: first names and ``L``uck, ``B``lammo, ``KO`` only when there are some
+    (the frame wraps the fragments into lines)."""
     where = f"Leg {status['leg']} · Scene {status['scene']}"
     if status["tumult"]:
         where += f" · <style fg='ansired'>Tumult round {status['tumult']['round']}</style>"
-    parts = [f"<b>{_x(status['campaign'])}</b> · {where}"]
+    head = [f"<b>{_x(status['campaign'])}</b> · {where}"]
+    tail = ["<style fg='ansicyan'>roll pending: Enter resolves</style>"] if status["pending"] else []
+    long_form, short_form = [], []
+    short = _short_names(list(status["characters"]))
     for name, c in status["characters"].items():
         gauge = "█" * c["peril"] + "░" * (6 - c["peril"])
         colour = "ansired" if c["peril"] >= 4 else "ansiyellow" if c["peril"] >= 2 else "ansigreen"
-        flags = " <style fg='ansired'>KO</style>" if c["incapacitated"] else ""
-        flags += " retired" if c["retired"] else ""
+        knocked = " <style fg='ansired'>KO</style>" if c["incapacitated"] else ""
+        retired = " retired" if c["retired"] else ""
         phrase = " ✦" if c["catchphrase_available"] else ""
-        parts.append(f"<b>{_x(name)}</b> <style fg='{colour}'>{gauge}</style> {c['peril']}/6 KO {c['knockouts']} "
-                     f"Luck {c['lucky_saves']} Blammo {c['blammo']}{phrase}{flags}")
-    if status["pending"]:
-        parts.append("<style fg='ansicyan'>roll pending: Enter resolves</style>")
-    return parts
+        long_form.append(f"<b>{_x(name)}</b> <style fg='{colour}'>{gauge}</style> {c['peril']}/6 KO {c['knockouts']} "
+                         f"Luck {c['lucky_saves']} Blammo {c['blammo']}{phrase}{knocked}{retired}")
+        kos = f" KO{c['knockouts']}" if c["knockouts"] else ""
+        short_form.append(f"<b>{_x(short[name])}</b> <style fg='{colour}'>{gauge}</style> {c['peril']}/6{kos} "
+                          f"L{c['lucky_saves']} B{c['blammo']}{phrase}{knocked}{' ret' if c['retired'] else ''}")
+    full = head + long_form + tail
+    if visible_width(" │ ".join(full)) + 16 <= 2 * width - 20:  # two lines at most, with the tension
+        return full
+    return head + short_form + tail
+
 
 
 # --- Markdown export --------------------------------------------------------------------------
