@@ -122,9 +122,16 @@ class Session:
         self.tension = self.system.tension_start
         self.progress = Progress()
         self.head = Head()
+        self.unavailable: str | None = None  # why the current campaign cannot be played here
         current = journal.setting(CURRENT)
         if current is not None:
-            self._switch(journal.campaign_by_id(int(current)))
+            campaign = journal.campaign_by_id(int(current))
+            try:
+                self._switch(campaign)
+            except RuleViolation:  # its rule system is not installed here: other campaigns still play
+                self.campaign = None
+                self.unavailable = (f"the current campaign {campaign.name!r} plays the {campaign.rules!r} rules, "
+                                    "which are not installed here: `campaign use` another, or install them")
 
     # loading ---------------------------------------------------------------------
 
@@ -206,7 +213,7 @@ class Session:
 
     def _need_campaign(self) -> Campaign:
         if self.campaign is None:
-            raise RuleViolation("no campaign yet: start one with `campaign new NAME`")
+            raise RuleViolation(self.unavailable or "no campaign yet: start one with `campaign new NAME`")
         return self.campaign
 
     def _dispatch(self, command: Any, line: str) -> dict[str, Any]:
@@ -222,6 +229,7 @@ class Session:
                 with self.journal.transaction():
                     self.journal.set_setting(CURRENT, str(campaign.id))
                 self._switch(campaign)
+                self.unavailable = None
                 return {"campaign": campaign.name, "rules": campaign.rules}
             case parser.CampaignList():
                 current = self.campaign.id if self.campaign else None
@@ -312,6 +320,7 @@ class Session:
                                            f"adventure {adventure.title}")
             self.journal.set_setting(CURRENT, str(campaign.id))
         self._switch(campaign)
+        self.unavailable = None
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
                                   **system.describe(initial, start, events, self.state)}
         if adventure is not None:
@@ -436,7 +445,14 @@ class Session:
         with the model calls behind it."""
         suggested = decision.suggested or []
         if self.model is not None and self.narrate:
-            suggested = self._retell_all(decision, suggested, head, "suggestion")
+            try:
+                suggested = self._retell_all(decision, suggested, head, "suggestion")
+            except KeyboardInterrupt:  # the Director stopped waiting: the oracle's suggestions stand
+                decision.told.clear()
+                decision.warning = "the model was interrupted: the oracle's suggestions stand"
+            except SoloError as exc:
+                decision.told.clear()
+                decision.warning = f"narration: {exc}; the oracle's suggestions stand"
         self.suggestions = list(suggested)
         self._suggestion_calls = {id(n): decision.told.pop(id(n), []) for n in suggested}
 
@@ -451,20 +467,18 @@ class Session:
         self._need_campaign()
         # The Director's choices the command left open are filled in first, outside the write
         # transaction, since a model may be asked for them.
-        director = self.director
-        completed, basis = command, self.head
-        calls: list[ModelCall] = []
-        if director is not None:
-            settled = self.system.fold(self.state, self.system.settle(self.state, command))
-            completed, calls = director.complete(settled, command, self._rng("oracle"), self._proposer())
+        # The oracle's generator serves the Director's choices, then its narration, in that order.
+        basis, oracle_rng = self.head, self._rng("oracle")
+        settled = self.system.fold(self.state, self.system.settle(self.state, command))
+        completed, calls = self.system.complete(settled, command, oracle_rng, self._proposer())
 
         def decide() -> Decision:
-            nonlocal completed
+            nonlocal completed, oracle_rng
             state = self.state
             base = self.system.fold(state, self.system.settle(state, command))
-            oracle_rng = self._rng("oracle")
-            if self.head != basis and director is not None:  # caught up with another process: choose afresh
-                completed, _ = director.complete(base, command, oracle_rng, None)
+            if self.head != basis:  # caught up with another process: choose afresh, without the model
+                oracle_rng = self._rng("oracle")
+                completed, _ = self.system.complete(base, command, oracle_rng, None)
             opening, title = self.system.scene_opening(completed)
             scene = None
             if opening and self.story is not None:
@@ -476,7 +490,7 @@ class Session:
             if opening:  # the story's place: a scene of the file, or improvised
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
                                                       leg=self.system.where(base).chapter))
-            self._react(decision)
+            self._react(decision, oracle_rng)
             return decision
 
         decision, _ = self._write(line, getattr(command, "kind", type(command).__name__), decide)
@@ -487,7 +501,7 @@ class Session:
             result[self.system.apart_key] = decision.apart
         return self._with_narration(result, decision)
 
-    def _react(self, decision: Decision) -> None:
+    def _react(self, decision: Decision, rng: random.Random) -> None:
         """The Director's answer to the decided events, following the adventure when there is
         one. Its proposals are decided by the rules and appended to the events; lessons given
         are journaled as events; its narration joins the decision."""
@@ -500,7 +514,6 @@ class Session:
         progress = self.ledger.step(Folded(after, self.tension, self.progress),
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
         scene = self.story.current(progress, self.system.where(after)) if self.story else None
-        rng = self._rng("oracle")
         reaction: Reaction[Any] = director.react(before, rules_events, after, rng,
                                                  StoryView(self.story, scene, progress.lessons))
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
@@ -510,8 +523,8 @@ class Session:
             decision.suggested = list(reaction.narrations)
             if reaction.proposals:
                 lines = [self.system.as_line(p, "") for p in reaction.proposals]
-                decision.suggested.append(Narration(task="enemies", text="The scene's enemies: " + "; ".join(lines),
-                                                    origin="adventure scene enemies"))
+                decision.suggested.append(Narration(task="enemies", text="The Director proposes: " + "; ".join(lines),
+                                                    origin="the Director's proposals"))
             self._suggest_basis = (before, list(rules_events), after)
             return
         decision.narrations += reaction.narrations

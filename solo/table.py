@@ -39,9 +39,9 @@ class TableTalk:
             # the suggestions to take are chosen before a resolution could bring new ones
             chosen[:] = self.chosen(command.number) if isinstance(command, (parser.Accept, parser.Edit)) else []
             decision = Decision(events=list(self.s.system.settle(before, None)), before=before)
+            rng = self.s._rng("oracle")  # the Director's answer to a settled roll first, then this command's
             if decision.events:
-                self.s._react(decision)
-            rng = self.s._rng("oracle")
+                self.s._react(decision, rng)
             state = self.s.system.fold(before, [e for e in decision.events if not isinstance(e, SessionEvent)])
             match command:
                 case parser.Note():
@@ -122,10 +122,14 @@ class TableTalk:
             self.s.suggestions = [None if n is None or id(n) in taken else n for n in self.s.suggestions]
             if not any(self.s.suggestions):
                 self.s.suggestions = []
-        settled = [e for e in decision.events if not isinstance(e, SessionEvent)]
+        # the settled roll's own events; the Director's harm that followed is reported apart
+        own = decision.events[:min(decision.reported_from, len(decision.events))]
+        settled = [e for e in own if not isinstance(e, SessionEvent)]
         resolved = self.s.system.describe_settled(decision.before, settled) if settled else None
         if resolved:
             result["resolved"] = resolved
+        if decision.apart:
+            result[self.s.system.apart_key] = decision.apart
         return self.s._with_narration(result, decision)
 
     def stored(self) -> list[tuple[int, str, dict[str, Any]]]:

@@ -248,3 +248,93 @@ def test_stopping_the_model_leaves_the_command_and_the_oracle_s_words(tmp_path):
     assert session.status()["scene"] == 1
     told = [n for n in session.journal.narrations(session.campaign.id) if n["command"] == session.head.command]
     assert told and told[0]["source"] == "oracle" and session.journal.model_calls(session.campaign.id) == []
+
+
+# --- regressions found in review of the split ------------------------------------------------------
+
+
+def test_the_repl_journals_what_was_typed_when_it_adds_no_dice(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from solo.repl import Repl
+
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    repl = Repl(session, console=Console(file=io.StringIO()), history_dir=tmp_path, ask=lambda q: "")
+    for line in ("campaign new Lines --seed 1", "pc add Nara --knack climbing", "pc pregen Felix"):
+        repl.handle(line)
+    lines = [c["line"] for c in session.journal.commands(session.campaign.id)]
+    assert lines[-2:] == ["pc add Nara --knack climbing", "pc pregen Felix"]
+    director = Repl(session, director=True, console=Console(file=io.StringIO()), history_dir=tmp_path,
+                    ask=lambda q: "4")
+    director.handle("pc add Ann")
+    assert session.journal.commands(session.campaign.id)[-1]["line"] == "pc add Ann --dice 4"
+
+
+def test_a_journal_only_command_reports_the_settled_roll_apart_from_director_harm(tmp_path):
+    """CONTRACT: a roll's Peril is exactly its 1s; the blunder's consequence (solo play) is
+    reported apart, whichever command settles the roll."""
+    for settle in ("note n", "ask 'Is it dark?' --dice 3,4", "resolve"):
+        session = Session(Journal(tmp_path / f"{settle.split()[0]}.sqlite"), director_peril=True)
+        for line in ("campaign new D --seed 21", "pc add Nara --dice 3", "pc add Max --dice 3", "scene start S"):
+            assert session.execute(line).ok
+        harmed = False
+        for turn in range(12):  # blunders until one's consequence costs Peril
+            assert session.execute(f"gamble Nara try{turn} --dice 2").ok
+            result = session.execute(settle).result
+            resolved = result["resolved"] if "resolved" in result else result
+            assert resolved["dice"] == [2] and resolved["peril_gained"] == 0
+            assert all(p["cause"] == "1s rolled" for p in resolved.get("peril_changes", []))
+            harmed |= bool(result.get("director_peril"))
+        assert harmed, f"no blunder cost Peril in 12 tries with {settle!r}: the test proves nothing"
+
+
+def test_ctrl_c_while_the_model_tells_co_pilot_suggestions_keeps_the_oracle_s(tmp_path):
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    session = Session(Journal(tmp_path / "j.sqlite"), suggest=True,
+                      model=ModelNarrator(FakeBackend().enqueue(interrupted)))
+    for line in ("campaign new Table --seed 5", "pc add Nara --dice 2"):
+        assert session.execute(line).ok
+    outcome = session.execute("scene start The quay")
+    assert outcome.ok and "interrupted" in outcome.result["warning"]
+    assert outcome.result["suggestions"] and session.status()["scene"] == 1
+    assert session.execute("accept").ok
+
+
+def test_enemies_choose_targets_when_narration_is_off(tmp_path):
+    session = Session(Journal(tmp_path / "j.sqlite"), narrate=False)
+    for line in ("campaign new T --seed 3", "pc add Nara --dice 2", "pc add Max --dice 3", "tumult start",
+                 "enemy add Goon --type minion", "enemy add Boss --type villain"):
+        assert session.execute(line).ok
+    acted = session.execute("enemy act Goon")
+    assert acted.ok and sum(acted.result["targets"].values()) == 1
+    ended = session.execute("round end")
+    assert ended.ok and [t["enemy"] for t in ended.result["enemies"]] == ["Boss"]
+
+
+def test_a_campaign_of_a_system_not_installed_here_is_one_line_and_others_play(tmp_path):
+    import json
+
+    env = install_toy_system(tmp_path)
+    db = str(tmp_path / "j.sqlite")
+    made = subprocess.run([sys.executable, "-m", "solo.cli", "--db", db, "script", "-", "--json"],
+                          input="campaign new Pulp --seed 1\ncampaign new Toss --rules coin --seed 4\n",
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert made.returncode == 0, made.stdout + made.stderr
+    plain = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}  # the toy system is not on this path
+
+    def solo(*words: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "solo.cli", "--db", db, *words], capture_output=True, text=True,
+                              env=plain, timeout=60)
+
+    status = solo("status", "--json")
+    assert status.returncode == 1 and "internal error" not in status.stderr + status.stdout
+    assert "'coin' rules" in status.stdout + status.stderr
+    listing = solo("--json", "campaign", "list")
+    assert listing.returncode == 0 and {c["name"] for c in json.loads(listing.stdout)["result"]["campaigns"]} == {
+        "Pulp", "Toss"}
+    assert solo("campaign", "use", "Pulp").returncode == 0
+    assert json.loads(solo("status", "--json").stdout)["rules"] == "enigma"

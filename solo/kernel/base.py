@@ -36,10 +36,6 @@ class QuietDirector(OracleNarrator, Generic[S, C, E]):
     def react(self, before: S, events: Sequence[E], after: S, rng: random.Random, story: StoryView) -> Reaction[C]:
         return Reaction()
 
-    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None
-                 ) -> tuple[C, list[ModelCall]]:
-        return command, []
-
     def moment(self, state: S, rng: random.Random) -> dict[str, str]:
         return {}
 
@@ -143,6 +139,10 @@ class BaseSystem(Generic[S, C, E]):
 
     def tension_step(self, tension: int, event: E) -> int:
         return tension
+
+    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None
+                 ) -> tuple[C, list[ModelCall]]:
+        return command, []
 
     # results
     def describe_settled(self, before: S, events: Sequence[E]) -> dict[str, Any] | None:

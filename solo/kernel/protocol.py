@@ -135,11 +135,6 @@ class DirectorPolicy(Protocol[S_contra, C, E_contra]):
               story: StoryView) -> Reaction[C]:
         """Narration and proposals answering ``events`` (a scene's Wide Shot, a blunder's consequence, ...)."""
 
-    def complete(self, state: S_contra, command: C, rng: random.Random, propose: Proposer | None
-                 ) -> tuple[C, list[ModelCall]]:
-        """``command`` with the choices it left to the Director filled in (an enemy's targets); a
-        model may propose them, checked by the rules; the calls made are returned for the journal."""
-
     def moment(self, state: S_contra, rng: random.Random) -> dict[str, str]:
         """Words for table placeholders ({character}, {place}, ...) from this state."""
 
@@ -215,6 +210,12 @@ class RuleSystem(Protocol[S, C, E]):
 
     def tension_step(self, tension: int, event: E) -> int:
         """The tension (or the system's analog) after one event."""
+
+    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None
+                 ) -> tuple[C, list[ModelCall]]:
+        """``command`` with the choices it left to the Director filled in (an enemy's targets) by the
+        system's policy, with or without narration; a model may propose them, checked by the rules;
+        the calls made are returned for the journal."""
 
     # results -------------------------------------------------------------------------
     def status(self, state: S) -> dict[str, Any]:

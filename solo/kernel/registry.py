@@ -34,7 +34,30 @@ def installed() -> dict[str, AnySystem]:
         except Exception:  # noqa: BLE001 - a third party's import error is theirs; `rules` lists what loads
             continue
         found[getattr(system, "name", point.name)] = system
+    for system in _built_in():
+        found.setdefault(system.name, system)
     return dict(sorted(found.items()))
+
+
+def _built_in() -> list[AnySystem]:
+    """The packages under ``solo/rules/`` that carry a ``SYSTEM``, for a source tree run without
+    its package metadata installed (their entry points are then unknown); found by folder, not by name."""
+    import importlib
+    import pkgutil
+
+    from .. import rules
+
+    out = []
+    for module in pkgutil.iter_modules(rules.__path__):
+        if not module.ispkg:
+            continue
+        try:
+            system = getattr(importlib.import_module(f"{rules.__name__}.{module.name}"), "SYSTEM", None)
+        except Exception:  # noqa: BLE001 - a broken package is left out, like a broken entry point
+            continue
+        if system is not None:
+            out.append(system)
+    return out
 
 
 def get_system(name: str) -> AnySystem:

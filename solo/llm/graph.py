@@ -103,7 +103,12 @@ class ModelNarrator:
         return self._graph
 
     def _environment(self, system_prompts: Path | None) -> Environment:
-        folders = ([str(system_prompts)] if system_prompts is not None else []) + [str(self._shared)]
+        """Templates from the rule system's folder, then the shared one; a folder named with
+        ``SOLO_PROMPTS`` comes first of all (a prompt author's own versions)."""
+        import os
+
+        own = [str(system_prompts)] if system_prompts is not None else []
+        folders = [str(self._shared), *own] if os.environ.get("SOLO_PROMPTS") else [*own, str(self._shared)]
         return Environment(loader=ChoiceLoader([FileSystemLoader(f) for f in folders]), undefined=StrictUndefined,
                            autoescape=False, keep_trailing_newline=False)
 

@@ -191,6 +191,13 @@ Command = (
 KEEPS_PENDING = (SpendLuck, UseCatchphrase, Resolve)
 
 
+class ShowCharacter(Frozen):
+    """A read-only question: the character sheet of NAME (every character's without a name)."""
+
+    kind: Literal["pc_show"] = "pc_show"
+    name: str | None = None
+
+
 class Odds(Frozen):
     """A read-only question: the pool and exact odds of a Gamble, before rolling it."""
 

@@ -142,6 +142,11 @@ def _dice_by_name(
 # --- lookups and checks -----------------------------------------------------------
 
 
+def member(state: GameState, name: str) -> Character:
+    """A character of the cast by name (see ``_member``); ``RuleViolation`` naming the cast if none."""
+    return _member(state, name)
+
+
 def _member(state: GameState, name: str) -> Character:
     """A character of the cast by name, ignoring case; a unique first name or start of a name
     will do ("Felix" for "Felix Plume")."""
@@ -191,6 +196,11 @@ def _match(owned: tuple[str, ...], wanted: str, owner: str, kind: str) -> str:
     raise RuleViolation(f"{owner} has no {kind} {wanted!r} ({kind}s: {listing})")
 
 
+def _assets_kind(character: Character) -> str:
+    """What a character's assets are called: items had with Just The Thing count too."""
+    return "knack, equipment or item" if character.items else "knack or equipment"
+
+
 def _unique(items: list[str], what: str) -> None:
     seen: set[str] = set()
     for item in items:
@@ -226,8 +236,20 @@ def _optional(state: GameState, rule: str, title: str) -> None:
         )
 
 
-def _enemy(state: GameState, name: str) -> Enemy:
+def enemy_named(state: GameState, name: str) -> Enemy | None:
+    """An enemy by name, ignoring case; a unique first word or start of a name will do
+    ("Ludo" for "Ludo Crankshaw"), as for characters."""
     enemy = state.find_enemy(name)
+    if enemy is None:
+        key = fold_name(name)
+        partial = [e for e in state.enemies if key and (fold_name(e.name).startswith(key)
+                                                        or key in fold_name(e.name).split())]
+        enemy = partial[0] if len(partial) == 1 else None
+    return enemy
+
+
+def _enemy(state: GameState, name: str) -> Enemy:
+    enemy = enemy_named(state, name)
     if enemy is None:
         known = ", ".join(e.name for e in state.enemies) or "none yet"
         raise RuleViolation(f"no enemy named {name!r} (enemies: {known})")
@@ -320,10 +342,10 @@ def _(c: cmd.Gamble, state: GameState, rng: random.Random) -> Events:
     action = _text(c.action, "the action")
     knacks = [_match(actor.knacks, k, actor.name, "knack") for k in c.knacks]
     equipment = [_match(actor.equipment, e, actor.name, "equipment") for e in c.equipment]
-    for asset in c.assets:
-        owned = _match(actor.knacks + actor.equipment, asset, actor.name, "knack or equipment")
-        (knacks if owned in actor.knacks else equipment).append(owned)
     advantages = [_text(a, "an advantage") for a in c.advantages]
+    for asset in c.assets:  # an item had with Just The Thing counts as the advantage it is (Ruling)
+        owned = _match(actor.knacks + actor.equipment + actor.items, asset, actor.name, _assets_kind(actor))
+        (knacks if owned in actor.knacks else equipment if owned in actor.equipment else advantages).append(owned)
     penalties = [_text(p, "a penalty") for p in c.penalties]
     _unique(knacks, "knack")
     _unique(equipment, "equipment")
@@ -355,7 +377,8 @@ def _(c: cmd.Gamble, state: GameState, rng: random.Random) -> Events:
         if helper.retired:
             raise RuleViolation(f"{helper.name} is retired and cannot help")
         _may_act(state, helper)
-        asset = _match(helper.knacks + helper.equipment, c.help.asset, helper.name, "knack or equipment")
+        asset = _match(helper.knacks + helper.equipment + helper.items, c.help.asset, helper.name,
+                       _assets_kind(helper))
         given = None if c.help.die is None else (c.help.die,)
         help_die = HelpDie(helper=helper.name, asset=asset, die=roll(1, given, rng, f"{helper.name}'s help")[0])
 
@@ -449,7 +472,8 @@ def _(c: cmd.GroupGamble, state: GameState, rng: random.Random) -> Events:
             _able(character, "take part")
         if character.retired:
             raise RuleViolation(f"{character.name} is retired and cannot gain bonus dice of any kind")
-        owned = _match(character.knacks + character.equipment, asset, character.name, "knack or equipment")
+        owned = _match(character.knacks + character.equipment + character.items, asset, character.name,
+                       _assets_kind(character))
         if fold_name(owned) in {fold_name(b) for b in bonus[character.name]}:
             raise RuleViolation(f"{character.name}'s {owned!r} is named twice: each counts once")
         bonus[character.name].append(owned)

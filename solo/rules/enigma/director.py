@@ -36,7 +36,7 @@ from . import commands as rc
 from . import events as ev
 from .adventure import foes, lesson
 from .apply import fold
-from .decide import decide, enemies_due
+from .decide import decide, enemies_due, enemy_named
 from .odds import saves_needed
 from .state import Character, Enemy, EnemyType, GameState, fold_name
 
@@ -331,49 +331,51 @@ class EnigmaDirector:
                                                      cause=f"blunder: {action}"))
         out.narrations.append(told)
 
-    # the Director's choices -------------------------------------------------------------
 
-    def complete(self, state: GameState, command: rc.Command, rng: random.Random, propose: Proposer | None
-                 ) -> tuple[rc.Command, list[ModelCall]]:
-        """Fill in the Director's choices a command left open ([Dangers] targets)."""
-        calls: list[ModelCall] = []
-        if isinstance(command, rc.EnemyAct) and command.targets is None and state.tumult is not None:
-            enemy = state.find_enemy(command.enemy)
-            if enemy is not None and not enemy.defeated:
-                return command.model_copy(update={"targets": self._targets(state, enemy, rng, propose, calls)}), calls
-        if isinstance(command, rc.EndRound) and state.tumult is not None:
-            targets = dict(command.targets)
-            given = {fold_name(k) for k in targets}
-            current = state
-            for enemy in enemies_due(state):
-                if fold_name(enemy.name) not in given:
-                    targets[enemy.name] = self._targets(current, enemy, rng, propose, calls)
-                act = rc.EnemyAct(enemy=enemy.name, targets=targets.get(enemy.name) or {})
-                try:
-                    current = fold(current, decide(current, act, rng=random.Random(0)))
-                except SoloError:
-                    break  # the rules will report it when deciding the whole round
-            return command.model_copy(update={"targets": targets}), calls
-        return command, calls
+# the Director's choices ([Dangers]): a policy of the rules, with or without tables to narrate from ----
 
-    def _targets(self, state: GameState, enemy: Enemy, rng: random.Random, propose: Proposer | None,
-                 calls: list[ModelCall]) -> dict[str, int]:
-        """How an enemy splits its danger: the model's proposal if the rules accept it,
-        else the Director policy ([Dangers]; models propose, rules dispose)."""
-        if propose is not None and state.active_characters():
-            heroes = [{"name": c.name, "peril": c.peril} for c in state.active_characters()]
-            raw, call = propose("enemy_split", seed=rng.randrange(2**31), enemy=enemy.name,
-                                enemy_type=enemy.type.value, danger=enemy.danger, heroes=heroes)
-            calls.append(call)
-            if raw is not None:
+
+def complete(state: GameState, command: rc.Command, rng: random.Random, propose: Proposer | None
+         ) -> tuple[rc.Command, list[ModelCall]]:
+    """Fill in the Director's choices a command left open ([Dangers] targets)."""
+    calls: list[ModelCall] = []
+    if isinstance(command, rc.EnemyAct) and command.targets is None and state.tumult is not None:
+        enemy = enemy_named(state, command.enemy)
+        if enemy is not None and not enemy.defeated:
+            return command.model_copy(update={"targets": _targets(state, enemy, rng, propose, calls)}), calls
+    if isinstance(command, rc.EndRound) and state.tumult is not None:
+        targets = dict(command.targets)
+        given = {fold_name(k) for k in targets}
+        current = state
+        for enemy in enemies_due(state):
+            if fold_name(enemy.name) not in given:
+                targets[enemy.name] = _targets(current, enemy, rng, propose, calls)
+            act = rc.EnemyAct(enemy=enemy.name, targets=targets.get(enemy.name) or {})
+            try:
+                current = fold(current, decide(current, act, rng=random.Random(0)))
+            except SoloError:
+                break  # the rules will report it when deciding the whole round
+        return command.model_copy(update={"targets": targets}), calls
+    return command, calls
+
+def _targets(state: GameState, enemy: Enemy, rng: random.Random, propose: Proposer | None,
+             calls: list[ModelCall]) -> dict[str, int]:
+    """How an enemy splits its danger: the model's proposal if the rules accept it,
+    else the Director policy ([Dangers]; models propose, rules dispose)."""
+    if propose is not None and state.active_characters():
+        heroes = [{"name": c.name, "peril": c.peril} for c in state.active_characters()]
+        raw, call = propose("enemy_split", seed=rng.randrange(2**31), enemy=enemy.name,
+                            enemy_type=enemy.type.value, danger=enemy.danger, heroes=heroes)
+        calls.append(call)
+        if raw is not None:
+            try:
+                split = Split(targets=json.loads(clean(raw).strip())).targets
+            except (ValueError, ValidationError):
+                call.fallback = "the proposal is not a JSON object of names and whole numbers"
+            else:
                 try:
-                    split = Split(targets=json.loads(clean(raw).strip())).targets
-                except (ValueError, ValidationError):
-                    call.fallback = "the proposal is not a JSON object of names and whole numbers"
-                else:
-                    try:
-                        decide(state, rc.EnemyAct(enemy=enemy.name, targets=split), rng=random.Random(0))
-                        return split
-                    except RuleViolation as exc:
-                        call.fallback = f"the rules refused the proposal: {exc}"
-        return enemy_targets(state, enemy, rng)
+                    decide(state, rc.EnemyAct(enemy=enemy.name, targets=split), rng=random.Random(0))
+                    return split
+                except RuleViolation as exc:
+                    call.fallback = f"the rules refused the proposal: {exc}"
+    return enemy_targets(state, enemy, rng)

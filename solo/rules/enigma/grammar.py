@@ -195,6 +195,9 @@ SPECS: tuple[Spec, ...] = (
           Option("--catchphrase", "catchphrase"), Option("--biography", "biography"),
           Option("--appearance", "appearance"), Option("--relationship", "relationship", multi=True),
           Option("--dice", "dice")), min_args=1),
+    Spec("pc show", "pc show [NAME]", "a character sheet: archetype, knacks and equipment by number, items, Peril, "
+         "Lucky Saves, Blammo! dice, catchphrase (every character's without a name)",
+         lambda a: rc.ShowCharacter(name=" ".join(a.positionals) or None)),
     Spec("leg start", "leg start [--dice NAME=N,...]", "begin a new Leg: 1d6 Lucky Saves each, catchphrases back",
          lambda a: rc.StartLeg(dice=_single_dice(a)), (Option("--dice", "dice", multi=True),), max_args=0),
     Spec("scene start", "scene start [TITLE]", "begin a new Scene: the knocked out recover",

@@ -159,6 +159,23 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
                 lines.append(f"Round {r['next_round']} begins")
         case "AssignPeril":
             lines += peril_lines([r])
+        case "ShowCharacter":
+            for c in r["characters"]:
+                what = ", ".join(x for x in (c["archetype"], c["profession"]) if x)
+                lines.append(f"[bold]{escape(c['name'])}[/]" + (f" — {escape(what)}" if what else ""))
+                for label, key in (("Drive", "drive"), ("Biography", "biography"), ("Appearance", "appearance")):
+                    if c[key]:
+                        lines.append(f"  {label}: {escape(c[key])}")
+                for label, key in (("Knacks", "knacks"), ("Equipment", "equipment"), ("Items", "items"),
+                                   ("Relationships", "relationships")):
+                    if c[key]:
+                        lines.append(f"  {label}: " + ", ".join(f"{i} {escape(x)}" for i, x in enumerate(c[key], 1)))
+                if c["catchphrase"]:
+                    ready = "ready" if c["catchphrase_available"] else "spoken this Leg"
+                    lines.append(f"  Catchphrase: “{escape(c['catchphrase'])}” ({ready})")
+                flags = [f for f, on in (("knocked out", c["incapacitated"]), ("retired", c["retired"])) if on]
+                lines.append(f"  Peril {c['peril']}/6, Knockouts {c['knockouts']}, Lucky Saves {c['lucky_saves']}, "
+                             f"Blammo! dice {c['blammo']}" + (f" ({', '.join(flags)})" if flags else ""))
         case "Odds":
             lines.append(f"{escape(r['character'])}: {r['pool']}d6, {r['success']:.1%} to succeed "
                          f"({r['with_extra_die']:.1%} with one more die)")
@@ -396,7 +413,7 @@ def _quote(name: str) -> str:
     return f'"{name}"' if any(ch.isspace() for ch in name) else name
 
 
-ACTORS = ("gamble", "odds", "luck", "catchphrase", "snoop", "peril", "thing")
+ACTORS = ("gamble", "odds", "luck", "catchphrase", "snoop", "peril", "thing", "pc show")
 
 
 def completions(state: GameState, spec: str, args: Sequence[str], previous: str, current: str) -> list[str]:
@@ -516,7 +533,9 @@ def as_line(command: rc.Command, typed: str) -> str:
         case rc.AssignPeril():
             return shlex.join(["peril", command.character, f"{command.amount:+d}"]
                               + (["--cause", command.cause] if command.cause else []))
-        case rc.AddCharacter() if not typed or "--dice" not in typed:
+        case rc.AddCharacter() if typed and (command.dice is None or "--dice" in typed):
+            return typed
+        case rc.AddCharacter():
             words = ["pc", "add", command.name]
             for flag, value in (("--archetype", command.archetype.value if command.archetype else None),
                                 ("--profession", command.profession), ("--drive", command.drive),
@@ -530,7 +549,7 @@ def as_line(command: rc.Command, typed: str) -> str:
                     words += [flag, value]
             if command.dice is not None:
                 words += ["--dice", str(command.dice)]
-            return shlex.join(words) if not typed else f"{typed} --dice {command.dice}"
+            return f"{typed} --dice {command.dice}" if typed else shlex.join(words)
         case rc.Snoop(dice=int(die)) if "--dice" not in typed:
             return f"{typed} --dice {die}"
         case rc.UseCatchphrase(dice=tuple(rolled)) if "--dice" not in typed:

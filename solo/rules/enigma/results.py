@@ -15,6 +15,7 @@ from . import events as ev
 from . import odds as odds_mod
 from .apply import fold
 from .decide import decide, resolve_pending
+from ...errors import RuleViolation
 from .state import GameState
 
 
@@ -167,6 +168,22 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
         case rc.EndTumult():
             return {"tumult": False, "cleared": list(events[0].cleared)}
     return {}
+
+
+def sheets(state: GameState, query: rc.ShowCharacter) -> dict[str, Any]:
+    """[Making a Character] the character sheet, as play has left it."""
+    from .decide import member
+
+    chosen = [member(state, query.name)] if query.name else list(state.characters)
+    if not chosen:
+        raise RuleViolation("nobody is in the cast yet: `pc add NAME` or `pc pregen`")
+    return {"characters": [{
+        "name": c.name, "archetype": c.archetype.value if c.archetype else None, "profession": c.profession,
+        "drive": c.drive, "biography": c.biography, "appearance": c.appearance,
+        "relationships": list(c.relationships), "knacks": list(c.knacks), "equipment": list(c.equipment),
+        "items": list(c.items), "catchphrase": c.catchphrase, "catchphrase_available": c.catchphrase_available,
+        "peril": c.peril, "knockouts": c.knockouts, "lucky_saves": c.lucky_saves, "blammo": c.blammo,
+        "incapacitated": c.incapacitated, "retired": c.retired} for c in chosen]}
 
 
 def odds(state: GameState, query: rc.Odds) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...adventure import Adventure
-from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
+from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
+from ...llm.calls import ModelCall
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
 from ...story import fold_name as fold_title
@@ -26,7 +27,7 @@ from . import events as ev
 from . import present, results
 from .apply import apply, fold
 from .decide import decide, resolve_pending
-from .director import TENSION_MAX, TENSION_START, EnigmaDirector, about, tension_step
+from .director import TENSION_MAX, TENSION_START, EnigmaDirector, about, complete, tension_step
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .reference import reference
 from .state import GameState, fold_name
@@ -157,6 +158,10 @@ class EnigmaSystem:
     def tension_step(self, tension: int, event: ev.Event) -> int:
         return tension_step(tension, event)
 
+    def complete(self, state: GameState, command: rc.Command, rng: random.Random, propose: Proposer | None
+                 ) -> tuple[rc.Command, list[ModelCall]]:
+        return complete(state, command, rng, propose)
+
     # results -------------------------------------------------------------------------
     def status(self, state: GameState) -> dict[str, Any]:
         return status(state)
@@ -169,9 +174,11 @@ class EnigmaSystem:
         return results.describe_resolution(before, events)
 
     def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, rc.Odds)
+        return isinstance(command, (rc.Odds, rc.ShowCharacter))
 
     def query(self, state: GameState, command: rc.Command) -> dict[str, Any]:
+        if isinstance(command, rc.ShowCharacter):
+            return results.sheets(state, command)
         assert isinstance(command, rc.Odds)
         return results.odds(state, command)
 
