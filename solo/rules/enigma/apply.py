@@ -104,6 +104,7 @@ def _(event: ev.GambleRolled, state: GameState) -> GameState:
         bonus=event.bonus,
         penalties=event.penalties,
         blammo_sounds=event.blammo_sounds,
+        vs=event.vs,
     )
     used = state.used_sounds + tuple(sound_key(s) for s in event.blammo_sounds)
     state = state.model_copy(update={"pending": pending, "used_sounds": used})

@@ -68,6 +68,7 @@ class Gamble(Frozen):
     help: HelpSpec | None = None
     dice: tuple[Face, ...] | None = None
     assets: tuple[str, ...] = ()  # shorthand: each names one of the character's knacks or equipment
+    vs: str | None = None  # in a Tumult, the enemy a success strikes: one hit when it resolves
 
 
 class SpendLuck(Frozen):

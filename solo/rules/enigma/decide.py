@@ -79,6 +79,10 @@ def resolve_pending(state: GameState) -> Events:
     if pending.help is not None and pending.help.die == 1:
         helper = _member(state, pending.help.helper)
         out.append(peril_change(helper, 1, f"a 1 rolled helping {actor.name}"))
+    enemy = state.find_enemy(pending.vs) if pending.vs else None
+    if success and enemy is not None and not enemy.defeated and state.tumult is not None:
+        hits = min(enemy.threshold, enemy.hits + 1)  # a Gamble named against an enemy: its success is a hit
+        out.append(ev.EnemyHit(enemy=enemy.name, count=1, hits=hits, defeated=hits >= enemy.threshold))
     return tuple(out)
 
 
@@ -382,6 +386,13 @@ def _(c: cmd.Gamble, state: GameState, rng: random.Random) -> Events:
         given = None if c.help.die is None else (c.help.die,)
         help_die = HelpDie(helper=helper.name, asset=asset, die=roll(1, given, rng, f"{helper.name}'s help")[0])
 
+    target = None
+    if c.vs is not None:  # [Tumults] [Dangers] a success against this enemy counts as a hit on it
+        _tumult(state, "striking an enemy")
+        enemy = _enemy(state, c.vs)
+        if enemy.defeated:
+            raise RuleViolation(f"{enemy.name} is already bested")
+        target = enemy.name
     pool = max(1, 1 + bonus_count - len(penalties))
     dice = roll(pool, c.dice, rng, f"{actor.name}'s Gamble")
     bonus = (
@@ -399,6 +410,7 @@ def _(c: cmd.Gamble, state: GameState, rng: random.Random) -> Events:
             bonus=bonus,
             penalties=tuple(penalties),
             blammo_sounds=tuple(sounds),
+            vs=target,
         ),
     )
 

@@ -64,6 +64,7 @@ class GambleRolled(Frozen):
     bonus: tuple[str, ...] = ()
     penalties: tuple[str, ...] = ()
     blammo_sounds: tuple[str, ...] = ()
+    vs: str | None = None  # the enemy a success strikes (absent in rows written before it existed)
 
 
 class LuckSpent(Frozen):

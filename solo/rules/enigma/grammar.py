@@ -101,6 +101,7 @@ def gamble(a: Args) -> rc.Gamble:
         help=None if helper is None else _help_spec(a, helper),
         dice=tuple(face(a, f) for f in trailing) if trailing else (None if dice is None else faces(a, dice)),
         assets=tuple(assets),
+        vs=a.one("vs"),
     )
 
 
@@ -184,6 +185,7 @@ GAMBLE_OPTIONS = (
     Option("--knack", "knack", multi=True), Option("--equip", "equip", multi=True),
     Option("--advantage", "advantage", multi=True), Option("--penalty", "penalty", multi=True),
     Option("--blammo", "blammo", multi=True), Option("--help", "help"), Option("--dice", "dice"),
+    Option("--vs", "vs"),
 )
 
 SPECS: tuple[Spec, ...] = (
@@ -203,7 +205,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("scene start", "scene start [TITLE]", "begin a new Scene: the knocked out recover",
          lambda a: rc.StartScene(title=" ".join(a.positionals) or None)),
     Spec("gamble", "gamble NAME ACTION [--knack K]... [--equip E]... [--advantage TEXT]... [--penalty TEXT]... "
-         "[--blammo SOUND]... [--help HELPER:ASSET[:DIE]] [--dice D,...]",
+         "[--blammo SOUND]... [--help HELPER:ASSET[:DIE]] [--vs ENEMY] [--dice D,...]",
          "roll a Gamble; it stays pending until resolved. Shorthand: g NAME ACTION +KNACK_OR_EQUIPMENT -PENALTY "
          "!SOUND @HELPER:ASSET[:DIE] [FACES...], e.g. g Nara \"leap\" +stonework +hook -fear 1 5",
          gamble, GAMBLE_OPTIONS, min_args=2, aliases=("g",)),

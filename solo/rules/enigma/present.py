@@ -59,6 +59,9 @@ def resolution_lines(r: Mapping[str, Any]) -> list[str]:
     if r.get("blammo_gained"):
         out.append(f"  +1 Blammo! die for {escape(r['character'])}")
     out += peril_lines(r.get("peril_changes", []))
+    if r.get("hit"):
+        h = r["hit"]
+        out.append(f"  {escape(h['enemy'])}: " + ("[bold]bested![/]" if h["defeated"] else f"{h['hits']} hit(s)"))
     return out
 
 
@@ -427,6 +430,8 @@ def completions(state: GameState, spec: str, args: Sequence[str], previous: str,
         return [_quote(f"{c.name}:{a}") for c in state.characters for a in c.knacks + c.equipment]
     if previous in ("--target", "--pay"):
         return [_quote(f"{c.name}:") for c in state.characters]
+    if previous == "--vs":
+        return [_quote(e.name) for e in state.enemies if not e.defeated]
     if previous == "--type":
         return [t.value for t in EnemyType]
     if previous == "--archetype":
@@ -471,12 +476,22 @@ def prepare(state: GameState, command: rc.Command, talk: Conversation) -> rc.Com
 
 
 def after(state: GameState, command: rc.Command, talk: Conversation) -> None:
-    """After a roll: what each open choice would change ([Lucky Saves], [Catchphrase])."""
+    """After a command: what each open choice of a pending roll would change ([Lucky Saves],
+    [Catchphrase], [Peril], [Knockouts]); in a Tumult, what comes next ([Tumults])."""
+    lines = roll_choices(state) if isinstance(command, (rc.Gamble, rc.SpendLuck, rc.UseCatchphrase)) else []
+    lines += tumult_next(state, command)
+    if lines:
+        talk.say("\n".join(lines))
+
+
+def roll_choices(state: GameState) -> list[str]:
+    """The choices a pending roll still has, each with what it would change."""
     pending = state.pending
-    if pending is None or not isinstance(command, (rc.Gamble, rc.SpendLuck, rc.UseCatchphrase)):
-        return
+    if pending is None:
+        return []
     actor = state.find(pending.character)
     assert actor is not None
+    who = escape(_quote(actor.name))
     dice = pending.all_dice
     best = max(range(len(dice)), key=lambda i: dice[i])
     lines = []
@@ -485,18 +500,50 @@ def after(state: GameState, command: rc.Command, talk: Conversation) -> None:
     else:
         need = 5 - dice[best]
         if need <= actor.lucky_saves:
-            lines.append(f"  [cyan]luck {escape(_quote(actor.name))} {best + 1} {need}[/]  die {best + 1}: "
+            lines.append(f"  [cyan]luck {who} {best + 1} {need}[/]  die {best + 1}: "
                          f"{dice[best]} → 5, a success ({need} of {actor.lucky_saves} Lucky Saves)")
         else:
-            lines.append(f"  Lucky Saves cannot save this one ({actor.lucky_saves} left, {need} needed)")
+            lines.append(f"  Lucky Saves cannot make this a success ({actor.lucky_saves} left, {need} needed)")
         if actor.catchphrase_available:
             chance = success_chance(len(pending.dice), actor.lucky_saves)
-            lines.append(f"  [cyan]catchphrase {escape(_quote(actor.name))}[/]  “{escape(actor.catchphrase or '')}”: "
+            lines.append(f"  [cyan]catchphrase {who}[/]  “{escape(actor.catchphrase or '')}”: "
                          f"re-roll {len(pending.dice)} dice, {float(chance):.1%} with your Lucky Saves")
         lines.append("  [red]Enter[/] accept: a blunder (a Blammo! die, and the Director tells what goes wrong)")
-    if 1 in pending.dice:
+    ones = [i for i, face in enumerate(pending.dice) if face == 1]
+    if ones:
         lines.append(f"  each 1 adds 1 Peril to {escape(actor.name)} when the roll resolves")
-    talk.say("\n".join(lines))
+        if not actor.retired and actor.peril + len(ones) >= 6:
+            spare = min(len(ones), actor.lucky_saves)
+            saved = len(ones) - spare
+            if spare and actor.peril + saved < 6:
+                raise_ = ", ".join(f"luck {who} {i + 1}" for i in ones[:spare])
+                lines.append(f"  [bold]a Knockout is coming[/] (Peril {actor.peril} + {len(ones)}): [cyan]{raise_}[/] "
+                             f"turns {'the 1' if spare == 1 else 'those 1s'} into 2 and avoids it")
+            else:
+                lines.append(f"  [bold]a Knockout is coming[/] (Peril {actor.peril} + {len(ones)}), "
+                             f"and {actor.lucky_saves} Lucky Save(s) cannot raise enough of the 1s")
+    return lines
+
+
+def tumult_next(state: GameState, command: rc.Command) -> list[str]:
+    """[Tumults] the next step once the cast has acted or the enemies are bested."""
+    tumult = state.tumult
+    if tumult is None or state.pending is not None or isinstance(command, rc.EndTumult):
+        return []
+    standing = [e for e in state.enemies if not e.defeated]
+    if state.enemies and not standing:
+        return ["  [dim]every enemy is bested: `tumult end`[/]"]
+    waiting = [c.name for c in state.active_characters() if c.name not in tumult.acted]
+    hint = []
+    if isinstance(command, rc.Resolve) and standing:
+        hint.append(f"  [dim]a success that struck an enemy counts with `hit {escape(_quote(standing[0].name))}`"
+                    " (or name it next time: `gamble ... --vs ENEMY`)[/]")
+    if not waiting and standing:
+        hint.append("  [dim]everyone has acted: `round end` (the enemies act, then round "
+                    f"{tumult.round + 1})[/]")
+    elif waiting:
+        hint.append(f"  [dim]still to act this round: {escape(', '.join(waiting))}[/]")
+    return hint
 
 
 def gamble_line(command: rc.Gamble) -> str:
@@ -511,6 +558,8 @@ def gamble_line(command: rc.Gamble) -> str:
     if command.help is not None:
         die = f":{command.help.die}" if command.help.die is not None else ""
         words += ["--help", f"{command.help.helper}:{command.help.asset}{die}"]
+    if command.vs is not None:
+        words += ["--vs", command.vs]
     if command.dice is not None:
         words += ["--dice", ",".join(map(str, command.dice))]
     return shlex.join(words)

@@ -50,6 +50,9 @@ def describe_resolution(before: GameState, events: Sequence[Any]) -> dict[str, A
                 "knockout": any(p.knockout for p in mine), "retired": any(p.retired for p in mine),
                 "peril_changes": [peril_dict(p) for p in tail],
             }
+            struck = next((x for x in events[i + 1:] if isinstance(x, ev.EnemyHit)), None)
+            if struck is not None:  # a Gamble named against an enemy (--vs) counted its success as a hit
+                result["hit"] = {"enemy": struck.enemy, "hits": struck.hits, "defeated": struck.defeated}
             if e.help is not None:
                 theirs = [p for p in tail if p.character == e.help.helper]
                 result.update({"help_die": e.help.die, "helper": e.help.helper,

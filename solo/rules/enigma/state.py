@@ -130,6 +130,7 @@ class PendingGamble(Frozen):
     blammo_sounds: tuple[str, ...] = ()
     luck_spent: int = 0
     catchphrase_used: bool = False
+    vs: str | None = None  # the enemy a success strikes (counted as a hit when it resolves)
 
     @property
     def all_dice(self) -> tuple[int, ...]:

@@ -1,0 +1,106 @@
+"""The table's flow: names by part, Gambles against an enemy, items from Just The Thing as assets,
+the character sheet, and what the REPL offers after a roll and in a Tumult."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from solo.journal import Journal
+from solo.repl import Repl
+from solo.session import Session
+
+
+def run(session: Session, *lines: str) -> dict:
+    result: dict = {}
+    for line in lines:
+        outcome = session.execute(line)
+        assert outcome.ok, f"{line!r}: {outcome.error}"
+        result = outcome.result or {}
+    return result
+
+
+FIGHT = ["campaign new Fight --seed 4 --optional just-the-thing", "pc add 'Ottoline Vance' --knack climbing --dice 4",
+         "pc add 'Max Dumont' --knack boxing --dice 3", "tumult start", "enemy add 'Ludo Crankshaw' --type lieutenant"]
+
+
+def test_enemies_are_named_by_a_unique_part_of_their_name(session):
+    run(session, *FIGHT, "enemy add 'Ludo Minor' --type minion")
+    assert run(session, "hit Crankshaw")["enemy"] == "Ludo Crankshaw"
+    assert run(session, "enemy act Minor --target Max:1")["enemy"] == "Ludo Minor"
+    ambiguous = session.execute("hit Ludo")
+    assert not ambiguous.ok and "Ludo Crankshaw, Ludo Minor" in ambiguous.error
+
+
+def test_a_gamble_against_an_enemy_counts_its_success_as_a_hit(session):
+    run(session, *FIGHT)
+    run(session, "gamble Max 'punch him' --vs Ludo --dice 5")
+    resolved = run(session, "resolve")
+    assert resolved["hit"] == {"enemy": "Ludo Crankshaw", "hits": 1, "defeated": False}
+    assert session.status()["tumult"]["enemies"]["Ludo Crankshaw"]["hits"] == 1
+    run(session, "gamble Ottoline 'kick him' --vs Ludo --dice 3")
+    missed = run(session, "resolve")
+    assert "hit" not in missed and session.status()["tumult"]["enemies"]["Ludo Crankshaw"]["hits"] == 1
+    run(session, "undo", "undo")  # Ottoline's resolution, then her roll
+    assert run(session, "undo")["undone"] == ["resolve"]  # Max's resolution: the hit goes with it
+    assert session.status()["tumult"]["enemies"]["Ludo Crankshaw"]["hits"] == 0
+    assert session.status()["pending"]["character"] == "Max Dumont"
+    assert session.verify()["ok"]
+
+
+def test_a_gamble_against_an_enemy_needs_a_tumult_and_a_standing_enemy(session):
+    run(session, *FIGHT[:3])
+    outside = session.execute("gamble Max punch --vs Ludo --dice 5")
+    assert not outside.ok and "Tumult" in outside.error
+    run(session, "tumult start", "enemy add Goon --type minion", "hit Goon")
+    bested = session.execute("gamble Max punch --vs Goon --dice 5")
+    assert not bested.ok and "already bested" in bested.error
+
+
+def test_an_item_had_with_just_the_thing_is_an_asset_for_its_owner_and_a_helper(session):
+    run(session, *FIGHT[:3], "thing Ottoline flashlight")
+    helped = run(session, "gamble Max 'see in the dark' @Ottoline:flash --dice 4")
+    assert helped["helper"] == "Ottoline Vance" and helped["help_asset"] == "flashlight"
+    run(session, "resolve")
+    own = run(session, "gamble Ottoline 'signal the plane' +flashlight --dice 2,3")
+    assert own["pool"] == 2 and "advantage: flashlight" in own["bonus"]
+
+
+def test_the_character_sheet_shows_what_play_has_left(session):
+    run(session, *FIGHT[:3], "thing Ottoline rope")
+    sheet = run(session, "pc show ottoline")["characters"][0]
+    assert sheet["name"] == "Ottoline Vance" and sheet["knacks"] == ["climbing"] and sheet["items"] == ["rope"]
+    assert sheet["lucky_saves"] == 3
+    assert len(run(session, "pc show")["characters"]) == 2
+    assert not session.execute("pc show Nobody").ok
+
+
+def repl(tmp_path: Path) -> tuple[Repl, io.StringIO]:
+    out = io.StringIO()
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    return Repl(session, console=Console(file=out, width=120), history_dir=tmp_path, ask=lambda q: ""), out
+
+
+def test_the_knockout_a_lucky_save_can_avoid_is_offered(tmp_path):
+    """At 5 Peril a rolled 1 would knock the character out; one Lucky Save raises the 1 to a 2."""
+    r, out = repl(tmp_path)
+    for line in ("campaign new K --seed 1", "pc add Nara --dice 2", "peril Nara +5", "gamble Nara jump --dice 1"):
+        r.handle(line)
+    text = out.getvalue()
+    assert "a Knockout is coming (Peril 5 + 1): luck Nara 1 turns the 1 into 2" in text
+    assert "cannot make this a success" in text
+
+
+def test_the_next_step_is_offered_in_a_tumult(tmp_path):
+    r, out = repl(tmp_path)
+    for line in ("campaign new T --seed 1", "pc add Nara --dice 2", "pc add Max --dice 2", "tumult start",
+                 "enemy add Goon --type minion", "gamble Nara jump --dice 5", ""):
+        r.handle(line)
+    assert "still to act this round: Max" in out.getvalue() and "`hit Goon`" in out.getvalue()
+    r.handle("gamble Max punch --dice 6")
+    r.handle("")
+    assert "everyone has acted: `round end`" in out.getvalue()
+    r.handle("hit Goon")
+    assert "every enemy is bested: `tumult end`" in out.getvalue()
