@@ -25,6 +25,26 @@ def _session_event(e: dict[str, Any], story: bool) -> list[str]:
     return []
 
 
+def _yaml(text: str) -> str:
+    """A YAML flow-sequence item, quoted."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _places(journal: Journal, campaign: Campaign, undone: dict[int, int]) -> list[str]:
+    """The titles of the scenes played, in order, once each."""
+    titles = [e.payload["title"] for e in journal.events(campaign.id)
+              if e.command not in undone and e.type.endswith("scene_started") and e.payload.get("title")]
+    return list(dict.fromkeys(titles))
+
+
+def _without_question(text: str) -> str:
+    """A Wide Shot without its leading question (the story keeps what the player answered)."""
+    sentences = text.rstrip().split(". ")
+    if len(sentences) > 1 and sentences[-1].endswith("?"):
+        return ". ".join(sentences[:-1]).rstrip(".") + "."
+    return text
+
+
 def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
                     story: bool = False) -> str:
     """The Markdown journal; ``story`` leaves out the mechanics (dice, rolls, where words came from)."""
@@ -41,11 +61,13 @@ def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, sta
 
     lines = [
         "---",
-        f"campaign: {campaign.name}",
+        f"campaign: {_yaml(campaign.name)}",
         f"rules: {campaign.rules}",
         f"seed: {campaign.seed}",
         f"created: {campaign.created}",
         f"tags: [solo, {system.name}]",
+        f"cast: [{', '.join(_yaml(name) for name in status.get('characters', {}))}]",
+        f"places: [{', '.join(_yaml(p) for p in _places(journal, campaign, undone))}]",
         "---",
         f"# {campaign.name}",
         "",
@@ -66,8 +88,10 @@ def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, sta
             lines.extend(f"> {line}" for line in text.splitlines() or [""])
             lines.append("")
         for n in narrations.get(cid, []):
-            if story and n["task"] == "lesson":
-                continue
+            if story and (n["task"] == "lesson" or (n["task"] == "success" and n["source"] == "oracle")):
+                continue  # teaching notes and prompts for the player's words are not the story
+            if story and n["task"] == "wide_shot":
+                n = {**n, "text": _without_question(n["text"])}
             origin = f", {n['origin']}" if n.get("origin") else ""
             heading = n["task"].replace("_", " ").capitalize()
             lines.append(f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n")

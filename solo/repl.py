@@ -254,6 +254,7 @@ class Repl:
                 self._guarded(self.new_campaign)
             else:
                 self.show(self.session.run(parser.Status(), "status"))
+                self._last_time()
             while True:
                 try:
                     line = self._prompt_session().prompt("solo> ")
@@ -263,6 +264,15 @@ class Repl:
         except EOFError:  # Ctrl-D, or `quit` typed anywhere
             self.console.print("Everything is saved. Farewell!")
             return 0
+
+    def _last_time(self) -> None:
+        """A resumed campaign opens with what happened last time: the last scene, from the journal."""
+        try:
+            told = self.session.talk.recap(leg=False).text
+        except SoloError:
+            return
+        if self.session.head.command > 1:
+            self.console.print(f"[bold]Last time[/]: {escape(told.removeprefix('So far in this scene: '))}")
 
     def _guarded(self, step: Callable[[], None]) -> None:
         try:

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from .session import Decision, Session
 
 
+WIDE_SHOT = "the Wide Shot: "
+
+
 class TableTalk:
     """The journal-only commands of one session."""
 
@@ -139,27 +142,60 @@ class TableTalk:
         return [(e.command, e.type, e.payload) for e in self.s.journal.events(campaign.id) if e.command not in undone]
 
     def recap(self, leg: bool) -> Narration:
-        """What has happened since the scene (or the chapter) began, from the journal; retold
-        by the model when one is loaded."""
-        lines: list[RecapLine | None] = []
-        for _, kind, payload in self.stored():
-            if kind == "scene_ended":
-                lines.append(RecapLine(text=f"the scene ended in {payload['outcome']}"))
-            elif kind not in TYPES:
-                lines.append(self.s.system.recap(payload))
+        """What has happened since the scene (or the chapter: an ENIGMA Leg) began, from the
+        journal: the rules' events as the system tells them, the places the Wide Shots opened on,
+        the players' answers and their own narration, clues, oracle answers and how scenes ended.
+        A chapter's recap goes scene by scene. Retold by the model when one is loaded."""
+        lines = self.recap_lines()
         mark = "chapter" if leg else "scene"
-        start = max((i for i, line in enumerate(lines) if line and line.starts == mark), default=-1)
-        said: list[str] = []
+        start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
         names: list[str] = []
+        scenes: list[list[str]] = [[]]
         for line in lines[start + 1:]:
-            if line and line.text:
-                said.append(line.text)
+            if leg and line.starts == "scene" and scenes[-1]:
+                scenes.append([])
+            if line.text:
+                scenes[-1].append(line.text)
                 names += line.names
         what = "Leg" if leg else "scene"
-        text = ("So far in this " + what + ": " + "; ".join(said[-8:]) + ".") if said else \
-            f"Nothing much has happened yet in this {what}."
+        if leg:
+            told = [said[0] + (f" ({'; '.join(said[1:][-8:])})" if said[1:] else "") for said in scenes if said]
+            text = ("So far in this Leg: " + "; ".join(told) + ".") if told else ""
+        else:
+            said = scenes[-1][-12:]
+            happened = [x for x in said if not x.startswith(WIDE_SHOT)]
+            if happened:
+                text = "So far in this scene: " + "; ".join(said) + "."
+            elif said:  # only the scene's opening: nothing has happened in it yet
+                text = f"Nothing much has happened yet in this scene ({'; '.join(said)})."
+            else:
+                text = ""
+        text = text or f"Nothing much has happened yet in this {what}."
         return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
                          facts={"about": {"characters": list(dict.fromkeys(names))}})
+
+    def recap_lines(self) -> list[RecapLine]:
+        """Every journaled happening as a line of a recap, in the order played."""
+        by_command: dict[int, list[RecapLine]] = {}
+        for command, kind, payload in self.stored():
+            line: RecapLine | None = None
+            if kind == "scene_ended":
+                line = RecapLine(text=f"the scene ended in {payload['outcome']}")
+            elif kind == "oracle_asked":
+                line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {payload['answer']}")
+            elif kind not in TYPES:
+                line = self.s.system.recap(payload)
+            if line is not None:
+                by_command.setdefault(command, []).append(line)
+        campaign = self.s._need_campaign()
+        undone = self.s.journal.undone_commands(campaign.id)
+        for n in self.s.journal.narrations(campaign.id):
+            text = _first_sentence(n["text"])
+            told = {"wide_shot": f"{WIDE_SHOT}{text}", "answer": f"the player added: {text}",
+                    "told": f"as told: {text}", "snoop": f"a clue: {text}"}.get(n["task"])
+            if told and n["command"] not in undone:
+                by_command.setdefault(n["command"], []).append(RecapLine(text=told))
+        return [line for command in sorted(by_command) for line in by_command[command]]
 
     def last_success(self) -> Narration:
         """`tell` with no words: the model tells the cast's last success for the player."""
@@ -202,3 +238,9 @@ class TableTalk:
             if same:
                 self.s.suggestions[number - 1] = same[0]
         return {"suggestions": self.s.open_suggestions()}
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of a narration, for a recap line."""
+    end = next((i for i, ch in enumerate(text) if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " ")), -1)
+    return (text[: end + 1] if end >= 0 else text).strip().rstrip(".")

@@ -104,3 +104,46 @@ def test_the_next_step_is_offered_in_a_tumult(tmp_path):
     assert "everyone has acted: `round end`" in out.getvalue()
     r.handle("hit Goon")
     assert "every enemy is bested: `tumult end`" in out.getvalue()
+
+
+def test_a_recap_tells_more_than_the_rolls(session):
+    run(session, "campaign new Recap --seed 5", "pc add Nara --dice 2", "pc add Max --dice 2", "scene start The bridge",
+        "answer A lantern swings from the beam", "gamble Nara leap --dice 5", "resolve", "tell She lands lightly.",
+        "ask 'Is anyone watching?' --dice 5,3", "snoop Max --dice 4")
+    text = run(session, "recap")["narration"]["text"]
+    for part in ("the Wide Shot:", "the player added: A lantern swings", "Nara managed to leap",
+                 "as told: She lands lightly", "the oracle, asked “Is anyone watching?”, said yes", "a clue:"):
+        assert part in text, part
+    run(session, "scene end success", "scene start The tower", "gamble Max climb --dice 2", "resolve")
+    leg = run(session, "recap leg")["narration"]["text"]
+    assert leg.index("the cast came to The bridge") < leg.index("the scene ended in success") \
+        < leg.index("the cast came to The tower") < leg.index("Max failed to climb")
+
+
+def test_the_story_export_is_a_story_an_obsidian_vault_keeps(session, tmp_path):
+    run(session, "campaign new Vault --seed 5", "pc add Nara --dice 1", "scene start The bridge", "answer A lantern",
+        "gamble Nara leap --dice 5", "resolve", "tell She lands.", "export md story.md --story", "export md full.md")
+    story, full = (tmp_path / "story.md").read_text(), (tmp_path / "full.md").read_text()
+    front = story.split("---")[1]
+    assert 'cast: ["Nara"]' in front and 'places: ["The bridge"]' in front and "tags: [solo, enigma]" in front
+    assert "**[[Nara]]** joins the cast; 1 Lucky Save." in story and "- **[[Nara]]**" in story.split("The cast now")[1]
+    assert "*Success*" not in story and "*Success*" in full  # the prompt for the player's words is not the story
+    assert "She lands." in story and "A lantern" in story
+
+
+def test_a_resumed_campaign_opens_with_last_time(tmp_path):
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    run(session, "campaign new Again --seed 5", "pc add Nara --dice 2", "scene start The bridge",
+        "gamble Nara leap --dice 5", "resolve")
+    out = io.StringIO()
+    answers = iter([])
+    r = Repl(Session(Journal(tmp_path / "j.sqlite"), follow=False), console=Console(file=out, width=120),
+             history_dir=tmp_path, ask=lambda q: next(answers))
+    r._prompt_session = lambda: _EndAtOnce()  # type: ignore[method-assign]
+    assert r.run() == 0
+    assert "Last time: " in out.getvalue() and "Nara managed to leap" in out.getvalue()
+
+
+class _EndAtOnce:
+    def prompt(self, text: str) -> str:
+        raise EOFError

@@ -117,7 +117,8 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
         case "Gamble" | "SpendLuck" | "UseCatchphrase":
             return pending_lines(r)
         case "AddCharacter" | "PregenAdd" if "character" in r:
-            return [f"[bold]{escape(r['character'])}[/] joins the cast with {r['lucky_saves']} Lucky Saves"]
+            saves = f"{r['lucky_saves']} Lucky Save{'' if r['lucky_saves'] == 1 else 's'}"
+            return [f"[bold]{escape(r['character'])}[/] joins the cast with {saves}"]
         case "StartScene":
             title = f": {escape(r['title'])}" if r.get("title") else ""
             lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}{title}[/]")
@@ -272,7 +273,8 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     if t == "character_added":
         bits = [b for b in (e.get("archetype"), e.get("profession")) if b]
         desc = f" ({', '.join(bits)})" if bits else ""
-        lines.append(f"- **{e['name']}** joins the cast{desc}; {e['lucky_die']} Lucky Saves.")
+        saves = f"{e['lucky_die']} Lucky Save{'' if e['lucky_die'] == 1 else 's'}"
+        lines.append(f"- **[[{e['name']}]]** joins the cast{desc}; {saves}.")
         if e.get("knacks"):
             lines.append(f"  Knacks: {', '.join(e['knacks'])}.")
         if e.get("equipment"):
@@ -347,7 +349,7 @@ def export_cast(status: Mapping[str, Any]) -> list[str]:
     for name, c in status["characters"].items():
         flags = [f for f, on in (("knocked out", c["incapacitated"]), ("retired", c["retired"])) if on]
         extra = f" ({', '.join(flags)})" if flags else ""
-        lines.append(f"- **{name}**{extra}: Peril {c['peril']}/6, Knockouts {c['knockouts']}, "
+        lines.append(f"- **[[{name}]]**{extra}: Peril {c['peril']}/6, Knockouts {c['knockouts']}, "
                      f"Lucky Saves {c['lucky_saves']}, Blammo! {c['blammo']}.")
     return lines
 
