@@ -63,7 +63,7 @@ class TableTalk:
                     del result["type"], result["v"]
                     decision.events.append(asked)
                     if asked.random_event and self.s.director is not None:
-                        decision.narrations.append(self.s.director.random_event(state, rng))
+                        self._director_told(decision, self.s.director.random_event(state, rng))
                 case parser.Answer():
                     decision.narrations.append(Narration(task="answer", text=command.text, source="player",
                                                          origin="the player's answer"))
@@ -89,7 +89,7 @@ class TableTalk:
                 case parser.Treasure():
                     scene = self.s.story.current(self.s.progress, self.s.system.where(state)) if self.s.story else None
                     from_file = self.s.story.treasure(scene, rng) if self.s.story and scene else None
-                    decision.narrations.append(from_file or self.s._need_director().treasure(state, rng))
+                    self._director_told(decision, from_file or self.s._need_director().treasure(state, rng))
                 case parser.SceneEnd():
                     where = self.s.system.where(state)
                     if where.scene == 0:
@@ -99,9 +99,9 @@ class TableTalk:
                     scene = self.s.story.current(self.s.progress, where) if self.s.story else None
                     decision.events.append(SceneEnded(outcome=command.outcome, scene=scene.id if scene else None))
                     if self.s.story and scene:
-                        decision.narrations.append(self.s.story.way_forward(scene, command.outcome))
+                        self._director_told(decision, self.s.story.way_forward(scene, command.outcome))
                     else:
-                        decision.narrations.append(self.s._need_director().path_forward(state, rng))
+                        self._director_told(decision, self.s._need_director().path_forward(state, rng))
                     result.update({"scene": where.scene, "outcome": command.outcome})
                 case parser.Draw():
                     tables = self.s._need_director().narrator.tables
@@ -134,6 +134,13 @@ class TableTalk:
         if decision.apart:
             result[self.s.system.apart_key] = decision.apart
         return self.s._with_narration(result, decision)
+
+    def _director_told(self, decision: Decision, told: Narration) -> None:
+        """What the Director tells: told at once in solo play, a private suggestion for a human Director."""
+        if self.s.suggest:
+            decision.suggested = [*(decision.suggested or []), told]
+        else:
+            decision.narrations.append(told)
 
     def stored(self) -> list[tuple[int, str, dict[str, Any]]]:
         """(command, type, payload) of every event of the commands not undone, oldest first."""

@@ -147,3 +147,23 @@ def test_a_resumed_campaign_opens_with_last_time(tmp_path):
 class _EndAtOnce:
     def prompt(self, text: str) -> str:
         raise EOFError
+
+
+def test_the_co_pilot_keeps_every_director_telling_private_until_taken(tmp_path):
+    session = Session(Journal(tmp_path / "j.sqlite"), suggest=True)
+    run(session, "campaign new Private --seed 9", "pc add Nara --dice 2", "scene start The quay", "accept")
+    told_before = len(session.journal.narrations(session.campaign.id))
+    for line in ("treasure", "scene end success"):
+        result = run(session, line)
+        assert "narration" not in result and result["suggestions"], line
+    assert len(session.journal.narrations(session.campaign.id)) == told_before  # nothing journaled yet
+    run(session, "accept")
+    tasks = [n["task"] for n in session.journal.narrations(session.campaign.id)][told_before:]
+    assert tasks.count("path_forward") == 1
+    for dice in ("2,2", "1,1"):  # doubles at or under the tension: a random event, kept private too
+        result = run(session, f"ask 'Is the way clear?' --dice {dice}")
+        if result["random_event"]:
+            assert "narration" not in result and any(s["task"] == "random_event" for s in result["suggestions"])
+            break
+    else:
+        raise AssertionError("no random event came: the test proves nothing")
