@@ -222,6 +222,10 @@ class Session:
                 return self._campaign_new(command, line)
             case parser.CampaignUse():
                 campaign = self.journal.campaign(command.name)
+                if campaign is None:  # a unique start of a name will do, as for every name
+                    key = fold_name(command.name)
+                    starts = [c for c in self.journal.campaigns() if fold_name(c.name).startswith(key)]
+                    campaign = starts[0] if len(starts) == 1 else None
                 if campaign is None:
                     names = ", ".join(c.name for c in self.journal.campaigns()) or "none yet"
                     raise RuleViolation(f"no campaign named {command.name!r} (campaigns: {names})")

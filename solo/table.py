@@ -106,11 +106,17 @@ class TableTalk:
                 case parser.Draw():
                     tables = self.s._need_director().narrator.tables
                     assert command.table is not None
-                    if command.table not in tables:
-                        raise RuleViolation(f"no oracle table {command.table[:40]!r}: `draw` with no name lists them")
-                    drawn = tables.draw(command.table, rng)
+                    table = command.table
+                    if table not in tables:  # a unique table whose id starts or whose name is the words given
+                        near = [t for t in tables.tables if t.startswith(table) or t.split(".", 1)[-1] == table]
+                        if len(near) != 1:
+                            raise RuleViolation(f"no single oracle table {table[:40]!r}"
+                                                f"{' (' + ', '.join(near[:6]) + ')' if near else ''}: "
+                                                "`draw` with no name lists them")
+                        table = near[0]
+                    drawn = tables.draw(table, rng)
                     context = {**DEFAULT_CONTEXT, **self.s._need_director().moment(state, rng)}
-                    result.update({"table": command.table, "faces": list(drawn.faces), "result": drawn.result,
+                    result.update({"table": table, "faces": list(drawn.faces), "result": drawn.result,
                                    "text": drawn.filled(context), "origin": drawn.origin()})
                     decision.events.append(Narrated(task="draw", **result))
             if isinstance(command, (parser.Accept, parser.Edit)):

@@ -259,3 +259,19 @@ def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit(tmp_path):
     taken = session.execute("accept 2")
     assert taken.ok and taken.result["accepted"][0]["task"] == "wide_shot"
     assert "suggestions" not in taken.result
+
+
+def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit_in_the_terminal(term_factory):
+    t = term_factory("--director")
+    t.wait_for("Start one?")
+    t.line("campaign new Table --seed 7", "Campaign Table begins")
+    t.line("pc add Ann --dice 4", "Ann joins the cast")
+    t.line("scene start The docks", "private suggestion 1")
+    t.line("accept", "solo>")
+    t.line("scene start The warehouse", "private suggestion 2")
+    t.line("edit 1 Rain follows them inside.", "solo>")
+    t.pump(0.5)
+    after_edit = t.text().split("edit 1 Rain follows them inside.")[-1]
+    assert "private suggestion 2" in after_edit and "private suggestion 1" not in after_edit
+    t.line("accept 2", "solo>")
+    t.line("log 2", "accept 2")

@@ -167,3 +167,13 @@ def test_the_co_pilot_keeps_every_director_telling_private_until_taken(tmp_path)
             break
     else:
         raise AssertionError("no random event came: the test proves nothing")
+
+
+def test_every_name_takes_a_unique_start(session):
+    run(session, "campaign new Marseille --seed 1", "campaign new Cairo --seed 2")
+    assert run(session, "campaign use mars")["campaign"] == "Marseille"
+    assert run(session, "rules blam")["topic"] == "blammo"
+    assert run(session, "draw blunder")["table"] == "consequences.blunder"
+    several = session.execute("draw wide")
+    assert not several.ok and "wide_shot.place" in several.error
+    assert not session.execute("campaign use Zanzibar").ok

@@ -69,4 +69,7 @@ def reference(topic: str | None) -> dict[str, Any]:
     for name, (section, text, aliases) in TOPICS.items():
         if key == name or key in aliases:
             return {"topic": name, "section": section, "text": text, "credit": CREDIT}
+    starts = {name for name, (_, _, aliases) in TOPICS.items() if any(w.startswith(key) for w in (name, *aliases))}
+    if key and len(starts) == 1:  # a unique start of a topic will do
+        return reference(starts.pop())
     raise InvalidCommand(f"no rules topic {topic!r}: topics are {', '.join(sorted(TOPICS))}")
