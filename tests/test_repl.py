@@ -275,3 +275,34 @@ def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit_in_the_terminal(ter
     assert "private suggestion 2" in after_edit and "private suggestion 1" not in after_edit
     t.line("accept 2", "solo>")
     t.line("log 2", "accept 2")
+
+
+def test_a_command_at_every_question_of_the_walk_throughs_leaves_it_and_runs(tmp_path):
+    """Answer the first-minutes walk-through normally up to question k, then type a command there:
+    the command runs, and the walk-through asks nothing more."""
+    import io
+
+    from rich.console import Console
+
+    from solo.journal import Journal
+    from solo.repl import Repl
+    from solo.session import Session
+
+    normal = ["y", "", "Walk", "3", "", "Nara", "1", "archivist", "r", "old maps", "", "1", "", "Snakes!", "n"]
+    for k in range(len(normal)):
+        asked: list[str] = []
+        answers = iter(normal[:k] + ["note left at question"] + ["MORE"] * 40)
+
+        def ask(question: str) -> str:
+            asked.append(question)
+            return next(answers)
+
+        session = Session(Journal(tmp_path / f"w{k}.sqlite"), follow=False)
+        repl = Repl(session, console=Console(file=io.StringIO()), history_dir=tmp_path, ask=ask)
+        repl._guarded(repl.new_campaign)
+        expected = k + 1
+        assert len(asked) == expected, (k, asked)  # nothing asked after the command
+        if session.campaign is None:
+            continue  # left before any campaign: the note is refused in one line, nothing else happened
+        notes = session.journal.notes(session.campaign.id)
+        assert [n["text"] for n in notes] == ["left at question"], (k, asked[-1])

@@ -118,7 +118,9 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
             return pending_lines(r)
         case "AddCharacter" | "PregenAdd" if "character" in r:
             saves = f"{r['lucky_saves']} Lucky Save{'' if r['lucky_saves'] == 1 else 's'}"
-            return [f"[bold]{escape(r['character'])}[/] joins the cast with {saves}"]
+            sheet = [f"  {label}: " + ", ".join(f"{i} {escape(x)}" for i, x in enumerate(r[key], 1))
+                     for label, key in (("knacks", "knacks"), ("equipment", "equipment")) if r.get(key)]
+            return [f"[bold]{escape(r['character'])}[/] joins the cast with {saves}", *sheet]
         case "StartScene":
             title = f": {escape(r['title'])}" if r.get("title") else ""
             lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}{title}[/]")

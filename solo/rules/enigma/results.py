@@ -146,7 +146,8 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
                     "defeated": hit.defeated}
         case rc.AddCharacter():
             added = events[0]
-            return {"character": added.name, "lucky_saves": added.lucky_die, "dice": [added.lucky_die]}
+            return {"character": added.name, "lucky_saves": added.lucky_die, "dice": [added.lucky_die],
+                    "knacks": list(added.knacks), "equipment": list(added.equipment)}
         case rc.StartLeg():
             leg = events[0]
             return {"leg": leg.leg, "lucky_saves": dict(leg.rolls), "departed": list(leg.departed)}
