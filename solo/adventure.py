@@ -53,6 +53,7 @@ class Scene(Strict):
     id: str = Field(pattern=r"^[a-z0-9_-]+$")
     title: str = Field(min_length=1)
     location: str = Field(min_length=1)
+    tags: tuple[str, ...] = ()  # where the scene is (solo.tables.SCENE_TAGS): the oracle draws what fits
     wide_shot: str | None = None  # a written opening; without it the oracle draws one
     question: str | None = None  # the leading question for the Wide Shot
     npcs: tuple[Npc, ...] = ()
@@ -63,6 +64,16 @@ class Scene(Strict):
     treasure: tuple[str, ...] = ()
     success: Way
     failure: Way
+
+    @field_validator("tags")
+    @classmethod
+    def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
+        from .tables import SCENE_TAGS
+
+        unknown = [t for t in tags if t not in SCENE_TAGS]
+        if unknown:
+            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}")
+        return tags
 
     @model_validator(mode="after")
     def _tumult_has_enemies(self) -> Scene:

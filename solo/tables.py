@@ -36,6 +36,21 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper"})
 MAX_DEPTH = 6
+# Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
+# among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
+SCENE_TAGS = frozenset({
+    "indoors", "outdoors", "city", "wilderness", "underground", "water", "air", "vehicle", "ancient", "night",
+    "day", "crowd",
+})
+REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
+
+
+def fits(entry_tags: tuple[str, ...], scene: frozenset[str] | None) -> bool:
+    """Whether an entry with ``entry_tags`` fits a scene tagged ``scene`` (None: a scene of
+    unknown setting, where everything fits)."""
+    if scene is None:
+        return True
+    return all((t[1:] not in scene) if t.startswith("!") else (t in scene) for t in entry_tags)
 
 
 class TableError(SoloError):
@@ -79,7 +94,15 @@ class Entry(BaseModel):
     range: str | None = None
     weight: float = 1.0
     peril: int | None = None  # a consequence that costs Peril, applied through the rules
-    tags: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()  # where it fits (SCENE_TAGS, "!tag" for where it must not be); none: anywhere
+
+    @field_validator("tags")
+    @classmethod
+    def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS]
+        if unknown:
+            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))} (or !tag)")
+        return tags
 
     @field_validator("weight")
     @classmethod
@@ -230,13 +253,27 @@ class OracleTables:
     def __contains__(self, table: str) -> bool:
         return table in self.tables
 
-    def draw(self, table: str, rng: random.Random, depth: int = 0, given: dict[str, str] | None = None) -> Draw:
+    def draw(self, table: str, rng: random.Random, depth: int = 0, given: dict[str, str] | None = None,
+             scene: frozenset[str] | None = None) -> Draw:
         """A draw from ``table``; nested references named in ``given`` take the text given
-        instead of a draw (a Wide Shot whose place the player already named)."""
+        instead of a draw (a Wide Shot whose place the player already named). In a scene tagged
+        ``scene``, only entries that fit it are taken: the dice are rolled again (up to REDRAWS
+        times), then an untagged entry stands in; nested draws fit the same scene."""
         if table not in self.tables:
             raise TableError(f"no oracle table {table!r}")
         source = self.tables[table]
         faces, result, entry = source.pick(rng)
+        if not fits(entry.tags, scene):
+            for _ in range(REDRAWS):
+                faces, result, entry = source.pick(rng)
+                if fits(entry.tags, scene):
+                    break
+            else:
+                neutral = [(i, e) for i, e in enumerate(source.entries, 1) if not e.tags]
+                if neutral:  # the first result of a neutral entry, as if the dice had shown it
+                    index, entry = neutral[rng.randrange(len(neutral))]
+                    result = index if source.dice in ("list", "weighted") else entry.span()[0]
+                    faces = divmod(result, 10) if source.dice == "d66" else (result,)
         nested: list[Draw] = []
 
         def expand(match: re.Match[str]) -> str:
@@ -245,7 +282,7 @@ class OracleTables:
                 return given[ref]
             if depth >= MAX_DEPTH:
                 return match.group(0)
-            inner = self.draw(ref, rng, depth + 1, given)
+            inner = self.draw(ref, rng, depth + 1, given, scene)
             nested.append(inner)
             return inner.text
 
