@@ -20,6 +20,7 @@ from .kernel.events import (
     AdventureMoved,
     Narrated,
     SceneEnded,
+    SceneTagged,
     SessionEvent,
     session_event_from_dict,
     session_event_to_dict,
@@ -67,7 +68,7 @@ class Ledger:
         state, tension, progress = folded.state, folded.tension, folded.progress
         for event in events:
             if isinstance(event, SessionEvent):
-                if isinstance(event, (AdventureMoved, SceneEnded, Narrated)):
+                if isinstance(event, (AdventureMoved, SceneEnded, SceneTagged, Narrated)):
                     progress = progress_step(progress, session_event_to_dict(event))
             else:
                 state = self.system.apply(state, event)

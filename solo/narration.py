@@ -58,15 +58,18 @@ class OracleNarrator:
             raise TableError(f"the oracle tables lack {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}")
         self.tables = tables
         self.context: dict[str, str] = dict(DEFAULT_CONTEXT)
+        self.scene: frozenset[str] | None = None  # where the scene is: draws take only entries that fit
 
-    def with_context(self, context: dict[str, str]) -> Any:
-        """The same narrator, filling ``{character}``, ``{villain}``, ... from this moment."""
+    def with_context(self, context: dict[str, str], scene: frozenset[str] | None = None) -> Any:
+        """The same narrator, filling ``{character}``, ``{villain}``, ... from this moment, and
+        drawing only what fits a scene tagged ``scene``."""
         other = copy.copy(self)
         other.context = {**DEFAULT_CONTEXT, **context}
+        other.scene = scene
         return other
 
     def draw(self, table: str, rng: random.Random, context: dict[str, str]) -> tuple[str, Draw]:
-        drawn = self.tables.draw(table, rng)
+        drawn = self.tables.draw(table, rng, scene=self.scene)
         return drawn.filled({**self.context, **context}), drawn
 
     def tell(self, task: str, parts: list[tuple[str, Draw]], **extra: Any) -> Narration:

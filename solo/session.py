@@ -24,13 +24,22 @@ from . import parser
 from .adventure import Adventure, find_adventure, load_adventure
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .journal import Campaign, Head, Journal
-from .kernel.events import FOLDED, TYPES, AdventureMoved, CommandUndone, Narrated, SessionEvent, session_event_to_dict
+from .kernel.events import (
+    FOLDED,
+    TYPES,
+    AdventureMoved,
+    CommandUndone,
+    Narrated,
+    SceneTagged,
+    SessionEvent,
+    session_event_to_dict,
+)
 from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
 from .narration import Narration
-from .story import Progress, Story, fold_name
+from .story import Progress, Story, fold_name, tags_from_words
 from .table import TableTalk
 from .tables import OracleTables, TableError, system_tables
 
@@ -491,9 +500,10 @@ class Session:
                     completed = self.system.titled(completed, scene.title)
             decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
-            if opening:  # the story's place: a scene of the file, or improvised
+            if opening:  # the story's place: a scene of the file, or improvised, and where it is
+                tags = scene.tags if scene is not None else tags_from_words(title or "")
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.system.where(base).chapter))
+                                                      leg=self.system.where(base).chapter, tags=tags))
             self._react(decision, oracle_rng)
             return decision
 
@@ -519,8 +529,10 @@ class Session:
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
         scene = self.story.current(progress, self.system.where(after)) if self.story else None
         reaction: Reaction[Any] = director.react(before, rules_events, after, rng,
-                                                 StoryView(self.story, scene, progress.lessons))
+                                                 StoryView(self.story, scene, progress.lessons, progress.scene_tags))
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
+        if reaction.scene_tags and not progress.tags:  # an improvised scene learns where it is from its Wide Shot
+            decision.events.append(SceneTagged(tags=reaction.scene_tags))
         if self.suggest:
             # the human Director decides: nothing is told or applied until accepted; proposed
             # commands come as a suggestion too, written as the commands that would bring them on

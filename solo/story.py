@@ -28,6 +28,39 @@ def fold_name(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+# Words in an improvised scene's title that say where it is (solo.tables.SCENE_TAGS).
+PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("train", "express", "carriage", "dining car", "sleeper", "locomotive", "tram"), ("vehicle", "indoors")),
+    (("airship", "zeppelin", "dirigible", "blimp", "biplane", "aeroplane", "plane", "gondola"), ("vehicle", "air")),
+    (("ship", "boat", "steamer", "liner", "yacht", "barge", "submarine", "ferry", "schooner"), ("vehicle", "water")),
+    (("harbour", "harbor", "quay", "dock", "docks", "pier", "wharf", "beach", "river", "lake", "canal"),
+     ("water", "outdoors")),
+    (("sewer", "sewers", "cellar", "crypt", "cave", "cavern", "tunnel", "tunnels", "catacomb", "catacombs", "mine",
+      "vault", "dungeon", "underground"), ("underground",)),
+    (("temple", "pyramid", "ruin", "ruins", "tomb", "ziggurat", "sanctum"), ("ancient",)),
+    (("jungle", "desert", "forest", "mountain", "glacier", "gorge", "canyon", "swamp", "island", "valley"),
+     ("wilderness", "outdoors")),
+    (("street", "square", "market", "bazaar", "rooftop", "rooftops", "alley", "boulevard", "avenue"),
+     ("city", "outdoors")),
+    (("museum", "library", "hotel", "club", "bank", "office", "mansion", "hall", "theatre", "theater", "opera",
+      "shop", "workshop", "laboratory", "lab", "casino", "restaurant", "cafe", "study", "room", "ballroom"),
+     ("indoors",)),
+    (("night", "midnight", "moonlit", "moonlight"), ("night",)),
+)
+
+
+def tags_from_words(text: str) -> tuple[str, ...]:
+    """The setting an improvised scene's title names, as scene tags (none: not known)."""
+    words = " ".join(text.casefold().replace("'s", "").split())
+    found: list[str] = []
+    for names, tags in PLACE_WORDS:
+        if any(f" {name} " in f" {words} " for name in names):
+            found += [t for t in tags if t not in found]
+    if "indoors" in found and "outdoors" in found:
+        found.remove("outdoors")  # "the museum by the harbour": the scene is inside
+    return tuple(found)
+
+
 class Progress(BaseModel):
     """Where the cast stands in the adventure."""
 
@@ -39,16 +72,25 @@ class Progress(BaseModel):
     improvised: bool = False  # the scene under way is not in the adventure file
     ended: bool = False  # the scene under way has ended (`scene end`)
     lessons: tuple[str, ...] = ()  # lessons already given (teaching adventures)
+    tags: tuple[str, ...] = ()  # where the scene under way is (solo.tables.SCENE_TAGS); empty: not known
+
+    @property
+    def scene_tags(self) -> frozenset[str] | None:
+        """The scene's tags for a draw: None where its setting is not known (everything fits)."""
+        return frozenset(self.tags) if self.tags else None
 
 
 def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
     """The progress after one of the journal's own events."""
     kind = payload.get("type")
     if kind == "adventure_moved":
+        tags = tuple(payload.get("tags", ()))
         if payload["scene"] is None:
-            return progress.model_copy(update={"improvised": True, "ended": False})
+            return progress.model_copy(update={"improvised": True, "ended": False, "tags": tags})
         return progress.model_copy(update={"scene": payload["scene"], "leg": payload["leg"], "outcome": None,
-                                           "improvised": False, "ended": False})
+                                           "improvised": False, "ended": False, "tags": tags})
+    if kind == "scene_tagged":
+        return progress.model_copy(update={"tags": tuple(payload["tags"])})
     if kind == "scene_ended":
         if progress.improvised or progress.scene is None:
             return progress.model_copy(update={"ended": True})
@@ -123,6 +165,19 @@ class Story:
             return told.model_copy(update={"text": text, "question": scene.question,
                                            "origin": f"{told.origin}; adventure scene {scene.id}"})
         return told
+
+    def leg_opening(self, chapter: int) -> Narration | None:
+        """A new Leg of the adventure: its title and arc (None past the file's last Leg)."""
+        if not 1 <= chapter <= len(self.adventure.legs):
+            return None
+        leg = self.adventure.legs[chapter - 1]
+        return Narration(task="leg_transition", text=f"Leg {chapter}: {leg.title}. {leg.arc}",
+                         origin=f"adventure leg {chapter}")
+
+    def scene_opening(self, scene: Scene) -> Narration:
+        """The way into an adventure scene: where the cast goes next."""
+        return Narration(task="scene_transition", text=f"The cast makes for {scene.location.rstrip('.')}.",
+                         origin=f"adventure scene {scene.id}")
 
     def clue(self, scene: Scene, high: bool) -> Narration:
         """The file's low clue (a poor search) or its high one."""

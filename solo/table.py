@@ -63,7 +63,7 @@ class TableTalk:
                     del result["type"], result["v"]
                     decision.events.append(asked)
                     if asked.random_event and self.s.director is not None:
-                        self._director_told(decision, self.s.director.random_event(state, rng))
+                        self._director_told(decision, self.s.director.random_event(state, rng, self.s.progress.scene_tags))
                 case parser.Answer():
                     decision.narrations.append(Narration(task="answer", text=command.text, source="player",
                                                          origin="the player's answer"))
@@ -89,7 +89,8 @@ class TableTalk:
                 case parser.Treasure():
                     scene = self.s.story.current(self.s.progress, self.s.system.where(state)) if self.s.story else None
                     from_file = self.s.story.treasure(scene, rng) if self.s.story and scene else None
-                    self._director_told(decision, from_file or self.s._need_director().treasure(state, rng))
+                    self._director_told(decision, from_file or self.s._need_director().treasure(
+                        state, rng, self.s.progress.scene_tags))
                 case parser.SceneEnd():
                     where = self.s.system.where(state)
                     if where.scene == 0:
@@ -101,7 +102,8 @@ class TableTalk:
                     if self.s.story and scene:
                         self._director_told(decision, self.s.story.way_forward(scene, command.outcome))
                     else:
-                        self._director_told(decision, self.s._need_director().path_forward(state, rng))
+                        self._director_told(decision, self.s._need_director().path_forward(
+                            state, rng, self.s.progress.scene_tags))
                     result.update({"scene": where.scene, "outcome": command.outcome})
                 case parser.Draw():
                     tables = self.s._need_director().narrator.tables
@@ -114,7 +116,7 @@ class TableTalk:
                                                 f"{' (' + ', '.join(near[:6]) + ')' if near else ''}: "
                                                 "`draw` with no name lists them")
                         table = near[0]
-                    drawn = tables.draw(table, rng)
+                    drawn = tables.draw(table, rng, scene=self.s.progress.scene_tags)
                     context = {**DEFAULT_CONTEXT, **self.s._need_director().moment(state, rng)}
                     result.update({"table": table, "faces": list(drawn.faces), "result": drawn.result,
                                    "text": drawn.filled(context), "origin": drawn.origin()})
@@ -242,7 +244,8 @@ class TableTalk:
         rng = command_rng(self.s.campaign.seed, self.s.head.command, f"reroll{self.s._rerolls}")
         scene = self.s.story.current(self.s.progress, self.s.system.where(after)) if self.s.story else None
         fresh = self.s._need_director().react(before, events, after, rng,
-                                            StoryView(self.s.story, scene, self.s.progress.lessons)).narrations
+                                              StoryView(self.s.story, scene, self.s.progress.lessons,
+                                                        self.s.progress.scene_tags)).narrations
         if number is None:
             self.s.suggestions = list(fresh)
         else:

@@ -42,13 +42,13 @@ class QuietDirector(OracleNarrator, Generic[S, C, E]):
     def _line(self, task: str, text: str) -> Narration:
         return Narration(task=task, text=text, origin="the engine's default line (this rule system has no table)")
 
-    def random_event(self, state: S, rng: random.Random) -> Narration:
+    def random_event(self, state: S, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._line("random_event", "Something unexpected happens: decide what, and how it fits the scene.")
 
-    def treasure(self, state: S, rng: random.Random) -> Narration:
+    def treasure(self, state: S, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._line("treasure", "Something of value turns up: say what it is.")
 
-    def path_forward(self, state: S, rng: random.Random) -> Narration:
+    def path_forward(self, state: S, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._line("path_forward", "The story moves on: say where the next lead points.")
 
 

@@ -55,12 +55,22 @@ class Narrated(SessionEvent):
 
 
 class AdventureMoved(SessionEvent):
-    """``scene start`` in an adventure: the file's scene opened (None: an improvised one)."""
+    """``scene start``: the adventure file's scene opened (None: an improvised one), with the tags
+    of where it is (the file's, or those its title names; none known: empty)."""
 
     type: Literal["adventure_moved"] = "adventure_moved"
     v: Literal[1] = 1
     scene: str | None
     leg: int
+    tags: tuple[str, ...] = ()
+
+
+class SceneTagged(SessionEvent):
+    """An improvised scene's setting, learned from the place its Wide Shot drew."""
+
+    type: Literal["scene_tagged"] = "scene_tagged"
+    v: Literal[1] = 1
+    tags: tuple[str, ...]
 
 
 class SceneEnded(SessionEvent):
@@ -73,10 +83,10 @@ class SceneEnded(SessionEvent):
 
 
 AnySessionEvent = Annotated[
-    CommandUndone | OracleAsked | Narrated | AdventureMoved | SceneEnded, Field(discriminator="type")
+    CommandUndone | OracleAsked | Narrated | AdventureMoved | SceneEnded | SceneTagged, Field(discriminator="type")
 ]
 ADAPTER: TypeAdapter[AnySessionEvent] = TypeAdapter(AnySessionEvent)
-TYPES = frozenset({"command_undone", "oracle_asked", "narrated", "adventure_moved", "scene_ended"})
+TYPES = frozenset({"command_undone", "oracle_asked", "narrated", "adventure_moved", "scene_ended", "scene_tagged"})
 FOLDED = frozenset({"adventure_moved", "scene_ended"})  # events that move the story: `undo` reverts them
 
 

@@ -88,6 +88,7 @@ class StoryView:
     story: Story | None = None  # the adventure followed (None: an improvised campaign)
     scene: Scene | None = None  # its scene under way (None: improvised, or no adventure)
     lessons_given: tuple[str, ...] = ()
+    tags: frozenset[str] | None = None  # where the scene under way is (None: not known, everything fits)
 
 
 class Cancelled(Exception):
@@ -104,6 +105,7 @@ class Reaction(Generic[C]):
     proposals: list[C] = field(default_factory=list)
     reported_apart: list[C] = field(default_factory=list)  # proposals whose events the result shows on their own
     lessons: list[str] = field(default_factory=list)
+    scene_tags: tuple[str, ...] | None = None  # an improvised scene's setting, learned from its Wide Shot
 
 
 class Proposer(Protocol):
@@ -138,11 +140,13 @@ class DirectorPolicy(Protocol[S_contra, C, E_contra]):
     def moment(self, state: S_contra, rng: random.Random) -> dict[str, str]:
         """Words for table placeholders ({character}, {place}, ...) from this state."""
 
-    def random_event(self, state: S_contra, rng: random.Random) -> Narration: ...
+    def random_event(self, state: S_contra, rng: random.Random, tags: frozenset[str] | None = None
+                     ) -> Narration: ...
 
-    def treasure(self, state: S_contra, rng: random.Random) -> Narration: ...
+    def treasure(self, state: S_contra, rng: random.Random, tags: frozenset[str] | None = None) -> Narration: ...
 
-    def path_forward(self, state: S_contra, rng: random.Random) -> Narration: ...
+    def path_forward(self, state: S_contra, rng: random.Random, tags: frozenset[str] | None = None
+                     ) -> Narration: ...
 
 
 class RuleSystem(Protocol[S, C, E]):

@@ -74,14 +74,19 @@ class PulpNarrator(OracleNarrator):
         question for a player to answer. A place the player named stands in for the drawn one."""
         ctx = {**self.context, "character": character}
         given = {"wide_shot.place": _as_phrase(place)} if place else None
-        opening = self.tables.draw("wide_shot.opening", rng, given=given)
-        question = self.tables.draw("wide_shot.question", rng)
+        opening = self.tables.draw("wide_shot.opening", rng, given=given, scene=self.scene)
+        placed = next((n for n in opening.nested if n.table == "wide_shot.place"), None)
+        scene = self.scene if placed is None or self.scene is not None else frozenset(placed.entry.tags) or None
+        question = self.tables.draw("wide_shot.question", rng, scene=scene)
         text = opening.filled(ctx)
         if place and _as_phrase(place) not in text:
             text = f"{place}. {text}"
         told = self.tell("wide_shot", [(text, opening), (question.filled(ctx), question)],
                          question=question.filled(ctx))
-        return told.model_copy(update={"facts": {**told.facts, "place": place or _place_of(opening)}})
+        facts = {**told.facts, "place": place or _place_of(opening)}
+        if placed is not None and placed.entry.tags:
+            facts["scene_tags"] = list(placed.entry.tags)  # an improvised scene learns where it is
+        return told.model_copy(update={"facts": facts})
 
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Blunder] the Director tells what goes wrong, and it changes something."""
@@ -231,26 +236,26 @@ class EnigmaDirector:
     def __init__(self, tables: OracleTables):
         self.narrator = PulpNarrator(tables)
 
-    def _n(self, state: GameState, rng: random.Random) -> PulpNarrator:
-        told: PulpNarrator = self.narrator.with_context(moment(state, rng))
+    def _n(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> PulpNarrator:
+        told: PulpNarrator = self.narrator.with_context(moment(state, rng), tags)
         return told
 
     def moment(self, state: GameState, rng: random.Random) -> dict[str, str]:
         return moment(state, rng)
 
-    def random_event(self, state: GameState, rng: random.Random) -> Narration:
-        return self._n(state, rng).random_event(rng)
+    def random_event(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).random_event(rng)
 
-    def treasure(self, state: GameState, rng: random.Random) -> Narration:
-        return self._n(state, rng).treasure(rng)
+    def treasure(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).treasure(rng)
 
-    def path_forward(self, state: GameState, rng: random.Random) -> Narration:
-        return self._n(state, rng).path_forward(rng)
+    def path_forward(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).path_forward(rng)
 
     def react(self, before: GameState, events: Sequence[ev.Event], after: GameState, rng: random.Random,
               story: StoryView) -> Reaction[rc.Command]:
         out: Reaction[rc.Command] = Reaction()
-        n = self._n(after, rng)
+        n = self._n(after, rng, story.tags)
         for event in events:
             told = len(out.narrations)
             match event:
@@ -259,7 +264,11 @@ class EnigmaDirector:
                         out.narrations.append(n.scene_transition(rng))
                     present = after.active_characters() or after.characters
                     name = rng.choice(present).name if present else "you"
-                    out.narrations.append(n.wide_shot(rng, place=event.title, character=name))
+                    shot = n.wide_shot(rng, place=event.title, character=name)
+                    out.narrations.append(shot)
+                    if story.tags is None and shot.facts.get("scene_tags"):
+                        out.scene_tags = tuple(shot.facts["scene_tags"])
+                        n = n.with_context(n.context, frozenset(out.scene_tags))
                 case ev.LegStarted():
                     out.narrations.append(n.leg_transition(rng))
                 case ev.GambleResolved():
@@ -295,10 +304,16 @@ class EnigmaDirector:
         """The adventure file's own words and enemies where it has them; lessons when teaching."""
         story, scene = view.story, view.scene
         assert story is not None
+        for event in events:  # [Legs] a new Leg of the adventure is the file's, not the oracle's
+            opening = story.leg_opening(event.leg) if isinstance(event, ev.LegStarted) else None
+            if opening is not None:
+                out.narrations = [opening if x.task == "leg_transition" else x for x in out.narrations]
         if scene is not None:
             for i, told in enumerate(out.narrations):
                 if told.task == "wide_shot":
                     out.narrations[i] = story.wide_shot(scene, told)
+                elif told.task == "scene_transition":  # the way to the file's scene, not a generic twist
+                    out.narrations[i] = story.scene_opening(scene)
             for event in events:
                 if isinstance(event, ev.SnoopRolled):  # [Snooping] 1-3: the file's low clue; 4-6: the high one
                     clue = story.clue(scene, high=event.die >= 4)
