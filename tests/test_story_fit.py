@@ -1,0 +1,150 @@
+"""A story that fits the scene: scene tags, draws that fit them, adventure-aware transitions."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from solo.adventure import load_adventure
+from solo.journal import Journal
+from solo.rules.enigma import SYSTEM
+from solo.session import Session
+from solo.story import tags_from_words
+from solo.tables import OracleTables, TableError, fits, load_file, system_tables
+
+FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
+ADVENTURES = sorted(FOLDER.glob("*.toml"))
+DRAW = re.compile(r"^([a-z0-9_]+\.[a-z0-9_.]+) (?:#(\d+)|[0-9d]+=(\d+))$")
+
+
+def test_fit_reads_positive_and_negative_tags():
+    assert fits((), frozenset({"vehicle"})) and fits(("city",), None)
+    assert fits(("city", "!vehicle"), frozenset({"city", "outdoors"}))
+    assert not fits(("city", "!vehicle"), frozenset({"city", "vehicle"}))
+    assert not fits(("underground",), frozenset({"air", "vehicle"}))
+
+
+def test_a_draw_in_a_tagged_scene_takes_only_entries_that_fit(tmp_path):
+    (tmp_path / "t.toml").write_text('''
+[tables.event]
+title = "t"
+dice = "d6"
+entries = [
+  { range = "1-2", text = "the tunnel floods", tags = ["underground"] },
+  { range = "3-4", text = "a newsboy shouts", tags = ["city", "!vehicle"] },
+  { range = "5", text = "the wind turns", tags = ["outdoors"] },
+  { range = "6", text = "a shadow moves" },
+]
+[tables.outer]
+title = "nested"
+entries = [{ text = "Then {t.event}" }]
+''', encoding="utf-8")
+    tables = OracleTables.load(tmp_path)
+    rng = random.Random(3)
+    for scene in (frozenset({"air", "vehicle", "indoors"}), frozenset({"city", "outdoors"}),
+                  frozenset({"underground"})):
+        seen = set()
+        for _ in range(200):
+            drawn = tables.draw("t.outer", rng, scene=scene)
+            inner = drawn.nested[0]
+            assert fits(inner.entry.tags, scene), (scene, inner.text)
+            assert inner.result in range(1, 7) and inner.entry is tables.tables["t.event"].entries[
+                [1, 1, 2, 2, 3, 4][inner.result - 1] - 1]  # the recorded result names the entry drawn
+            seen.add(inner.text)
+        assert "a shadow moves" in seen and len(seen) >= 2 or scene == frozenset({"air", "vehicle", "indoors"})
+
+
+def test_unknown_tags_are_refused_naming_file_table_and_entry(tmp_path):
+    (tmp_path / "bad.toml").write_text('[tables.x]\ntitle = "x"\nentries = [{ text = "a", tags = ["moon"] }]\n',
+                                       encoding="utf-8")
+    with pytest.raises(TableError, match=r"bad.toml: table bad.x, entry 1: tags: .*unknown tag 'moon'"):
+        load_file(tmp_path / "bad.toml")
+
+
+def test_an_improvised_title_names_where_it_is():
+    assert set(tags_from_words("The dining car of the night express")) == {"vehicle", "indoors", "night"}
+    assert set(tags_from_words("Zeppelin's cargo hold")) >= {"vehicle", "air"}
+    assert tags_from_words("A quiet moment") == ()
+
+
+def checked_draws(tables: OracleTables, origin: str, scene: frozenset[str] | None) -> list[tuple[str, bool, bool]]:
+    """(table, entry tagged, entry fits) for every table draw a narration's origin names."""
+    out = []
+    for part in origin.replace(" (model fallback", "; (").split("; "):
+        match = DRAW.match(part.strip())
+        if not match or match.group(1) not in tables:
+            continue
+        table = tables.tables[match.group(1)]
+        result = int(match.group(2) or match.group(3))
+        entry = table.entries[result - 1] if table.dice in ("list", "weighted") else table._lookup[result]
+        out.append((table.id, bool(entry.tags), fits(entry.tags, scene)))
+    return out
+
+
+def play_through(path: Path, tmp_path: Path, seed: int) -> dict[str, int]:
+    """Every Leg and scene of an adventure, seeded, no model: every table draw must fit the scene."""
+    session = Session(Journal(tmp_path / f"{path.stem}-{seed}.sqlite"))
+    tables = system_tables(SYSTEM.data)
+    adventure = load_adventure(path)
+    counts = {"draws": 0, "tagged": 0, "legs": 0}
+
+    def do(line: str) -> dict:
+        before = session.head.command
+        outcome = session.execute(line)
+        assert outcome.ok, f"{line}: {outcome.error}"
+        scene = session.progress.scene_tags
+        for n in session.journal.narrations(session.campaign.id):
+            if n["command"] <= before or not n["origin"]:
+                continue
+            for table, tagged, fit in checked_draws(tables, n["origin"], scene):
+                counts["draws"] += 1
+                counts["tagged"] += tagged
+                assert fit, f"{path.name}: {table} drew {n['text']!r} in a scene tagged {sorted(scene or [])}"
+        return outcome.result or {}
+
+    do(f"campaign new Run --from {path.name} --seed {seed}")
+    recruits = iter(f"Hero{i}" for i in range(1, 50))
+
+    def actor() -> str:
+        """A character able to act with a knack: a fresh recruit when the cast is spent."""
+        able = [c for c in session.state.characters if not c.incapacitated and not c.retired]
+        if able:
+            return able[0].name
+        name = next(recruits)
+        do(f"pc add {name} --knack climbing --dice 4")
+        return name
+
+    for leg_number, leg in enumerate(adventure.legs, 1):
+        if leg_number > 1:
+            told = do("leg start").get("narration")
+            texts = [n["text"] for n in (told if isinstance(told, list) else [told])]
+            assert any(leg.title in t for t in texts), (path.name, leg.title, texts)
+            counts["legs"] += 1
+        for _ in range(len(leg.scenes) + 1):
+            started = session.execute("scene start")
+            if not started.ok:
+                assert "is over" in started.error or "complete" in started.error
+                break
+            do(f"snoop {actor()}")
+            do(f"gamble {actor()} 'press on' --knack 1")
+            do("resolve")
+            if session.story and session.story.current(session.progress, SYSTEM.where(session.state)).tumult:
+                do("tumult start")
+                do(f"gamble {actor()} 'fight' --knack 1")
+                do("round end")
+                do("tumult end")
+            do("ask 'Is anyone watching?'")
+            do("scene end success")
+            do("rest")
+    assert session.verify()["ok"]
+    return counts
+
+
+@pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.name)
+def test_every_draw_of_a_seeded_playthrough_fits_its_scene(path, tmp_path):
+    counts = play_through(path, tmp_path, seed=31)
+    assert counts["draws"] >= 4 * len(load_adventure(path).legs)
+    assert counts["legs"] == len(load_adventure(path).legs) - 1
