@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench bench-narration clean
+.PHONY: play test bench bench-narration bench-story clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,9 @@ bench: $(STAMP)
 
 bench-narration: $(STAMP)
 	$(BIN)/python bench/narration.py 50
+
+bench-story: $(STAMP)
+	$(BIN)/python bench/story_fit.py 200
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
