@@ -72,6 +72,15 @@ class OracleNarrator:
         drawn = self.tables.draw(table, rng, scene=self.scene)
         return drawn.filled({**self.context, **context}), drawn
 
+    def meaning(self, rng: random.Random) -> tuple[str, str, str] | None:
+        """An action and a subject from the shared meaning tables, for the player to read into the
+        scene, and where they came from; None if the tables are not there."""
+        if "meaning.action" not in self.tables or "meaning.subject" not in self.tables:
+            return None
+        action = self.tables.draw("meaning.action", rng)
+        subject = self.tables.draw("meaning.subject", rng)
+        return action.text, subject.text, f"{action.origin()}; {subject.origin()}"
+
     def tell(self, task: str, parts: list[tuple[str, Draw]], **extra: Any) -> Narration:
         text = " ".join(t.strip() for t, _ in parts if t.strip())
         origin = "; ".join(d.origin() for _, d in parts)

@@ -84,6 +84,7 @@ class Ask(Meta):
     question: str
     odds: str = "even"
     dice: tuple[int, ...] | None = None
+    why: bool = False  # also draw a meaning (an action and a subject) to read the answer by
 
 
 class Answer(Meta):
@@ -182,7 +183,8 @@ def _ask(a: Args) -> Ask:
     if odds not in ODDS:
         raise a.fail(f"{odds[:30]!r} are not odds: choose from {', '.join(ODDS)}")
     dice = a.one("dice")
-    return Ask(question=text(a, "the question", a.positionals), odds=odds, dice=None if dice is None else faces(a, dice))
+    return Ask(question=text(a, "the question", a.positionals), odds=odds, dice=None if dice is None else faces(a, dice),
+               why=a.flag("why"))
 
 
 def _edit(a: Args) -> Edit:
@@ -256,8 +258,9 @@ def kernel_specs() -> SpecTable:
         Spec("pc pregen", "pc pregen [NAME] [--dice N]",
              "add a ready-made character (no name: list the adventure's and the rule system's)", _pregen,
              (Option("--dice", "dice"),)),
-        Spec("ask", "ask QUESTION [--odds certain|likely|even|unlikely|impossible] [--dice D,D]",
-             "a yes/no question to the oracle", _ask, (Option("--odds", "odds"), Option("--dice", "dice")),
+        Spec("ask", "ask QUESTION [--odds certain|likely|even|unlikely|impossible] [--dice D,D] [--why]",
+             "a yes/no question to the oracle (--why: with an action and a subject to read it by)", _ask,
+             (Option("--odds", "odds"), Option("--dice", "dice"), Option("--why", "why", takes_value=False)),
              min_args=1),
         Spec("note", "note TEXT", "a journal entry of your own",
              lambda a: Note(text=text(a, "the text of the note", a.positionals)), min_args=1),

@@ -69,6 +69,8 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
         lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/]  "
                      f"(yes {r.get('yes_chance', 0):.0%}, tension {r.get('tension', 0)}/{r.get('tension_max', 6)})"
                      f"{event}")
+        if r.get("why"):
+            lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
     elif kind == "Search":
         lines += [f"  {escape('[' + h['kind'] + ']')} {escape(h['text'])}" for h in r["hits"]] or ["  nothing found"]
     elif kind == "Log":

@@ -62,6 +62,13 @@ class TableTalk:
                     result.update(session_event_to_dict(asked))
                     del result["type"], result["v"]
                     decision.events.append(asked)
+                    director = self.s.director
+                    meaning = director.narrator.meaning(rng) if command.why and director is not None else None
+                    if meaning is not None:  # why: an action and a subject, for the player to read in the scene
+                        action, subject, origin = meaning
+                        result["why"] = {"action": action, "subject": subject}
+                        decision.narrations.append(Narration(task="meaning", text=f"{action} {subject}",
+                                                             origin=origin))
                     if asked.random_event and self.s.director is not None:
                         self._director_told(decision, self.s.director.random_event(state, rng, self.s.progress.scene_tags))
                 case parser.Answer():

@@ -148,3 +148,21 @@ def test_every_draw_of_a_seeded_playthrough_fits_its_scene(path, tmp_path):
     counts = play_through(path, tmp_path, seed=31)
     assert counts["draws"] >= 4 * len(load_adventure(path).legs)
     assert counts["legs"] == len(load_adventure(path).legs) - 1
+
+
+def test_ask_why_and_random_events_come_with_a_meaning_to_read(session):
+    assert session.execute("campaign new Why --seed 2").ok
+    asked = session.execute("ask 'Is the door locked?' --why").result
+    action, subject = asked["why"]["action"], asked["why"]["subject"]
+    tables = system_tables(SYSTEM.data)
+    assert action in {e.text for e in tables.tables["meaning.action"].entries}
+    assert subject in {e.text for e in tables.tables["meaning.subject"].entries}
+    assert asked["narration"]["task"] == "meaning" and "meaning.action #" in asked["narration"]["origin"]
+    assert "why" not in session.execute("ask 'Is it late?'").result
+    for dice in ("1,1", "2,2"):  # doubles at or under the tension
+        result = session.execute(f"ask 'Is it raining?' --dice {dice}").result
+        if result["random_event"]:
+            assert " Meaning: " in result["narration"]["text"]
+            break
+    else:
+        raise AssertionError("no random event came: the test proves nothing")

@@ -127,10 +127,17 @@ class PulpNarrator(OracleNarrator):
         return self.tell("leg_transition", [self.draw("twists.leg_transition", rng, {})])
 
     def random_event(self, rng: random.Random) -> Narration:
+        """A random event, what it concerns, and a meaning (an action and a subject) to read it by."""
         event, edraw = self.draw("oracle_events.event", rng, {})
         focus, fdraw = self.draw("oracle_events.focus", rng, {})
         told = self.tell("random_event", [(event, edraw), (focus, fdraw)])
-        return told.model_copy(update={"text": f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"})
+        text = f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"
+        meaning = self.meaning(rng)
+        if meaning is not None:
+            action, subject, origin = meaning
+            text += f" Meaning: {action} {subject}."
+            told = told.model_copy(update={"origin": f"{told.origin}; {origin}"})
+        return told.model_copy(update={"text": text})
 
 
 def enemy_targets(state: GameState, enemy: Enemy, rng: random.Random | None = None) -> dict[str, int]:
