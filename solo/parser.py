@@ -125,6 +125,10 @@ class SceneEnd(Meta):
     outcome: Literal["success", "failure"]
 
 
+class SceneShow(Meta):
+    """The scene under way: where, who is on stage, what stands in the way, clues found, enemies."""
+
+
 class PregenAdd(Meta):
     """Add a ready-made character from the adventure or the rule system's pregens."""
 
@@ -145,7 +149,8 @@ class Replay(Meta):
 
 
 # Read-only commands leave open business (a pending Gamble) open (Ruling *What resolves a pending Gamble*).
-READ_ONLY = (Status, Help, RulesReference, Search, ExportMarkdown, Log, CampaignList, CampaignValidate, Replay, Reroll)
+READ_ONLY = (Status, Help, RulesReference, Search, ExportMarkdown, Log, CampaignList, CampaignValidate, Replay, Reroll,
+             SceneShow)
 JOURNAL_ONLY = (Note, Ask, Answer, Treasure, Draw, Tell, Accept, Edit, SceneEnd, Recap)
 
 ODDS = ("certain", "likely", "even", "unlikely", "impossible")
@@ -255,6 +260,8 @@ def kernel_specs() -> SpecTable:
              lambda a: CampaignValidate(file=text(a, "the file", a.positionals)), min_args=1),
         Spec("scene end", "scene end success|failure", "the scene is over: the story offers the way forward",
              _scene_end, min_args=1, max_args=1),
+        Spec("scene show", "scene show", "the scene under way: where, who is on stage, what is in the way, clues "
+             "found, enemies", lambda a: SceneShow(), max_args=0),
         Spec("pc pregen", "pc pregen [NAME] [--dice N]",
              "add a ready-made character (no name: list the adventure's and the rule system's)", _pregen,
              (Option("--dice", "dice"),)),

@@ -71,6 +71,21 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
                      f"{event}")
         if r.get("why"):
             lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
+    elif kind == "SceneShow":
+        title = r.get("title") or "an improvised scene"
+        lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
+        if r.get("location"):
+            lines.append(f"  where: {escape(r['location'])}")
+        if r.get("tags"):
+            lines.append(f"  setting: {escape(', '.join(r['tags']))}")
+        for p in r.get("people", []):
+            lines.append(f"  on stage: {escape(p['name'])}, {escape(p['description'])}")
+        for o in r.get("obstacles", []):
+            lines.append(f"  in the way: {escape(o)}")
+        for c in r.get("clues", []):
+            lines.append(f"  clue found: {escape(c)}")
+        if r.get("enemies") or r.get("on_the_board"):
+            lines.append("  enemies: " + escape(", ".join(dict.fromkeys(r.get("enemies", []) + r.get("on_the_board", [])))))
     elif kind == "Search":
         lines += [f"  {escape('[' + h['kind'] + ']')} {escape(h['text'])}" for h in r["hits"]] or ["  nothing found"]
     elif kind == "Log":

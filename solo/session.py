@@ -255,6 +255,9 @@ class Session:
             case parser.Status():
                 self._refresh()
                 return self.status()
+            case parser.SceneShow():
+                self._refresh()
+                return self.talk.scene()
             case parser.Help():
                 return self.help(command.command)
             case parser.RulesReference():

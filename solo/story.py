@@ -153,18 +153,37 @@ class Story:
     # what the file adds to the Director's answer -------------------------------------
 
     def wide_shot(self, scene: Scene, told: Narration | None) -> Narration:
-        """The file's own opening when it has one; its leading question either way."""
+        """The file's own opening when it has one, with who is on stage and what stands in the
+        way; its leading question either way."""
         question = scene.question or (told.question if told else None)
+        stage = self.on_stage(scene)
         if scene.wide_shot:
-            text = scene.wide_shot + (f" {question}" if question else "")
+            text = scene.wide_shot + (f" {stage}" if stage else "") + (f" {question}" if question else "")
             return Narration(task="wide_shot", text=text, source="oracle", origin=f"adventure scene {scene.id}",
                              question=question, facts={"place": scene.location})
         assert told is not None
+        text, origin = told.text, f"{told.origin}; adventure scene {scene.id}"
         if scene.question and told.question:
-            text = told.text.replace(told.question, scene.question)
-            return told.model_copy(update={"text": text, "question": scene.question,
-                                           "origin": f"{told.origin}; adventure scene {scene.id}"})
-        return told
+            text = text.replace(told.question, scene.question)
+        if stage:
+            asked = scene.question if scene.question and told.question else told.question
+            text = text.replace(asked, f"{stage} {asked}") if asked and asked in text else f"{text} {stage}"
+        return told.model_copy(update={"text": text, "question": question, "origin": origin})
+
+    @staticmethod
+    def on_stage(scene: Scene) -> str:
+        """The people of a scene and what stands in the way, as the file gives them."""
+        people = "; ".join(f"{p.name}, {_lower(_clause(p.description))}" for p in scene.npcs)
+        obstacles = "; ".join(_lower(_clause(o)) for o in scene.obstacles)
+        return " ".join(x for x in ((f"Here: {people}." if people else ""),
+                                    (f"In the way: {obstacles}." if obstacles else "")) if x)
+
+    def show(self, scene: Scene) -> dict[str, Any]:
+        """`scene show`: the scene under way as the file gives it."""
+        return {"id": scene.id, "title": scene.title, "location": scene.location, "tags": list(scene.tags),
+                "people": [{"name": p.name, "description": p.description} for p in scene.npcs],
+                "obstacles": list(scene.obstacles), "enemies": [str(f.get("name", "")) for f in scene.enemies],
+                "tumult": scene.tumult}
 
     def leg_opening(self, chapter: int) -> Narration | None:
         """A new Leg of the adventure: its title and arc (None past the file's last Leg)."""
@@ -194,5 +213,24 @@ class Story:
     def way_forward(self, scene: Scene, outcome: Outcome) -> Narration:
         way = getattr(scene, outcome)
         found = self.adventure.scene(way.next) if way.next else self.adventure.next_scene(scene.id, None)
-        after = f" Next: {found[2].title}." if found else ""
+        if found:
+            after = f" Next: {found[2].title}."
+        else:  # the end of a Leg, or of the whole adventure, is told as such
+            li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
+            legs = self.adventure.legs
+            after = (f" So ends Leg {li + 1}, {legs[li].title}. Next comes Leg {li + 2}: {legs[li + 1].title} "
+                     "(`leg start`)." if li + 1 < len(legs) else f" So ends {self.adventure.title}. Well played!")
         return Narration(task="path_forward", text=way.text + after, origin=f"adventure scene {scene.id} {outcome}")
+
+
+def _clause(text: str) -> str:
+    """The first clause of a description: up to its first comma, semicolon or full stop."""
+    for mark in (";", ",", ". "):
+        text = text.split(mark)[0]
+    return text.strip().rstrip(".")
+
+
+def _lower(text: str) -> str:
+    """A clause as it reads after a colon: a leading article in lower case."""
+    first, _, rest = text.partition(" ")
+    return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text

@@ -150,6 +150,27 @@ class TableTalk:
             result[self.s.system.apart_key] = decision.apart
         return self.s._with_narration(result, decision)
 
+    def scene(self) -> dict[str, Any]:
+        """`scene show`: where the scene is, who is on stage and what stands in the way (from the
+        adventure file), the clues found in it so far, and the enemies on the board."""
+        self.s._need_campaign()
+        where = self.s.system.where(self.s.state)
+        if where.scene == 0:
+            raise RuleViolation("no scene is under way: `scene start` first")
+        scene = self.s.story.current(self.s.progress, where) if self.s.story else None
+        shown: dict[str, Any] = (self.s.story.show(scene) if self.s.story and scene
+                                 else {"title": where.scene_title, "improvised": True})
+        shown.setdefault("tags", list(self.s.progress.tags))
+        shown.update({"leg": where.chapter, "scene": where.scene, "ended": self.s.progress.ended})
+        lines = self.recap_lines()
+        start = max((i for i, line in enumerate(lines) if line.starts in ("scene", "chapter")), default=-1)
+        shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]
+                          if line.text.startswith("a clue: ")]
+        enemies = self.s.system.status(self.s.state).get("enemies")
+        if isinstance(enemies, dict) and enemies:
+            shown["on_the_board"] = sorted(enemies)
+        return shown
+
     def _director_told(self, decision: Decision, told: Narration) -> None:
         """What the Director tells: told at once in solo play, a private suggestion for a human Director."""
         if self.s.suggest:

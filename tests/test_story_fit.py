@@ -166,3 +166,23 @@ def test_ask_why_and_random_events_come_with_a_meaning_to_read(session):
             break
     else:
         raise AssertionError("no random event came: the test proves nothing")
+
+
+def test_the_scene_on_stage_its_foes_fight_their_way_and_a_leg_ends_as_a_story(session):
+    assert session.execute("campaign new Stage --from first_adventure.toml --seed 3").ok
+    assert session.execute("pc pregen Felix --dice 3").ok
+    shot = session.execute("scene start").result["narration"]
+    shot = shot if isinstance(shot, dict) else next(n for n in shot if n["task"] == "wide_shot")
+    assert "Here: Anatole Vermeulen, the elderly night watchman." in shot["text"]
+    assert "In the way: the bronze doors are locked" in shot["text"]
+    assert session.execute("snoop Felix --dice 5").ok
+    shown = session.execute("scene show").result
+    assert shown["title"] == "A Locked Museum at Midnight" and shown["tags"] == ["outdoors", "city", "night"]
+    assert shown["people"][0]["name"] == "Anatole Vermeulen" and len(shown["clues"]) == 1
+    assert session.execute("peril Felix +5").ok
+    assert session.execute("scene start pier").ok and session.execute("tumult start").ok
+    turn = session.execute("enemy act Gus --target Felix:1").result["narration"]
+    assert turn["text"].startswith("A burly removals man") and "Felix Plume goes down, knocked out!" in turn["text"]
+    assert session.execute("tumult end").ok
+    ended = session.execute("scene end success").result["narration"]
+    assert "So ends The Case of the Missing Mummy. Well played!" in ended["text"]

@@ -212,6 +212,21 @@ def about(event: Any) -> dict[str, Any] | None:
     return None
 
 
+def _tactics(story: StoryView, enemy: str) -> str | None:
+    """The first sentence of how the adventure file says this foe fights, if it does."""
+    if story.scene is None:
+        return None
+    for foe in foes(story.scene.enemies):
+        if fold_name(foe.name) == fold_name(enemy) and foe.tactics:
+            return foe.tactics.split(". ")[0].rstrip(".") + "."
+    return None
+
+
+def _knocked_out(before: GameState, after: GameState, name: str) -> bool:
+    was, now = before.find(name), after.find(name)
+    return bool(now and now.incapacitated and not (was and was.incapacitated))
+
+
 class Split(BaseModel):
     """A model's proposal for an enemy's turn: hero name -> Peril."""
 
@@ -289,7 +304,17 @@ class EnigmaDirector:
                     enemy = after.find_enemy(event.enemy) or before.find_enemy(event.enemy)
                     kind = enemy.type.value if enemy else "minion"
                     target = max(event.targets, key=lambda k: event.targets[k]) if event.targets else None
-                    out.narrations.append(n.enemy_turn(rng, enemy=event.enemy, enemy_type=kind, target=target))
+                    turn = n.enemy_turn(rng, enemy=event.enemy, enemy_type=kind, target=target)
+                    tactics = _tactics(story, event.enemy)
+                    if tactics and target:  # the adventure's own foe fights its own way
+                        turn = Narration(task="enemy_turn", text=f"{tactics} {event.enemy} goes for {target}.",
+                                         origin=f"adventure scene {story.scene.id if story.scene else ''} tactics")
+                    fallen = [name for name in event.targets if _knocked_out(before, after, name)]
+                    if fallen:  # [Knockouts] the turn is told as the Knockout it dealt
+                        said = " and ".join(fallen)
+                        turn = turn.model_copy(update={"text": f"{turn.text} {said} "
+                                                       f"{'goes' if len(fallen) == 1 else 'go'} down, knocked out!"})
+                    out.narrations.append(turn)
                 case ev.FlashpointBought():
                     out.narrations.append(n.flashpoint(rng))
                 case ev.SnoopRolled():
