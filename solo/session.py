@@ -555,7 +555,14 @@ class Session:
             decision.events.extend(extra)
             after = self.system.fold(after, extra)
         if not self.director_peril:
-            return  # Director harm stays in the narration (`peril`), for the player or Director to apply
+            return  # Director harm and moves stay in the narration, for the player or Director to apply
+        for proposal in reaction.solo_moves:  # solo play: the emulated Director makes its own moves
+            try:
+                extra = self.system.decide(after, proposal, rng=rng)
+            except RuleViolation:
+                continue
+            decision.events.extend(extra)
+            after = self.system.fold(after, extra)
         for proposal in reaction.reported_apart:
             try:
                 extra, described = self.system.decide_apart(after, proposal, rng=rng)

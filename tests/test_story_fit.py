@@ -181,8 +181,30 @@ def test_the_scene_on_stage_its_foes_fight_their_way_and_a_leg_ends_as_a_story(s
     assert shown["people"][0]["name"] == "Anatole Vermeulen" and len(shown["clues"]) == 1
     assert session.execute("peril Felix +5").ok
     assert session.execute("scene start pier").ok and session.execute("tumult start").ok
-    turn = session.execute("enemy act Gus --target Felix:1").result["narration"]
+    told = session.execute("enemy act Gus --target Felix:1").result["narration"]
+    turn = next(n for n in (told if isinstance(told, list) else [told]) if n["task"] == "enemy_turn")
     assert turn["text"].startswith("A burly removals man") and "Felix Plume goes down, knocked out!" in turn["text"]
     assert session.execute("tumult end").ok
     ended = session.execute("scene end success").result["narration"]
     assert "So ends The Case of the Missing Mummy. Well played!" in ended["text"]
+
+
+def test_the_whole_cast_knocked_out_wakes_up_captured(tmp_path):
+    session = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)  # solo play: the Director moves
+    for line in ("campaign new Strain --seed 3", "pc add Nara --dice 2", "pc add Max --dice 2", "peril Nara +5",
+                 "peril Max +5", "tumult start", "enemy add Baron --type villain", "enemy add Goon --type minion"):
+        assert session.execute(line).ok
+    result = session.execute("round end").result
+    tasks = [n["task"] for n in result["narration"]]
+    texts = " ".join(n["text"] for n in result["narration"])
+    assert tasks[-1] == "path_forward" and "strain.captured" in result["narration"][-1]["origin"]
+    assert "nobody left standing" not in texts and "treasure" not in tasks
+    assert session.status()["tumult"] is None  # the Tumult ends the SRD's way: Adventuring Strain
+    assert session.verify()["ok"]
+    scripted = Session(Journal(tmp_path / "script.sqlite"))  # a script: the table's Director decides
+    for line in ("campaign new Strain --seed 3", "pc add Nara --dice 2", "peril Nara +5", "tumult start",
+                 "enemy add Goon --type minion"):
+        assert scripted.execute(line).ok
+    told = scripted.execute("round end").result["narration"]
+    assert any("strain.captured" in n["origin"] for n in (told if isinstance(told, list) else [told]))
+    assert scripted.status()["tumult"] is not None and scripted.execute("tumult end").ok

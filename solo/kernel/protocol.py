@@ -104,6 +104,7 @@ class Reaction(Generic[C]):
     narrations: list[Narration] = field(default_factory=list)
     proposals: list[C] = field(default_factory=list)
     reported_apart: list[C] = field(default_factory=list)  # proposals whose events the result shows on their own
+    solo_moves: list[C] = field(default_factory=list)  # the emulated Director's own moves: applied in solo play only
     lessons: list[str] = field(default_factory=list)
     scene_tags: tuple[str, ...] | None = None  # an improvised scene's setting, learned from its Wide Shot
 

@@ -31,7 +31,7 @@ from ...kernel.protocol import Proposer, Reaction, StoryView
 from ...llm.calls import ModelCall
 from ...llm.check import clean
 from ...narration import Narration, OracleNarrator
-from ...tables import Draw, OracleTables
+from ...tables import OracleTables
 from . import commands as rc
 from . import events as ev
 from .adventure import foes, lesson
@@ -60,10 +60,6 @@ def _as_phrase(place: str) -> str:
     return place
 
 
-def _place_of(draw: Draw) -> str:
-    return next((n.text for n in draw.nested if n.table == "wide_shot.place"), "")
-
-
 class PulpNarrator(OracleNarrator):
     """ENIGMA's narration tasks, told straight from the oracle tables."""
 
@@ -73,18 +69,25 @@ class PulpNarrator(OracleNarrator):
         """[The Wide Shot] the place, what lights it, a sound, a smell, one thing wrong, and a leading
         question for a player to answer. A place the player named stands in for the drawn one."""
         ctx = {**self.context, "character": character}
-        given = {"wide_shot.place": _as_phrase(place)} if place else None
-        opening = self.tables.draw("wide_shot.opening", rng, given=given, scene=self.scene)
-        placed = next((n for n in opening.nested if n.table == "wide_shot.place"), None)
-        scene = self.scene if placed is None or self.scene is not None else frozenset(placed.entry.tags) or None
+        scene, placed = self.scene, None
+        if place:
+            given = {"wide_shot.place": _as_phrase(place)}
+        else:  # the place first: in a scene of unknown setting, it says where the scene is
+            placed = self.tables.draw("wide_shot.place", rng, scene=scene)
+            given = {"wide_shot.place": placed.text}
+            if scene is None and placed.entry.tags:
+                scene = frozenset(placed.entry.tags)
+        opening = self.tables.draw("wide_shot.opening", rng, given=given, scene=scene)
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         text = opening.filled(ctx)
         if place and _as_phrase(place) not in text:
             text = f"{place}. {text}"
-        told = self.tell("wide_shot", [(text, opening), (question.filled(ctx), question)],
-                         question=question.filled(ctx))
-        facts = {**told.facts, "place": place or _place_of(opening)}
-        if placed is not None and placed.entry.tags:
+        parts = [(text, opening), (question.filled(ctx), question)]
+        told = self.tell("wide_shot", parts, question=question.filled(ctx))
+        if placed is not None:
+            told = told.model_copy(update={"origin": f"{placed.origin()}; {told.origin}"})
+        facts = {**told.facts, "place": place or (placed.text if placed else "")}
+        if self.scene is None and placed is not None and placed.entry.tags:
             facts["scene_tags"] = list(placed.entry.tags)  # an improvised scene learns where it is
         return told.model_copy(update={"facts": facts})
 
@@ -99,10 +102,17 @@ class PulpNarrator(OracleNarrator):
 
     def enemy_turn(self, rng: random.Random, *, enemy: str, enemy_type: str, target: str | None) -> Narration:
         if target is None:
-            return Narration(task="enemy_turn", text=f"{enemy} finds nobody left standing to strike.",
+            return Narration(task="enemy_turn", text=f"{enemy} stands over the fallen and turns to the spoils.",
                              origin="fixed line", facts={"enemy": enemy})
         return self.tell("enemy_turn", [self.draw(f"enemies.tactics_{enemy_type}", rng,
                                                   {"enemy": enemy, "target": target})])
+
+    def captured(self, rng: random.Random) -> Narration:
+        """[Adventuring Strain] the whole cast knocked out: they wake up captured, and the story goes on."""
+        if "strain.captured" not in self.tables:
+            return Narration(task="path_forward", text="The whole cast wakes up captured: the story goes on from there.",
+                             origin="fixed line")
+        return self.tell("path_forward", [self.draw("strain.captured", rng, {})])
 
     def flashpoint(self, rng: random.Random) -> Narration:
         """[Flashpoints] a third party crashes the Tumult."""
@@ -312,7 +322,9 @@ class EnigmaDirector:
                     fallen = [name for name in event.targets if _knocked_out(before, after, name)]
                     if fallen:  # [Knockouts] the turn is told as the Knockout it dealt
                         said = " and ".join(fallen)
-                        turn = turn.model_copy(update={"text": f"{turn.text} {said} "
+                        said_so_far = turn.text.rstrip()
+                        said_so_far += "" if said_so_far.endswith((".", "!", "?")) else "."
+                        turn = turn.model_copy(update={"text": f"{said_so_far} {said} "
                                                        f"{'goes' if len(fallen) == 1 else 'go'} down, knocked out!"})
                     out.narrations.append(turn)
                 case ev.FlashpointBought():
@@ -329,6 +341,12 @@ class EnigmaDirector:
                                          for x in out.narrations[told:]]
         if story.story is not None:
             self._follow_the_story(out, events, after, rng, story)
+        knocked_out = any(isinstance(e, ev.PerilChanged) and e.knockout for e in events)
+        if after.tumult is not None and after.characters and not after.active_characters() and knocked_out:
+            # [Adventuring Strain] the whole cast is out: in solo play the Tumult ends and they wake up
+            # captured; elsewhere the Director is told so and ends it when it suits the table
+            out.solo_moves.append(rc.EndTumult())
+            out.narrations.append(n.captured(rng))
         return out
 
     def _follow_the_story(self, out: Reaction[rc.Command], events: Sequence[ev.Event], after: GameState,
