@@ -128,6 +128,7 @@ def test_the_story_export_is_a_story_an_obsidian_vault_keeps(session, tmp_path):
     assert 'cast: ["Nara"]' in front and 'places: ["The bridge"]' in front and "tags: [solo, enigma]" in front
     assert "**[[Nara]]** joins the cast; 1 Lucky Save." in story and "- **[[Nara]]**" in story.split("The cast now")[1]
     assert "*Success*" not in story and "*Success*" in full  # the prompt for the player's words is not the story
+    assert "- At [[The bridge]]." in story
     assert "She lands." in story and "A lantern" in story
 
 

@@ -292,6 +292,8 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     elif t == "scene_started":
         title = f": {e['title']}" if e.get("title") else ""
         lines.append(f"\n### Scene {e['scene']}{title}\n")
+        if e.get("title"):
+            lines.append(f"- At [[{e['title']}]].")  # the place, as a note an Obsidian vault can link
         lines += [f"- {name} is back on their feet." for name in e.get("recovered", [])]
     elif t == "gamble_rolled":
         pool = len(e["dice"]) + (1 if e.get("help") else 0)
