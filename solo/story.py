@@ -224,10 +224,14 @@ class Story:
 
 
 def _clause(text: str) -> str:
-    """The first clause of a description: up to its first comma, semicolon or full stop."""
-    for mark in (";", ",", ". "):
-        text = text.split(mark)[0]
-    return text.strip().rstrip(".")
+    """The gist of a description: its first sentence or clause, cut at a comma after the first
+    few words when it runs long."""
+    text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
+    if len(text) > 60:
+        cut = text.find(",", 20)
+        if cut > 0:
+            text = text[:cut]
+    return text
 
 
 def _lower(text: str) -> str:
