@@ -235,7 +235,7 @@ class TableTalk:
         for n in self.s.journal.narrations(campaign.id):
             text = _first_sentence(n["text"])
             told = {"wide_shot": f"{WIDE_SHOT}{text}", "answer": f"the player added: {text}",
-                    "told": f"as told: {text}", "snoop": f"a clue: {text}"}.get(n["task"])
+                    "told": f"as told: {text}", "snoop": f"a clue: {n['text'].strip().rstrip('.')}"}.get(n["task"])
             if told and n["command"] not in undone:
                 by_command.setdefault(n["command"], []).append(RecapLine(text=told))
         return [line for command in sorted(by_command) for line in by_command[command]]
