@@ -267,3 +267,14 @@ def test_a_model_with_a_chat_template_gets_it_and_a_base_model_a_plain_completio
     backend._ready.set()
     done = backend.complete("Tell it.", max_tokens=8, stop=[], temperature=0.5, seed=1)
     assert stub.used == [api] and done.text == "Nara leaps."
+
+
+def test_enigma_refuses_the_prompt_examples_people_walking_into_the_story():
+    from solo.llm.check import OutcomeRecord
+
+    record = OutcomeRecord(task="blunder", characters=("Basile Ferraille",), harm_track="Peril")
+    assert SYSTEM.check("The door swings shut behind Basile. Ines, the door opens.", record) == [
+        "names Ines, from the prompt's examples, who is not in this story"]
+    assert SYSTEM.check("Basile slips on the oily floor.", record) == []
+    with_paul = OutcomeRecord(task="blunder", characters=("Paul Dumont",))
+    assert SYSTEM.check("Paul slips on the oily floor.", with_paul) == []

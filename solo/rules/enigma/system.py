@@ -8,6 +8,7 @@ Rules: ENIGMA System Reference Document v0.6.2 by Andrew Pelham, CC BY-NC 4.0.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from .reference import reference
 from .state import GameState, fold_name
 
 CREDIT = "Rules: ENIGMA System Reference Document v0.6.2 by Andrew Pelham, CC BY-NC 4.0."
+EXAMPLE_NAMES = ("Ines", "Paul", "Bruno")  # the people of data/prompts' worked examples
 
 
 def status(state: GameState) -> dict[str, Any]:
@@ -210,7 +212,11 @@ class EnigmaSystem:
                              enemy=facts.get("enemy"), targets=facts.get("targets", {}))
 
     def check(self, text: str, record: OutcomeRecord) -> list[str]:
-        return []  # the kernel's checks, held to ENIGMA's record (Peril, Knockouts), say it all
+        """Beyond the kernel's checks: the people of the prompt's worked examples (Ines, Paul, Bruno)
+        must not walk into the story unless they are in it."""
+        present = {part for name in (*record.characters, record.enemy or "") for part in name.split()}
+        return [f"names {name}, from the prompt's examples, who is not in this story"
+                for name in EXAMPLE_NAMES if name not in present and re.search(rf"\b{name}\b", text)]
 
     def cast(self, state: GameState) -> list[dict[str, str]]:
         return [{"name": c.name, "description": ", ".join(x for x in (c.archetype.value if c.archetype else None,
