@@ -28,7 +28,7 @@ from rich.panel import Panel
 
 from . import parser
 from .errors import SoloError
-from .kernel.protocol import Cancelled, visible_width
+from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from .kernel.registry import installed
 from .render import render
 from .ledger import command_rng
@@ -412,10 +412,10 @@ class Repl:
         while True:
             source = None
             if adventures:
-                choice = self._choose("Adventure (number; Enter for an improvised campaign):",
+                choice = ask_choice(self, "Adventure (number; Enter for an improvised campaign):",
                                       [title for title, _ in adventures], random.Random(0))
                 source = dict(adventures).get(choice)
-            name = self._required("Campaign name:")
+            name = ask_required(self, "Campaign name:")
             seed = self.ask("Seed (Enter for a random one):").strip()
             options: dict[str, list[str]] = {}
             for option in self.session.system.campaign_options:
@@ -479,27 +479,3 @@ class Repl:
                                                        if director else None, rng)
         if command is not None:
             self._play(command, "")
-
-    def _required(self, question: str) -> str:
-        while True:
-            answer = self.ask(question).strip()
-            if answer:
-                return answer
-
-    def _choose(self, question: str, options: list[str], rng: random.Random, free: bool = False) -> str:
-        while True:
-            answer = self.ask(question).strip()
-            if not answer:
-                return ""
-            if answer.lower() in ("r", "random") and options:
-                choice = rng.choice(options)
-                self.console.print(f"  → {escape(choice)}")
-                return choice
-            if answer.isascii() and answer.isdigit() and options:
-                if len(answer) < 4 and 1 <= int(answer) <= len(options):
-                    return options[int(answer) - 1]
-                self.error(f"choose 1 to {len(options)}")
-                continue
-            if free or answer in options:
-                return answer
-            self.error(f"choose a number from 1 to {len(options)}, or r")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
+from rich.markup import escape
 
 from .grammar import Option, Spec
 
@@ -127,6 +128,36 @@ class Conversation(Protocol):
 
     def query(self, command: BaseModel) -> dict[str, Any] | None:
         """Run a read-only command of the system (e.g. odds); None if it failed (already shown)."""
+
+
+def ask_required(talk: Conversation, question: str) -> str:
+    """An answer that is not empty."""
+    while True:
+        answer = talk.ask(question).strip()
+        if answer:
+            return answer
+
+
+def ask_choice(talk: Conversation, question: str, options: Sequence[str], rng: random.Random,
+               free: bool = False) -> str:
+    """One of ``options`` by its number, ``r`` for a random one, or (``free``) the player's own words;
+    Enter for none ("")."""
+    while True:
+        answer = talk.ask(question).strip()
+        if not answer:
+            return ""
+        if answer.lower() in ("r", "random") and options:
+            choice = rng.choice(list(options))
+            talk.say(f"  → {escape(choice)}")
+            return choice
+        if answer.isascii() and answer.isdigit() and options:
+            if len(answer) < 4 and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            talk.error(f"choose 1 to {len(options)}")
+            continue
+        if free or answer in options:
+            return answer
+        talk.error(f"choose a number from 1 to {len(options)}, or r")
 
 
 class DirectorPolicy(Protocol[S_contra, C, E_contra]):

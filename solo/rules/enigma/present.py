@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from ...kernel.protocol import Cancelled, Conversation, DiceNeed, visible_width
+from ...kernel.protocol import Cancelled, Conversation, DiceNeed, ask_choice, ask_required, visible_width
 from ...tables import OracleTables
 from . import commands as rc
 from .odds import success_chance
@@ -622,15 +622,15 @@ def create_character(state: GameState, talk: Conversation, tables: OracleTables 
     """[Making a Character] name, archetype, profession, drive, knacks, equipment, catchphrase:
     the SRD's six archetypes with its sample drives and equipment (a number, r for a random
     pick, or your own words). Lucky Saves are rolled when the character joins."""
-    name = _required(talk, "Name:")
+    name = ask_required(talk, "Name:")
     archetypes = [a.value for a in Archetype]
     talk.say("Archetypes: " + ", ".join(f"{i} {a}" for i, a in enumerate(archetypes, 1)))
-    archetype = _choose(talk, "Archetype (number, r for random, Enter to skip):", archetypes, rng)
+    archetype = ask_choice(talk, "Archetype (number, r for random, Enter to skip):", archetypes, rng)
     profession = talk.ask("Profession (Enter to skip):").strip()
     if archetype and tables and f"srd_drives.{archetype}" in tables:
         drives = [e.text for e in tables.tables[f"srd_drives.{archetype}"].entries]
         talk.say("Sample drives: " + ", ".join(f"{i} {d}" for i, d in enumerate(drives, 1)))
-        drive = _choose(talk, "Drive (number, r for random, or your own words):", drives, rng, free=True)
+        drive = ask_choice(talk, "Drive (number, r for random, or your own words):", drives, rng, free=True)
     else:
         drive = talk.ask("Drive (Enter to skip):").strip()
     knacks: list[str] = []
@@ -645,7 +645,7 @@ def create_character(state: GameState, talk: Conversation, tables: OracleTables 
         talk.say("Sample equipment: " + ", ".join(f"{i} {x}" for i, x in enumerate(items, 1)))
     equipment: list[str] = []
     for i in range(MAX_EQUIPMENT):
-        item = _choose(talk, f"Equipment {i + 1} of up to {MAX_EQUIPMENT} (number, r for random, your own words, "
+        item = ask_choice(talk, f"Equipment {i + 1} of up to {MAX_EQUIPMENT} (number, r for random, your own words, "
                        "Enter to finish):", items, rng, free=True)
         if not item:
             break
@@ -654,29 +654,3 @@ def create_character(state: GameState, talk: Conversation, tables: OracleTables 
     return rc.AddCharacter(name=name, archetype=Archetype(archetype) if archetype else None,
                            profession=profession or None, drive=drive or None, knacks=tuple(knacks),
                            equipment=tuple(equipment), catchphrase=catchphrase or None)
-
-
-def _required(talk: Conversation, question: str) -> str:
-    while True:
-        answer = talk.ask(question).strip()
-        if answer:
-            return answer
-
-
-def _choose(talk: Conversation, question: str, options: list[str], rng: random.Random, free: bool = False) -> str:
-    while True:
-        answer = talk.ask(question).strip()
-        if not answer:
-            return ""
-        if answer.lower() in ("r", "random") and options:
-            choice = rng.choice(options)
-            talk.say(f"  → {escape(choice)}")
-            return choice
-        if answer.isascii() and answer.isdigit() and options:
-            if len(answer) < 4 and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
-            talk.error(f"choose 1 to {len(options)}")
-            continue
-        if free or answer in options:
-            return answer
-        talk.error(f"choose a number from 1 to {len(options)}, or r")
