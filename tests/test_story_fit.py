@@ -208,3 +208,18 @@ def test_the_whole_cast_knocked_out_wakes_up_captured(tmp_path):
     told = scripted.execute("round end").result["narration"]
     assert any("strain.captured" in n["origin"] for n in (told if isinstance(told, list) else [told]))
     assert scripted.status()["tumult"] is not None and scripted.execute("tumult end").ok
+
+
+def test_snooping_follows_the_topic_and_the_first_adventure_teaches_the_table(session):
+    assert session.execute("campaign new Teach --from first_adventure.toml --seed 4").ok
+    assert session.execute("pc pregen Felix --dice 3").ok
+    started = session.execute("scene start").result["narration"]
+    lessons = [n["origin"] for n in started if n["task"] == "lesson"]
+    assert lessons == ["lesson wide_shot"]
+    snooped = session.execute("snoop Felix the watchman's mug --dice 5").result["narration"]
+    told = snooped if isinstance(snooped, list) else [snooped]
+    assert told[0]["text"].startswith("Looking into the watchman's mug: ")
+    assert "lesson snoop" in [n["origin"] for n in told]
+    assert session.execute("scene start pier").ok
+    tumult = session.execute("tumult start").result["narration"]
+    assert "lesson tumult" in [n["origin"] for n in (tumult if isinstance(tumult, list) else [tumult])]

@@ -56,6 +56,10 @@ class Lesson(Strict):
     catchphrase: str
     blammo: str
     peril: str
+    wide_shot: str | None = None  # the Wide Shot and its question
+    snoop: str | None = None  # [Snooping]
+    tumult: str | None = None  # [Tumults]: --vs, hit, round end, tumult end
+    scene_end: str | None = None  # `scene end`: the story goes on, won or lost
 
 
 class PregenFile(Strict):

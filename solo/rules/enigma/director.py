@@ -119,8 +119,12 @@ class PulpNarrator(OracleNarrator):
         return self.tell("flashpoint", [self.draw("srd_flashpoints.flashpoint", rng, {})])
 
     def snoop(self, rng: random.Random, *, character: str, level: int, topic: str | None) -> Narration:
-        """[Snooping] the closer to 6, the more is learned; a 1 still gives something."""
-        return self.tell("snoop", [self.draw(f"snooping.level{level}", rng, {"character": character})])
+        """[Snooping] the closer to 6, the more is learned; a 1 still gives something. What the
+        character looks into leads the telling."""
+        told = self.tell("snoop", [self.draw(f"snooping.level{level}", rng, {"character": character})])
+        if topic:
+            told = told.model_copy(update={"text": f"Looking into {topic.strip().rstrip('.')}: {told.text}"})
+        return told
 
     def treasure(self, rng: random.Random) -> Narration:
         """[Uncovering Treasure] riches, allies or shortcuts."""
@@ -247,6 +251,14 @@ def _lessons_due(lessons_given: tuple[str, ...], state: GameState, events: Seque
     """A teaching adventure explains each rule the first time it can be used."""
     due: list[str] = []
     for event in events:
+        if isinstance(event, ev.SceneStarted):
+            due.append("wide_shot")
+        elif isinstance(event, ev.SnoopRolled):
+            due.append("snoop")
+        elif isinstance(event, ev.TumultStarted):
+            due.append("tumult")
+        elif isinstance(event, ev.TumultEnded) or isinstance(event, ev.GambleResolved) and event.success:
+            due.append("scene_end")
         if isinstance(event, ev.GambleRolled):
             due.append("bonus_dice")
             actor = state.find(event.character)
@@ -367,6 +379,9 @@ class EnigmaDirector:
             for event in events:
                 if isinstance(event, ev.SnoopRolled):  # [Snooping] 1-3: the file's low clue; 4-6: the high one
                     clue = story.clue(scene, high=event.die >= 4)
+                    if event.topic:  # the search follows what the player looked into
+                        clue = clue.model_copy(update={
+                            "text": f"Looking into {event.topic.strip().rstrip('.')}: {clue.text}"})
                     out.narrations = [clue if x.task == "snoop" else x for x in out.narrations]
                 if isinstance(event, ev.TumultEnded):
                     # the file tells where the story goes (`scene end`); its treasure comes first
@@ -379,8 +394,10 @@ class EnigmaDirector:
         teaching = lesson(story.adventure)
         if teaching is not None:
             for key in _lessons_due(view.lessons_given, after, events):
-                out.narrations.append(Narration(task="lesson", text=getattr(teaching, key), origin=f"lesson {key}"))
-                out.lessons.append(key)
+                text = getattr(teaching, key)
+                if text:  # a teaching adventure may leave a lesson out
+                    out.narrations.append(Narration(task="lesson", text=text, origin=f"lesson {key}"))
+                    out.lessons.append(key)
 
     def _after_gamble(self, narrator: PulpNarrator, out: Reaction[rc.Command], state: GameState, name: str,
                       action: str, success: bool, rng: random.Random) -> None:
