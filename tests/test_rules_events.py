@@ -45,6 +45,7 @@ def full_game(seed: int = 3) -> Table:
     table.do(c.EnemyAct(enemy="Pilot", targets={"Nara": 2, "Max": 1}))
     table.do(c.EndRound())
     table.do(c.EndTumult())
+    table.do(c.RemoveEnemy(enemy="Pilot", how="flee"))
     table.do(c.StartLeg())
     return table
 

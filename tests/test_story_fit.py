@@ -223,3 +223,20 @@ def test_snooping_follows_the_topic_and_the_first_adventure_teaches_the_table(se
     assert session.execute("scene start pier").ok
     tumult = session.execute("tumult start").result["narration"]
     assert "lesson tumult" in [n["origin"] for n in (tumult if isinstance(tumult, list) else [tumult])]
+
+
+def test_enemies_leave_and_do_not_follow_the_cast_into_the_next_scene(session):
+    for line in ("campaign new Leave --seed 5", "pc add Nara --dice 3", "scene start The docks", "tumult start",
+                 "enemy add Goon --type minion", "enemy add 'Big Lou' --type lieutenant", "enemy add Rat --type minion"):
+        assert session.execute(line).ok
+    fled = session.execute("enemy leave Rat --how flee").result
+    assert fled == {"enemy": "Rat", "how": "flee"} and "Rat" not in session.status()["enemies"]
+    assert session.execute("tumult end").ok
+    assert set(session.status()["enemies"]) == {"Goon", "Big Lou"}  # still here until the scene changes
+    started = session.execute("scene start The warehouse").result
+    assert sorted(started["left"]) == ["Big Lou", "Goon"] and session.status()["enemies"] == {}
+    assert session.execute("enemy add Guard --type minion").ok and session.execute("scene start The roof").ok
+    assert set(session.status()["enemies"]) == {"Guard"}  # never in a Tumult: it stays
+    assert not session.execute("enemy leave Nobody").ok
+    assert not session.execute("enemy leave Guard --how dance").ok
+    assert session.execute("undo").ok and session.verify()["ok"]

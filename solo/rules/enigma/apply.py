@@ -86,9 +86,18 @@ def _(event: ev.LegStarted, state: GameState) -> GameState:
 @_mutate.register
 def _(event: ev.SceneStarted, state: GameState) -> GameState:
     cast = tuple(c.model_copy(update={"incapacitated": False}) for c in state.characters)
+    left = {fold_name(n) for n in event.left}
+    enemies = tuple(e for e in state.enemies if fold_name(e.name) not in left)
     return state.model_copy(
-        update={"scene": event.scene, "scene_title": event.title, "characters": cast}
+        update={"scene": event.scene, "scene_title": event.title, "characters": cast, "enemies": enemies}
     )
+
+
+@_mutate.register
+def _(event: ev.EnemyLeft, state: GameState) -> GameState:
+    key = fold_name(event.enemy)
+    enemies = tuple(e for e in state.enemies if fold_name(e.name) != key)
+    return state.model_copy(update={"enemies": enemies})
 
 
 @_mutate.register
@@ -197,7 +206,7 @@ def _(event: ev.TumultStarted, state: GameState) -> GameState:
 @_mutate.register
 def _(event: ev.TumultEnded, state: GameState) -> GameState:
     cleared = {fold_name(n) for n in event.cleared}
-    enemies = tuple(e for e in state.enemies if fold_name(e.name) not in cleared)
+    enemies = tuple(e.model_copy(update={"fought": True}) for e in state.enemies if fold_name(e.name) not in cleared)
     return state.model_copy(update={"tumult": None, "enemies": enemies})
 
 

@@ -138,6 +138,14 @@ class AddEnemy(Frozen):
     danger: int | None = None
 
 
+class RemoveEnemy(Frozen):
+    """An enemy leaves the board: it flees, surrenders, or the Director takes it off."""
+
+    kind: Literal["enemy_leave"] = "enemy_leave"
+    enemy: str
+    how: Literal["flee", "surrender", "removed"] = "removed"
+
+
 class Hit(Frozen):
     kind: Literal["hit"] = "hit"
     enemy: str
@@ -182,6 +190,7 @@ Command = (
     | EndTumult
     | AddEnemy
     | Hit
+    | RemoveEnemy
     | EnemyAct
     | EndRound
     | Flashpoint

@@ -329,7 +329,16 @@ def _(c: cmd.StartScene, state: GameState, rng: random.Random) -> Events:
     """[Scenes] a new Scene ends every incapacitation (Ruling *Knockouts*)."""
     title = " ".join(c.title.split()) if c.title and c.title.strip() else None
     recovered = tuple(ch.name for ch in state.characters if ch.incapacitated)
-    return (ev.SceneStarted(scene=state.scene + 1, title=title, recovered=recovered),)
+    # enemies of an ended Tumult stay behind with the old scene (an adventure brings its own back)
+    left = tuple(e.name for e in state.enemies if e.fought) if state.tumult is None else ()
+    return (ev.SceneStarted(scene=state.scene + 1, title=title, recovered=recovered, left=left),)
+
+
+@_decide.register
+def _(c: cmd.RemoveEnemy, state: GameState, rng: random.Random) -> Events:
+    """[Dangers] the narration may dictate when an enemy is gone: it flees, surrenders or is removed."""
+    enemy = _enemy(state, c.enemy)
+    return (ev.EnemyLeft(enemy=enemy.name, how=c.how),)
 
 
 @_decide.register

@@ -52,6 +52,7 @@ class SceneStarted(Frozen):
     scene: int
     title: str | None = None
     recovered: tuple[str, ...] = ()  # no longer incapacitated
+    left: tuple[str, ...] = ()  # enemies of an ended Tumult, left behind with the old scene
 
 
 class GambleRolled(Frozen):
@@ -167,6 +168,15 @@ class EnemyAdded(Frozen):
     danger: int
 
 
+class EnemyLeft(Frozen):
+    """An enemy leaves the board: it flees, surrenders, or the Director removes it."""
+
+    type: Literal["enemy_left"] = "enemy_left"
+    v: Literal[1] = 1
+    enemy: str
+    how: str  # "flee", "surrender" or "removed"
+
+
 class EnemyHit(Frozen):
     type: Literal["enemy_hit"] = "enemy_hit"
     v: Literal[1] = 1
@@ -214,6 +224,7 @@ Event = Annotated[
     | TumultEnded
     | EnemyAdded
     | EnemyHit
+    | EnemyLeft
     | EnemyActed
     | RoundEnded
     | FlashpointBought,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Literal
 
 from ...errors import InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, choice, face, faces, named_faces, number, pairs, text
@@ -168,6 +169,16 @@ def _hit(a: Args) -> rc.Hit:
     return rc.Hit(enemy=a.positionals[0], count=number(a, count, "the number of successes", 1, 99))
 
 
+def _enemy_leave(a: Args) -> rc.RemoveEnemy:
+    how = (a.one("how") or "removed").casefold()
+    ways: dict[str, Literal["flee", "surrender", "removed"]] = {
+        "flee": "flee", "fled": "flee", "flees": "flee", "surrender": "surrender", "surrenders": "surrender",
+        "removed": "removed", "remove": "removed"}
+    if how not in ways:
+        raise a.fail(f"an enemy leaves by flee, surrender or removed, not {how[:20]!r}")
+    return rc.RemoveEnemy(enemy=text(a, "the enemy's name", a.positionals), how=ways[how])
+
+
 def _enemy_act(a: Args) -> rc.EnemyAct:
     targets = a.many("target")
     return rc.EnemyAct(enemy=text(a, "the enemy's name", a.positionals),
@@ -233,6 +244,9 @@ SPECS: tuple[Spec, ...] = (
     Spec("enemy add", "enemy add NAME --type minion|lieutenant|villain [--threshold N] [--danger N]",
          "add an enemy", _enemy_add,
          (Option("--type", "type"), Option("--threshold", "threshold"), Option("--danger", "danger")), min_args=1),
+    Spec("enemy leave", "enemy leave ENEMY [--how flee|surrender|removed]",
+         "an enemy leaves the board: it flees, surrenders or is taken off", _enemy_leave,
+         (Option("--how", "how"),), min_args=1),
     Spec("hit", "hit ENEMY [N]", "record N successes against ENEMY", _hit, min_args=1, max_args=2),
     Spec("enemy act", "enemy act ENEMY [--target NAME:N,...]", "an enemy's turn: its danger rating in Peril",
          _enemy_act, (Option("--target", "target", multi=True),), min_args=1),

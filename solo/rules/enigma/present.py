@@ -125,6 +125,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
             title = f": {escape(r['title'])}" if r.get("title") else ""
             lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}{title}[/]")
             lines += [f"  {escape(n)} is back on their feet" for n in r["recovered"]]
+            lines += [f"  {escape(n)} stays behind with the last scene" for n in r.get("left", [])]
         case "StartLeg":
             lines.append(f"[bold]Leg {r['leg']}[/] begins. Lucky Saves: "
                          + ", ".join(f"{escape(n)} {d}" for n, d in r["lucky_saves"].items()))
@@ -132,6 +133,9 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
         case "AddEnemy":
             lines.append(f"Enemy [bold]{escape(r['enemy'])}[/]: {r['type']}, threshold {r['threshold']}, "
                          f"danger {r['danger']}")
+        case "RemoveEnemy":
+            how = {"flee": "flees", "surrender": "surrenders", "removed": "is off the board"}[r["how"]]
+            lines.append(f"{escape(r['enemy'])} {how}")
         case "Hit":
             state = "[bold]bested![/]" if r["defeated"] else f"{r['hits']}/{r['threshold']} hits"
             lines.append(f"{escape(r['enemy'])}: {state}")
@@ -295,6 +299,7 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         if e.get("title"):
             lines.append(f"- At [[{e['title']}]].")  # the place, as a note an Obsidian vault can link
         lines += [f"- {name} is back on their feet." for name in e.get("recovered", [])]
+        lines += [f"- {name} stays behind." for name in e.get("left", [])]
     elif t == "gamble_rolled":
         pool = len(e["dice"]) + (1 if e.get("help") else 0)
         parts = list(e.get("bonus", []))
@@ -334,6 +339,9 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         lines.append("- The Tumult is over.")
     elif t == "enemy_added":
         lines.append(f"- Enemy: **{e['name']}**, {e['enemy_type']} (threshold {e['threshold']}, danger {e['danger']}).")
+    elif t == "enemy_left":
+        how = {"flee": "flees", "surrender": "surrenders"}.get(e["how"], "is gone")
+        lines.append(f"- {e['enemy']} {how}.")
     elif t == "enemy_hit":
         end = " and is **bested**" if e["defeated"] else ""
         lines.append(f"- {e['enemy']} takes {e['count']} hit(s), {e['hits']} so far{end}.")
@@ -446,7 +454,9 @@ def completions(state: GameState, spec: str, args: Sequence[str], previous: str,
         return list(OPTIONAL_RULES)
     if current.startswith("+") and character:
         return ["+" + _quote(a) for a in character.knacks + character.equipment]
-    if spec in ("hit", "enemy act"):
+    if previous == "--how":
+        return ["flee", "surrender", "removed"]
+    if spec in ("hit", "enemy act", "enemy leave"):
         return [_quote(e.name) for e in state.enemies] if not args else []
     if spec == "rules":
         return sorted(TOPICS)

@@ -139,6 +139,9 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
         case rc.AssignPeril():
             change = events[0]
             return peril_dict(change)
+        case rc.RemoveEnemy():
+            left = events[0]
+            return {"enemy": left.enemy, "how": left.how}
         case rc.Hit():
             hit = events[0]
             enemy = after.find_enemy(hit.enemy)
@@ -153,7 +156,8 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
             return {"leg": leg.leg, "lucky_saves": dict(leg.rolls), "departed": list(leg.departed)}
         case rc.StartScene():
             scene = events[0]
-            return {"leg": after.leg, "scene": scene.scene, "title": scene.title, "recovered": list(scene.recovered)}
+            return {"leg": after.leg, "scene": scene.scene, "title": scene.title, "recovered": list(scene.recovered),
+                    "left": list(scene.left)}
         case rc.AddEnemy():
             added = events[0]
             return {"enemy": added.name, "type": added.enemy_type.value, "threshold": added.threshold,

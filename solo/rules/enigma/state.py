@@ -104,6 +104,7 @@ class Enemy(Frozen):
     threshold: int
     danger: int
     hits: int = 0
+    fought: bool = False  # on the board when a Tumult ended: it stays behind when the scene changes
 
     @property
     def defeated(self) -> bool:

@@ -244,6 +244,9 @@ class EnigmaSystem:
                 return RecapLine(text=f"{e['character']} was knocked out", names=(e["character"],))
             case "enemy_hit" if e["defeated"]:
                 return RecapLine(text=f"{e['enemy']} was bested")
+            case "enemy_left":
+                how = {"flee": "fled", "surrender": "surrendered"}.get(e["how"], "was gone")
+                return RecapLine(text=f"{e['enemy']} {how}")
             case "flashpoint_bought":
                 return RecapLine(text="a Flashpoint turned the fight upside down")
         return None
