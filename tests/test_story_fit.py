@@ -128,6 +128,8 @@ def play_through(path: Path, tmp_path: Path, seed: int) -> dict[str, int]:
             if not started.ok:
                 assert "is over" in started.error or "complete" in started.error
                 break
+            # no enemy outlives its Tumult into the next scene (the adventure brings its own back)
+            assert not [e.name for e in session.state.enemies if e.fought], path.name
             do(f"snoop {actor()}")
             do(f"gamble {actor()} 'press on' --knack 1")
             do("resolve")
