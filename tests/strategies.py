@@ -175,9 +175,10 @@ def gambles(draw) -> c.Gamble:
         st.lists(face(), max_size=5).map(tuple),
     ))
     action = draw(mostly("leap the gap", st.just(" "), weight=9))
+    vs = draw(mostly(None, enemy_names, weight=4))  # a Gamble named against an enemy: its success is a hit
     return c.Gamble(character=who, action=action, knacks=tuple(knacks), equipment=tuple(equipment),
                     advantages=tuple(advantages), penalties=tuple(penalties), blammo=blammo, help=help_spec,
-                    dice=dice)
+                    dice=dice, vs=vs)
 
 
 @st.composite
@@ -262,6 +263,7 @@ commands = st.one_of(
         danger=mostly(None, st.integers(-1, 4), weight=1),
     ),
     st.builds(c.Hit, enemy=enemy_names, count=mostly(1, st.integers(0, 3), weight=1)),
+    st.builds(c.RemoveEnemy, enemy=enemy_names, how=st.sampled_from(("flee", "surrender", "removed"))),
     st.builds(c.EnemyAct, enemy=enemy_names, targets=targets()),
     st.builds(c.EndRound, targets=st.dictionaries(enemy_names, targets(), max_size=3)),
     st.builds(c.Flashpoint, payments=st.dictionaries(names, st.integers(-1, 3), max_size=3)),
