@@ -29,7 +29,7 @@ from .kernel.registry import AnySystem
 from .story import Progress, progress_step
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
-SNAPSHOT_VERSION = 3  # the shape of a snapshot's payload; others are passed over
+SNAPSHOT_VERSION = 4  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags)
 UNFOLDED = frozenset({"command_undone", "oracle_asked"})  # session events nothing folds
 Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
 

@@ -157,8 +157,10 @@ class Repl:
         return answer
 
     def _is_command(self, text: str) -> bool:
+        """A command line, not an answer: its first word typed in lower case as a command is
+        ("Group of thugs by the door" is an answer; "group hold the door" a command)."""
         words = text.split()
-        if not words:
+        if not words or not words[0].islower():
             return False
         if len(words) == 1:
             return words[0].casefold() in WAY_OUT

@@ -11,6 +11,7 @@ the rules still decide every command. Positions are the system's ``Where``: its 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -51,7 +52,7 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 
 def tags_from_words(text: str) -> tuple[str, ...]:
     """The setting an improvised scene's title names, as scene tags (none: not known)."""
-    words = " ".join(text.casefold().replace("'s", "").split())
+    words = " ".join(re.sub(r"[^\w]+", " ", text.casefold().replace("'s", "")).split())
     found: list[str] = []
     for names, tags in PLACE_WORDS:
         if any(f" {name} " in f" {words} " for name in names):
@@ -195,7 +196,7 @@ class Story:
 
     def scene_opening(self, scene: Scene) -> Narration:
         """The way into an adventure scene: where the cast goes next."""
-        return Narration(task="scene_transition", text=f"The cast makes for {scene.location.rstrip('.')}.",
+        return Narration(task="scene_transition", text=f"The cast makes for {_lower(scene.location.rstrip('.'))}.",
                          origin=f"adventure scene {scene.id}")
 
     def clue(self, scene: Scene, high: bool) -> Narration:

@@ -274,13 +274,12 @@ class TableTalk:
         fresh = self.s._need_director().react(before, events, after, rng,
                                               StoryView(self.s.story, scene, self.s.progress.lessons,
                                                         self.s.progress.scene_tags)).narrations
-        if number is None:
-            self.s.suggestions = list(fresh)
-        else:
-            (old,) = self.chosen(number)
-            same = [n for n in fresh if n.task == old.task]
-            if same:
-                self.s.suggestions[number - 1] = same[0]
+        # the fresh draw answers the same events in the same order: suggestion i is redrawn as fresh[i];
+        # those already taken stay taken, and suggestions the Director's answer did not draw stay as they are
+        for i, old in enumerate(self.s.suggestions):
+            redraw = number is None or i == number - 1
+            if old is not None and redraw and i < len(fresh) and fresh[i].task == old.task:
+                self.s.suggestions[i] = fresh[i]
         return {"suggestions": self.s.open_suggestions()}
 
 

@@ -273,7 +273,8 @@ class OracleTables:
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
                     index, entry = neutral[rng.randrange(len(neutral))]
                     result = index if source.dice in ("list", "weighted") else entry.span()[0]
-                    faces = divmod(result, 10) if source.dice == "d66" else (result,)
+                    faces = (divmod(result, 10) if source.dice == "d66" else
+                             (min(6, result - 1), result - min(6, result - 1)) if source.dice == "2d6" else (result,))
         nested: list[Draw] = []
 
         def expand(match: re.Match[str]) -> str:

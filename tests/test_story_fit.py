@@ -242,3 +242,40 @@ def test_enemies_leave_and_do_not_follow_the_cast_into_the_next_scene(session):
     assert not session.execute("enemy leave Nobody").ok
     assert not session.execute("enemy leave Guard --how dance").ok
     assert session.execute("undo").ok and session.verify()["ok"]
+
+
+def test_review_two_findings_hold(tmp_path):
+    """Each enemy turn tells only the Knockout it dealt; a reroll leaves taken suggestions taken and
+    redraws a suggestion as itself; a title's punctuation does not hide where it is; a place the Wide
+    Shot never tells does not set the scene."""
+    session = Session(Journal(tmp_path / "ko.sqlite"))
+    for line in ("campaign new KO --seed 5", "pc add Nara --dice 2", "pc add Max --dice 2", "scene start",
+                 "tumult start", "enemy add Goon --type lieutenant", "enemy add Boss --type villain"):
+        assert session.execute(line).ok
+    result = session.execute("round end").result
+    turns = [n for n in (result["narration"] if isinstance(result["narration"], list) else [result["narration"]])
+             if n["task"] == "enemy_turn"]
+    knocked = {p["character"] for p in result["peril_changes"] if p["knockout"]}
+    claims = [n for n in turns if "knocked out!" in n["text"]]
+    assert knocked and len(claims) == len(knocked)  # one telling per Knockout, by the turn that dealt it
+    copilot = Session(Journal(tmp_path / "cop.sqlite"), suggest=True)
+    for line in ("campaign new Cop --seed 5", "pc add Nara --dice 2", "pc add Max --dice 2", "scene start", "accept",
+                 "tumult start", "enemy add Goon --type lieutenant", "enemy add Boss --type villain", "round end"):
+        assert copilot.execute(line).ok
+    shown = copilot.open_suggestions()
+    assert len(shown) >= 2
+    taken = shown[-1]["number"]
+    assert copilot.execute(f"accept {taken}").ok
+    again = copilot.execute("reroll").result["suggestions"]
+    assert taken not in [s["number"] for s in again]
+    assert set(tags_from_words("Harbour, at night")) == {"water", "outdoors", "night"}
+    assert set(tags_from_words("The Museum.")) == {"indoors"}
+    for seed in range(40):  # an opening that names no place, or another one, never takes the drawn place's tags
+        s = Session(Journal(tmp_path / f"ws{seed}.sqlite"))
+        assert s.execute(f"campaign new W --seed {seed}").ok and s.execute("scene start").ok
+        shot = next(n for n in s.journal.narrations(s.campaign.id) if n["task"] == "wide_shot")
+        if s.progress.tags and "wide_shot.place" in shot["origin"]:
+            opening = system_tables(SYSTEM.data).tables["wide_shot.opening"]
+            index = int(re.search(r"wide_shot.opening #(\d+)", shot["origin"]).group(1))
+            assert "{wide_shot.place}" in opening.entries[index - 1].text
+        s.journal.close()

@@ -573,7 +573,7 @@ def _(c: cmd.StartTumult, state: GameState, rng: random.Random) -> Events:
 
 @_decide.register
 def _(c: cmd.EndTumult, state: GameState, rng: random.Random) -> Events:
-    """Bested enemies leave the board; the others stay for a later Tumult."""
+    """Bested enemies leave the board; the others stay, with their hits, until the scene changes."""
     _tumult(state, "`tumult end`")
     return (ev.TumultEnded(cleared=tuple(e.name for e in state.enemies if e.defeated)),)
 

@@ -78,13 +78,17 @@ class PulpNarrator(OracleNarrator):
             if scene is None and placed.entry.tags:
                 scene = frozenset(placed.entry.tags)
         opening = self.tables.draw("wide_shot.opening", rng, given=given, scene=scene)
+        if placed is not None and "{wide_shot.place}" not in opening.entry.text:
+            # the opening tells another place, or none: the scene is where the telling says, if anywhere
+            other = next((n for n in opening.nested if n.table == "locations.location"), None)
+            placed, scene = other, (frozenset(other.entry.tags) or None) if other is not None else self.scene
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         text = opening.filled(ctx)
         if place and _as_phrase(place) not in text:
             text = f"{place}. {text}"
         parts = [(text, opening), (question.filled(ctx), question)]
         told = self.tell("wide_shot", parts, question=question.filled(ctx))
-        if placed is not None:
+        if placed is not None and placed.table == "wide_shot.place":
             told = told.model_copy(update={"origin": f"{placed.origin()}; {told.origin}"})
         facts = {**told.facts, "place": place or (placed.text if placed else "")}
         if self.scene is None and placed is not None and placed.entry.tags:
@@ -236,9 +240,15 @@ def _tactics(story: StoryView, enemy: str) -> str | None:
     return None
 
 
-def _knocked_out(before: GameState, after: GameState, name: str) -> bool:
-    was, now = before.find(name), after.find(name)
-    return bool(now and now.incapacitated and not (was and was.incapacitated))
+def _knocked_out_by(events: Sequence[ev.Event], turn: ev.EnemyActed) -> list[str]:
+    """The characters this enemy turn knocked out: the Knockouts among the Peril it dealt."""
+    out: list[str] = []
+    for event in events[events.index(turn) + 1:]:
+        if isinstance(event, (ev.EnemyActed, ev.RoundEnded)):
+            break
+        if isinstance(event, ev.PerilChanged) and event.knockout:
+            out.append(event.character)
+    return out
 
 
 class Split(BaseModel):
@@ -331,7 +341,7 @@ class EnigmaDirector:
                     if tactics and target:  # the adventure's own foe fights its own way
                         turn = Narration(task="enemy_turn", text=f"{tactics} {event.enemy} goes for {target}.",
                                          origin=f"adventure scene {story.scene.id if story.scene else ''} tactics")
-                    fallen = [name for name in event.targets if _knocked_out(before, after, name)]
+                    fallen = _knocked_out_by(events, event)
                     if fallen:  # [Knockouts] the turn is told as the Knockout it dealt
                         said = " and ".join(fallen)
                         said_so_far = turn.text.rstrip()
