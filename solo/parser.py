@@ -233,25 +233,16 @@ def _optional_number(a: Args, what: str) -> int | None:
     return number(a, a.positionals[0], what, 1, 10_000) if a.positionals else None
 
 
-def _campaign_options() -> tuple[Option, ...]:
-    """`campaign new`'s options: the kernel's and every installed system's own."""
-    own = [Option("--seed", "seed"), Option("--rules", "rules"), Option("--from", "source")]
-    seen = {o.flag for o in own}
-    for system in installed().values():
-        for option in system.campaign_options:
-            if option.flag not in seen:
-                own.append(option)
-                seen.add(option.flag)
-    return tuple(own)
+CAMPAIGN_OPTIONS = (Option("--seed", "seed"), Option("--rules", "rules"), Option("--from", "source"))
 
 
 @cache
 def kernel_specs() -> SpecTable:
-    systems = "|".join(installed()) or "enigma"
     return SpecTable([
-        Spec("campaign new", f"campaign new NAME [--seed N] [--rules {systems}] [--from FILE] [system options]",
-             "create a campaign and make it current (ENIGMA: --optional just-the-thing,flashpoints)", _campaign_new,
-             _campaign_options(), min_args=1),
+        Spec("campaign new", "campaign new NAME [--seed N] [--rules SYSTEM] [--from FILE] [the system's options]",
+             "create a campaign and make it current (`rules` lists the systems; ENIGMA takes "
+             "--optional just-the-thing,flashpoints)", _campaign_new, CAMPAIGN_OPTIONS, min_args=1,
+             open_options=True),
         Spec("campaign use", "campaign use NAME", "switch to another campaign",
              lambda a: CampaignUse(name=text(a, "the campaign's name", a.positionals)), min_args=1),
         Spec("campaign list", "campaign list", "list the campaigns of this journal", lambda a: CampaignList(),

@@ -70,6 +70,7 @@ class Spec:
     min_args: int = 0
     max_args: int | None = None  # None: any number
     aliases: tuple[str, ...] = ()
+    open_options: bool = False  # other `--flag VALUE` pairs are kept for the builder to judge (`campaign new`)
 
 
 class SpecTable:
@@ -129,6 +130,8 @@ def parse_args(spec: Spec, tokens: list[str], alias: str = "") -> Any:
             continue
         flag, eq, inline = token.partition("=")
         option = options.get(flag.casefold())
+        if option is None and spec.open_options and len(flag) > 2 and flag[2:].replace("-", "").isalnum():
+            option = Option(flag.casefold(), flag[2:].casefold().replace("-", "_"), multi=True)
         if option is None:
             known = ", ".join(options) or "none"
             raise args.fail(f"unknown option {flag[:40]} for {spec.name} (options: {known})")
