@@ -31,9 +31,9 @@ def _yaml(text: str) -> str:
 
 
 def _places(journal: Journal, campaign: Campaign, undone: dict[int, int]) -> list[str]:
-    """The titles of the scenes played, in order, once each."""
+    """The titles of the scenes played, in order, once each (from the session's own scene moves)."""
     titles = [e.payload["title"] for e in journal.events(campaign.id)
-              if e.command not in undone and e.type.endswith("scene_started") and e.payload.get("title")]
+              if e.command not in undone and e.type == "adventure_moved" and e.payload.get("title")]
     return list(dict.fromkeys(titles))
 
 

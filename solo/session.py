@@ -506,7 +506,8 @@ class Session:
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.system.where(base).chapter, tags=tags))
+                                                      leg=self.system.where(base).chapter, tags=tags,
+                                                      title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
             return decision
 
@@ -547,7 +548,8 @@ class Session:
             self._suggest_basis = (before, list(rules_events), after)
             return
         decision.narrations += reaction.narrations
-        for proposal in reaction.proposals:
+        # solo play: the emulated Director's own moves too; elsewhere they stay in the narration
+        for proposal in [*reaction.proposals, *(reaction.solo_moves if self.director_peril else [])]:
             try:
                 extra = self.system.decide(after, proposal, rng=rng)
             except RuleViolation:
@@ -555,14 +557,7 @@ class Session:
             decision.events.extend(extra)
             after = self.system.fold(after, extra)
         if not self.director_peril:
-            return  # Director harm and moves stay in the narration, for the player or Director to apply
-        for proposal in reaction.solo_moves:  # solo play: the emulated Director makes its own moves
-            try:
-                extra = self.system.decide(after, proposal, rng=rng)
-            except RuleViolation:
-                continue
-            decision.events.extend(extra)
-            after = self.system.fold(after, extra)
+            return  # Director harm stays in the narration, for the player or Director to apply
         for proposal in reaction.reported_apart:
             try:
                 extra, described = self.system.decide_apart(after, proposal, rng=rng)

@@ -63,6 +63,7 @@ class AdventureMoved(SessionEvent):
     scene: str | None
     leg: int
     tags: tuple[str, ...] = ()
+    title: str | None = None  # the scene's title, as the story tells it (absent in older rows)
 
 
 class SceneTagged(SessionEvent):
