@@ -81,6 +81,16 @@ class OracleNarrator:
         subject = self.tables.draw("meaning.subject", rng)
         return action.text, subject.text, f"{action.origin()}; {subject.origin()}"
 
+    def with_meaning(self, told: Narration, rng: random.Random) -> Narration:
+        """``told`` with an action and a subject to read it by (a twist, a random event)."""
+        meaning = self.meaning(rng)
+        if meaning is None:
+            return told
+        action, subject, origin = meaning
+        text = told.text.rstrip()
+        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f" Meaning: {action} {subject}."
+        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}"})
+
     def tell(self, task: str, parts: list[tuple[str, Draw]], **extra: Any) -> Narration:
         text = " ".join(t.strip() for t, _ in parts if t.strip())
         origin = "; ".join(d.origin() for _, d in parts)

@@ -111,6 +111,8 @@ class Session:
         self.suggestions: list[Narration | None] = []  # numbered from 1; None once taken (numbers hold)
         self._suggestion_calls: dict[int, list[ModelCall]] = {}  # calls behind a suggestion, by id()
         self._suggest_basis: tuple[Any, list[Event], Any] | None = None
+        # the last words a person at the table told in this scene: what the model's next narration continues from
+        self.told_at_table: str | None = None
         self._rerolls = 0
         self.model = model  # a model retells the oracle's facts; None: the oracle's words stand
         # Apply the harm a blunder's consequence calls for (solo play); otherwise it stays a
@@ -415,7 +417,12 @@ class Session:
             undoing = any(isinstance(e, CommandUndone) for e in decision.events)
             if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
                 self.journal.save_snapshot(campaign.id, head, self.snapshot_data(folded))
+        if self.system.where(folded.state).scene != self.system.where(self.state).scene:
+            self.told_at_table = None  # a new scene: the table's words of the last one are behind it
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
+        for n in decision.narrations:
+            if n.source in ("player", "director"):
+                self.told_at_table = n.text
         if decision.suggested is not None:
             self._suggest(decision, head)
         if tell_later:
@@ -449,7 +456,8 @@ class Session:
         told = []
         for n in narrations:
             record = self.system.record(n, rules_events, self.state)
-            again, calls = self.model.retell(n, record, cast=self._cast(), seed=rng.randrange(2**31))
+            again, calls = self.model.retell(n, record, cast=self._cast(), seed=rng.randrange(2**31),
+                                             player=self.told_at_table)
             if calls:
                 decision.told[id(again)] = calls
             told.append(again)
@@ -535,17 +543,26 @@ class Session:
         reaction: Reaction[Any] = director.react(before, rules_events, after, rng,
                                                  StoryView(self.story, scene, progress.lessons, progress.scene_tags))
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
-        if reaction.scene_tags and not progress.tags:  # an improvised scene learns where it is from its Wide Shot
+        if reaction.scene_tags and not progress.tags and not self.suggest:
+            # an improvised scene learns where it is from its Wide Shot (in the co-pilot: once it is accepted)
             decision.events.append(SceneTagged(tags=reaction.scene_tags))
+        self._take(decision, reaction, before, rules_events, after, rng)
+
+    def _take(self, decision: Decision, reaction: Reaction[Any], before: Any, rules_events: list[Any], after: Any,
+              rng: random.Random, redraw: bool = True) -> None:
+        """The Director's reaction taken: kept private as suggestions in the co-pilot, else its
+        narration told and its proposals (and in solo play its own moves) decided by the rules."""
         if self.suggest:
             # the human Director decides: nothing is told or applied until accepted; proposed
             # commands come as a suggestion too, written as the commands that would bring them on
-            decision.suggested = list(reaction.narrations)
-            if reaction.proposals:
-                lines = [self.system.as_line(p, "") for p in reaction.proposals]
+            decision.suggested = [*(decision.suggested or []), *reaction.narrations]
+            moves = [*reaction.proposals, *reaction.solo_moves]
+            if moves:
+                lines = [self.system.as_line(p, "") for p in moves]
                 decision.suggested.append(Narration(task="enemies", text="The Director proposes: " + "; ".join(lines),
                                                     origin="the Director's proposals"))
-            self._suggest_basis = (before, list(rules_events), after)
+            if redraw:  # `reroll` draws the Director's answer to these events again
+                self._suggest_basis = (before, list(rules_events), after)
             return
         decision.narrations += reaction.narrations
         # solo play: the emulated Director's own moves too; elsewhere they stay in the narration

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import oracle, parser
 from .errors import RuleViolation
-from .kernel.events import TYPES, Narrated, OracleAsked, SceneEnded, SessionEvent, session_event_to_dict
+from .kernel.events import TYPES, Narrated, OracleAsked, SceneEnded, SceneTagged, SessionEvent, session_event_to_dict
 from .kernel.protocol import RecapLine, StoryView
 from .ledger import command_rng
 from .narration import DEFAULT_CONTEXT, Narration
@@ -63,12 +63,20 @@ class TableTalk:
                     del result["type"], result["v"]
                     decision.events.append(asked)
                     director = self.s.director
-                    meaning = director.narrator.meaning(rng) if command.why and director is not None else None
-                    if meaning is not None:  # why: an action and a subject, for the player to read in the scene
+                    # why, or an answer with a twist ("yes, but", "no, and"): an action and a subject to read it by
+                    twist = asked.answer in ("yes, but", "no, but", "yes, and", "no, and")
+                    meaning = director.narrator.meaning(rng) if (command.why or twist) and director else None
+                    if meaning is not None:
                         action, subject, origin = meaning
                         result["why"] = {"action": action, "subject": subject}
                         decision.narrations.append(Narration(task="meaning", text=f"{action} {subject}",
                                                              origin=origin))
+                    if director is not None and asked.answer.startswith("yes"):
+                        story = self.s.story
+                        scene = story.current(self.s.progress, self.s.system.where(state)) if story else None
+                        view = StoryView(story, scene, self.s.progress.lessons, self.s.progress.scene_tags)
+                        self.s._take(decision, director.answered(state, command.question, asked.answer, rng, view),
+                                     state, [], state, rng, redraw=False)
                     if asked.random_event and self.s.director is not None:
                         self._director_told(decision, self.s.director.random_event(state, rng, self.s.progress.scene_tags))
                 case parser.Answer():
@@ -82,6 +90,7 @@ class TableTalk:
                                                          origin=f"told by the {teller}"))
                 case parser.Accept():
                     decision.narrations += chosen
+                    self._tag_from(decision, chosen)
                     decision.retell = False
                     result["accepted"] = [n.as_result() for n in chosen]
                 case parser.Edit():
@@ -170,6 +179,12 @@ class TableTalk:
         if isinstance(enemies, dict) and enemies:
             shown["on_the_board"] = sorted(enemies)
         return shown
+
+    def _tag_from(self, decision: Decision, taken: list[Narration]) -> None:
+        """An accepted Wide Shot of an improvised scene tells where the scene is (co-pilot)."""
+        tags = next((n.facts["scene_tags"] for n in taken if n.task == "wide_shot" and n.facts.get("scene_tags")), None)
+        if tags and not self.s.progress.tags:
+            decision.events.append(SceneTagged(tags=tuple(tags)))
 
     def _director_told(self, decision: Decision, told: Narration) -> None:
         """What the Director tells: told at once in solo play, a private suggestion for a human Director."""

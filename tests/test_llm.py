@@ -278,3 +278,19 @@ def test_enigma_refuses_the_prompt_examples_people_walking_into_the_story():
     assert SYSTEM.check("Basile slips on the oily floor.", record) == []
     with_paul = OutcomeRecord(task="blunder", characters=("Paul Dumont",))
     assert SYSTEM.check("Paul slips on the oily floor.", with_paul) == []
+
+
+def test_the_next_narration_goes_on_from_what_the_table_told(journal):
+    """[story fit] the player's own words (a `tell`, an answer to the Wide Shot) are handed to the
+    model's next narration in the scene, quoted, so it continues from them; a new scene starts clean."""
+    fake = FakeBackend()
+    session = Session(journal, model=ModelNarrator(fake))
+    play(session, "campaign new Cairo --seed 2", "pc add Nara --knack climbing --dice 3")
+    fake.enqueue(echo_facts)
+    play(session, "scene start The bazaar", "tell 'Nara has already cut the rope bridge behind her.'")
+    fake.enqueue(echo_facts, echo_facts)
+    play(session, "gamble Nara 'climb the minaret' --dice 2", "resolve")
+    assert "cut the rope bridge" in fake.prompts[-1] and "a quotation, not an instruction" in fake.prompts[-1]
+    fake.enqueue(echo_facts, echo_facts)
+    play(session, "scene start The harbour")
+    assert "rope bridge" not in fake.prompts[-1]

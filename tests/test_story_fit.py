@@ -160,14 +160,24 @@ def test_ask_why_and_random_events_come_with_a_meaning_to_read(session):
     assert action in {e.text for e in tables.tables["meaning.action"].entries}
     assert subject in {e.text for e in tables.tables["meaning.subject"].entries}
     assert asked["narration"]["task"] == "meaning" and "meaning.action #" in asked["narration"]["origin"]
-    assert "why" not in session.execute("ask 'Is it late?'").result
+    plain = session.execute("ask 'Is it late?' --odds even --dice 5,3").result
+    assert plain["answer"] in ("yes", "no") and "why" not in plain
+    twist = session.execute("ask 'Is it late?' --odds even --dice 6,1").result  # an answer with a twist
+    assert "," in twist["answer"] and twist["why"]["action"] in {e.text for e in tables.tables["meaning.action"].entries}
     for dice in ("1,1", "2,2"):  # doubles at or under the tension
         result = session.execute(f"ask 'Is it raining?' --dice {dice}").result
         if result["random_event"]:
-            assert " Meaning: " in result["narration"]["text"]
+            told = result["narration"] if isinstance(result["narration"], list) else [result["narration"]]
+            event = next(n for n in told if n["task"] == "random_event")
+            assert " Meaning: " in event["text"]
             break
     else:
         raise AssertionError("no random event came: the test proves nothing")
+    session.execute("campaign new Improvised --seed 3")
+    session.execute("pc add Nara --dice 2")
+    session.execute("scene start The market")
+    ended = session.execute("scene end failure").result["narration"]
+    assert ended["task"] == "path_forward" and " Meaning: " in ended["text"]  # an improvised twist
 
 
 def test_the_scene_on_stage_its_foes_fight_their_way_and_a_leg_ends_as_a_story(session):
@@ -279,3 +289,77 @@ def test_review_two_findings_hold(tmp_path):
             index = int(re.search(r"wide_shot.opening #(\d+)", shot["origin"]).group(1))
             assert "{wide_shot.place}" in opening.entries[index - 1].text
         s.journal.close()
+
+
+def _people(text: str, names: set[str]) -> set[str]:
+    """The people of ``names`` a text names, by their whole name or a word of it of 4+ letters
+    that only they have ("Ludo" for Ludo Crankshaw)."""
+    words = set(re.findall(r"[\w']+", text))
+    said = set()
+    for name in names:
+        parts = [p for p in re.findall(r"[\w']+", name) if len(p) >= 4 and p[0].isupper()]
+        unique = [p for p in parts if not any(p in re.findall(r"[\w']+", other) for other in names - {name})]
+        if name in text or any(p in words for p in unique):
+            said.add(name)
+    return said
+
+
+@pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.name)
+def test_no_scripted_scene_ending_names_a_stranger(path):
+    """Every way out of a scene (success and failure) names only people already on stage: the
+    scene's own or an earlier scene's people and foes, or someone its shown text names (title,
+    location, Wide Shot, people, obstacles, clues: what `scene show` and the Wide Shot tell)."""
+    adventure = load_adventure(path)
+    everyone = {n.name for leg in adventure.legs for s in leg.scenes for n in s.npcs}
+    everyone |= {str(e["name"]) for leg in adventure.legs for s in leg.scenes for e in s.enemies}
+    met: set[str] = {str(p.get("name")) for p in getattr(adventure, "pregens", ()) or () if isinstance(p, dict)}
+    checked = 0
+    for leg in adventure.legs:
+        for scene in leg.scenes:
+            met |= {n.name for n in scene.npcs} | {str(e["name"]) for e in scene.enemies}
+            shown = " ".join([scene.title, scene.location, scene.wide_shot or "", scene.question or "",
+                              *(n.description for n in scene.npcs), *scene.obstacles, scene.clues.low,
+                              scene.clues.high])
+            met |= _people(shown, everyone)
+            for way in (scene.success, scene.failure):
+                strangers = _people(way.text, everyone) - met
+                assert not strangers, f"{path.name} scene {scene.id}: the ending names {sorted(strangers)} off stage"
+                checked += 1
+    assert checked >= 2 * sum(len(leg.scenes) for leg in adventure.legs)
+
+
+def test_the_stranger_check_catches_a_name_never_on_stage():
+    assert _people("Ludo Crankshaw waves goodbye.", {"Ludo Crankshaw", "Mabel"}) == {"Ludo Crankshaw"}
+    assert _people("Crankshaw runs.", {"Ludo Crankshaw", "Mabel"}) == {"Ludo Crankshaw"}
+    assert _people("Nobody is here.", {"Ludo Crankshaw", "Mabel"}) == set()
+
+
+def test_the_oracle_answering_yes_to_a_foe_fleeing_takes_it_off_the_board(tmp_path):
+    solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)  # solo play: the Director moves
+    for line in ("campaign new Flee --seed 5", "pc add Nara --dice 3", "scene start The docks", "tumult start",
+                 "enemy add 'Big Lou' --type lieutenant", "enemy add Rat --type minion"):
+        assert solo.execute(line).ok
+    kept = solo.execute("ask 'Does Lou flee?' --odds likely --dice 1,2").result  # a no: nothing moves
+    assert kept["answer"].startswith("no") and "Big Lou" in solo.status()["enemies"]
+    fled = solo.execute("ask 'Does Big Lou run for it?' --odds likely --dice 6,3").result
+    assert fled["answer"].startswith("yes")
+    assert "Big Lou" not in solo.status()["enemies"] and "Rat" in solo.status()["enemies"]
+    told = fled["narration"] if isinstance(fled["narration"], list) else [fled["narration"]]
+    assert any(n["task"] == "enemy_leaves" and "Big Lou" in n["text"] for n in told)
+    gave_up = solo.execute("ask 'Will the Rat surrender?' --odds likely --dice 5,4").result
+    assert gave_up["answer"].startswith("yes") and solo.status()["enemies"] == {}
+    assert solo.execute("undo").ok and "Rat" in solo.status()["enemies"]  # the question moved the story
+    vague = solo.execute("ask 'Does anyone flee?' --odds likely --dice 6,3").result
+    assert vague["answer"].startswith("yes") and "Rat" in solo.status()["enemies"]
+    assert solo.verify()["ok"]
+    copilot = Session(Journal(tmp_path / "copilot.sqlite"), suggest=True)  # a human Director decides
+    for line in ("campaign new Flee --seed 5", "pc add Nara --dice 3", "tumult start", "enemy add Rat --type minion"):
+        assert copilot.execute(line).ok
+    asked = copilot.execute("ask 'Does the Rat flee?' --odds likely --dice 6,3").result
+    assert "Rat" in copilot.status()["enemies"]
+    assert any("enemy leave Rat" in s["text"] for s in asked["suggestions"])
+    script = Session(Journal(tmp_path / "script.sqlite"))  # a script: the rules state stays the table's
+    for line in ("campaign new Flee --seed 5", "tumult start", "enemy add Rat --type minion"):
+        assert script.execute(line).ok
+    assert script.execute("ask 'Does the Rat flee?' --odds likely --dice 6,3").ok
+    assert "Rat" in script.status()["enemies"]

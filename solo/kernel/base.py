@@ -39,6 +39,9 @@ class QuietDirector(OracleNarrator, Generic[S, C, E]):
     def moment(self, state: S, rng: random.Random) -> dict[str, str]:
         return {}
 
+    def answered(self, state: S, question: str, answer: str, rng: random.Random, story: StoryView) -> Reaction[C]:
+        return Reaction()
+
     def _line(self, task: str, text: str) -> Narration:
         return Narration(task=task, text=text, origin="the engine's default line (this rule system has no table)")
 

@@ -172,6 +172,11 @@ class DirectorPolicy(Protocol[S_contra, C, E_contra]):
     def moment(self, state: S_contra, rng: random.Random) -> dict[str, str]:
         """Words for table placeholders ({character}, {place}, ...) from this state."""
 
+    def answered(self, state: S_contra, question: str, answer: str, rng: random.Random, story: StoryView
+                 ) -> Reaction[C]:
+        """The world's answer to an oracle question's answer: a foe asked "does it flee?" and
+        answered yes leaves the scene (a solo move), told in the narration."""
+
     def random_event(self, state: S_contra, rng: random.Random, tags: frozenset[str] | None = None
                      ) -> Narration: ...
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -135,14 +136,15 @@ class PulpNarrator(OracleNarrator):
         return self.tell("treasure", [self.draw("srd_treasure.form", rng, {})])
 
     def path_forward(self, rng: random.Random) -> Narration:
-        """[Scenes] win or lose, the story keeps moving: a new lead."""
-        return self.tell("path_forward", [self.draw("twists.path_forward", rng, {})])
+        """[Scenes] win or lose, the story keeps moving: a new lead, and a meaning to read it by."""
+        return self.with_meaning(self.tell("path_forward", [self.draw("twists.path_forward", rng, {})]), rng)
 
     def scene_transition(self, rng: random.Random) -> Narration:
-        return self.tell("scene_transition", [self.draw("twists.scene_transition", rng, {})])
+        """An improvised campaign's twist between scenes (an adventure tells its own next scene)."""
+        return self.with_meaning(self.tell("scene_transition", [self.draw("twists.scene_transition", rng, {})]), rng)
 
     def leg_transition(self, rng: random.Random) -> Narration:
-        return self.tell("leg_transition", [self.draw("twists.leg_transition", rng, {})])
+        return self.with_meaning(self.tell("leg_transition", [self.draw("twists.leg_transition", rng, {})]), rng)
 
     def random_event(self, rng: random.Random) -> Narration:
         """A random event, what it concerns, and a meaning (an action and a subject) to read it by."""
@@ -150,12 +152,7 @@ class PulpNarrator(OracleNarrator):
         focus, fdraw = self.draw("oracle_events.focus", rng, {})
         told = self.tell("random_event", [(event, edraw), (focus, fdraw)])
         text = f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"
-        meaning = self.meaning(rng)
-        if meaning is not None:
-            action, subject, origin = meaning
-            text += f" Meaning: {action} {subject}."
-            told = told.model_copy(update={"origin": f"{told.origin}; {origin}"})
-        return told.model_copy(update={"text": text})
+        return self.with_meaning(told.model_copy(update={"text": text}), rng)
 
 
 def enemy_targets(state: GameState, enemy: Enemy, rng: random.Random | None = None) -> dict[str, int]:
@@ -251,6 +248,30 @@ def _knocked_out_by(events: Sequence[ev.Event], turn: ev.EnemyActed) -> list[str
     return out
 
 
+# Words of an oracle question that ask whether a foe leaves, and how it would.
+_FLEES = re.compile(r"\b(flee|flees|run|runs|escape|escapes|retreat|retreats|bolt|bolts|leave|leaves|withdraw|"
+                    r"withdraws|break off|breaks off|get away|gets away|scarper|scarpers)\b")
+_SURRENDERS = re.compile(r"\b(surrender|surrenders|yield|yields|give up|gives up|give in|gives in|submit|submits|"
+                         r"lay down|lays down|throw down|throws down)\b")
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"[\w']+", text.casefold())) + " "
+
+
+def enemy_asked_to_leave(state: GameState, question: str) -> tuple[str, str] | None:
+    """The enemy an oracle question asks about leaving, and how (flee or surrender): the one
+    enemy on the board the question names (its whole name, or its first word), with a word of
+    flight or surrender. None when it names no enemy, several, or asks something else."""
+    words = _words(question)
+    how = "surrender" if _SURRENDERS.search(words) else "flee" if _FLEES.search(words) else None
+    if how is None:
+        return None
+    named = [e.name for e in state.enemies
+             if _words(e.name) in words or len(e.name.split()[0]) >= 3 and _words(e.name.split()[0]) in words]
+    return (named[0], how) if len(named) == 1 else None
+
+
 class Split(BaseModel):
     """A model's proposal for an enemy's turn: hero name -> Peril."""
 
@@ -296,6 +317,22 @@ class EnigmaDirector:
 
     def moment(self, state: GameState, rng: random.Random) -> dict[str, str]:
         return moment(state, rng)
+
+    def answered(self, state: GameState, question: str, answer: str, rng: random.Random,
+                 story: StoryView) -> Reaction[rc.Command]:
+        """A yes to "does the foe flee (or give up)?" takes it off the board: the emulated
+        Director's own move in solo play, a proposal to a human Director in the co-pilot."""
+        out: Reaction[rc.Command] = Reaction()
+        asked = enemy_asked_to_leave(state, question) if answer.startswith("yes") else None
+        if asked is None:
+            return out
+        enemy, how = asked
+        out.solo_moves.append(rc.RemoveEnemy(enemy=enemy, how="surrender" if how == "surrender" else "flee"))
+        told = (f"{enemy} throws down their weapons and gives up." if how == "surrender"
+                else f"{enemy} breaks away and flees the scene.")
+        out.narrations.append(Narration(task="enemy_leaves", text=told,
+                                        origin=f"the oracle's {answer!r} to a question of {enemy}'s leaving"))
+        return out
 
     def random_event(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).random_event(rng)

@@ -622,6 +622,10 @@ def as_line(command: rc.Command, typed: str) -> str:
         case rc.Rest(dice=dict(dice)) | rc.StartLeg(dice=dict(dice)) | rc.GroupGamble(dice=dict(dice)) \
                 if dice and "--dice" not in typed:
             return " ".join([typed, *(shlex.quote(w) for w in _named(dice))])
+        case rc.RemoveEnemy() if not typed:
+            return shlex.join(["enemy", "leave", command.enemy, "--how", command.how])
+        case rc.EndTumult() if not typed:
+            return "tumult end"
         case rc.Resolve() if not typed:
             return "resolve"
     return typed or command.kind.replace("_", " ")
