@@ -28,6 +28,7 @@ from .kernel.events import (
     FOLDED,
     TYPES,
     AdventureMoved,
+    SceneEnded,
     CommandUndone,
     Narrated,
     SceneTagged,
@@ -517,6 +518,9 @@ class Session:
                                                       leg=self.system.where(base).chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
+            closing = self.system.scene_closing(completed)
+            if closing is not None:
+                self._scene_closed(decision, base, closing, oracle_rng)
             return decision
 
         decision, _ = self._write(line, getattr(command, "kind", type(command).__name__), decide)
@@ -526,6 +530,22 @@ class Session:
         if decision.apart:
             result[self.system.apart_key] = decision.apart
         return self._with_narration(result, decision)
+
+    def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random) -> None:
+        """A system's own `scene end`: the story's way forward (the adventure's, else the oracle's)."""
+        where = self.system.where(state)
+        scene = self.story.current(self.progress, where) if self.story else None
+        decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
+        if self.story is not None and scene is not None:
+            told = self.story.way_forward(scene, outcome)  # type: ignore[arg-type]
+        elif self.director is not None:
+            told = self.director.path_forward(state, rng, self.progress.scene_tags)
+        else:
+            return
+        if self.suggest:
+            decision.suggested = [*(decision.suggested or []), told]
+        else:
+            decision.narrations.append(told)
 
     def _react(self, decision: Decision, rng: random.Random) -> None:
         """The Director's answer to the decided events, following the adventure when there is
@@ -628,7 +648,7 @@ class Session:
         that changed the state, or with business open every command since it opened."""
         undone = self.journal.undone_commands(campaign)
         targets: list[int] = []
-        journal_only = TYPES - FOLDED
+        journal_only = TYPES - FOLDED | self.system.journal_only_events
         for command, types in self.journal.commands_backwards(campaign):
             if command in undone or not set(types) - journal_only:
                 continue  # already undone, or nothing folded (a note, a question, an answer, an undo)

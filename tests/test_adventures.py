@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from solo.tables import system_tables
 
 FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
 ADVENTURES = sorted(p for p in FOLDER.glob("*.toml") if p.name != "pregens.toml")
-FULL = [p for p in ADVENTURES if p.name != "first_adventure.toml"]
+ENIGMA_ADVENTURES = [p for p in ADVENTURES if tomllib.loads(p.read_text(encoding="utf-8")).get("rules") == "enigma"]
+FULL = [p for p in ENIGMA_ADVENTURES if p.name != "first_adventure.toml"]
 
 
 def ok(session: Session, line: str) -> dict:

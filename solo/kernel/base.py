@@ -74,6 +74,7 @@ class BaseSystem(Generic[S, C, E]):
     tension_start: ClassVar[int] = 2
     tension_max: ClassVar[int] = 6
     opens_pending: ClassVar[frozenset[str]] = frozenset()
+    journal_only_events: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def intro(self) -> str:
@@ -136,6 +137,9 @@ class BaseSystem(Generic[S, C, E]):
 
     def scene_opening(self, command: C) -> tuple[bool, str | None]:
         return False, None
+
+    def scene_closing(self, command: C) -> str | None:
+        return None
 
     def titled(self, command: C, title: str) -> C:
         return command

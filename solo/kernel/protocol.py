@@ -203,6 +203,7 @@ class RuleSystem(Protocol[S, C, E]):
     apart_key: str  # the result key of Director proposals reported apart ("director_peril")
     tension_start: int
     tension_max: int
+    journal_only_events: frozenset[str]  # its event types that change nothing (a table roll): `undo` steps over them
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> S: ...
@@ -245,6 +246,10 @@ class RuleSystem(Protocol[S, C, E]):
 
     def scene_opening(self, command: C) -> tuple[bool, str | None]:
         """Whether ``command`` opens a scene, and the title it gives."""
+
+    def scene_closing(self, command: C) -> str | None:
+        """How ``command`` ends the scene under way ("success", "failure"), when it is the system's
+        own `scene end`: the adventure then tells its way forward; None if it ends none."""
 
     def titled(self, command: C, title: str) -> C:
         """The scene-opening ``command`` with the adventure's title for the scene."""

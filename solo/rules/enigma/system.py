@@ -99,6 +99,7 @@ class EnigmaSystem:
     tension_start = TENSION_START
     tension_max = TENSION_MAX
     opens_pending = frozenset({"gamble_rolled"})
+    journal_only_events: frozenset[str] = frozenset()
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> GameState:
@@ -153,6 +154,9 @@ class EnigmaSystem:
 
     def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
         return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
+
+    def scene_closing(self, command: rc.Command) -> str | None:
+        return None  # ENIGMA's scenes end with the kernel's `scene end success|failure`
 
     def titled(self, command: rc.Command, title: str) -> rc.Command:
         return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command

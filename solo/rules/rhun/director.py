@@ -1,0 +1,181 @@
+"""Rhûn's Director emulator: what the world does in solo play when the rules leave it open.
+
+It reads the events of a command and answers from Rhûn's own oracle tables (original writing,
+``data/tables``) or the adventure file: a Wide Shot as a scene opens, a consequence after a Fail
+or a 4-5 ([Risky Actions] [Consequences]), a clean success's hook, a Challenge's strike by its
+band ([Tiers]), a Panic's response ([Pushing yourself]), a step on the Shadow Path told in our own
+words ([Conditions]), Morale ([Tiers]). Its seeded policy in solo play, always decided by the
+rules: a Fail against a Challenge lets that Challenge strike back; a sentient Challenge brought
+to 0 Disposition rolls Morale; an adventure scene's Challenges come on when it opens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...kernel.protocol import Reaction, StoryView
+from ...narration import Narration, OracleNarrator
+from . import commands as rc
+from . import events as ev
+from .data_rules import fold
+from .state import RhunState
+
+REQUIRED_TABLES = (
+    "wide_shot.place", "wide_shot.opening", "wide_shot.question", "consequences.on_fail", "consequences.on_cost",
+    "success.prompt", "panic.flight", "panic.freeze", "panic.fight", "strike.annoying", "strike.troublesome",
+    "strike.devastating", "strike.harmful", "morale.give_up", "morale.lower_tier", "morale.same_tier",
+    "twists.path_forward", "twists.scene_transition", "twists.session_transition", "oracle_events.event",
+    "oracle_events.focus", "treasure.find",
+)
+
+
+class RhunNarrator(OracleNarrator):
+    required = REQUIRED_TABLES
+
+    def one(self, task: str, table: str, rng: random.Random, **context: str) -> Narration:
+        return self.tell(task, [self.draw(table, rng, context)])
+
+    def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
+        ctx = {"character": character}
+        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
+        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
+        opening = self.tables.draw("wide_shot.opening", rng, scene=scene)
+        question = self.tables.draw("wide_shot.question", rng, scene=scene)
+        where = title or place.filled({**self.context, **ctx})
+        where = where[0].upper() + where[1:]
+        text = f"{where.rstrip('.')}. {opening.filled({**self.context, **ctx})}"
+        told = Narration(task="wide_shot", text=f"{text} {question.filled({**self.context, **ctx})}",
+                         question=question.filled({**self.context, **ctx}),
+                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)))
+        facts: dict[str, Any] = {"place": where}
+        if self.scene is None and not title and place.entry.tags:
+            facts["scene_tags"] = list(place.entry.tags)
+        return told.model_copy(update={"facts": facts})
+
+    def consequence(self, rng: random.Random, character: str, cost: bool) -> Narration:
+        """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones)."""
+        text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
+                                {"character": character})
+        harm = max([d.entry.peril or 0 for d in (drawn, *drawn.nested)], default=0)
+        return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None)
+
+    def random_event(self, rng: random.Random) -> Narration:
+        event, edraw = self.draw("oracle_events.event", rng, {})
+        focus, fdraw = self.draw("oracle_events.focus", rng, {})
+        told = self.tell("random_event", [(event, edraw), (focus, fdraw)])
+        return self.with_meaning(told.model_copy(update={
+            "text": f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"}), rng)
+
+
+def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
+    people = [c.name for c in state.in_play()]
+    foes = [c.name for c in state.challenges if c.active]
+    out = {"place": state.scene_title or "this place"}
+    if people:
+        out["character"] = rng.choice(people)
+        others = [p for p in people if p != out["character"]]
+        if others:
+            out["helper"] = rng.choice(others)
+    if foes:
+        out["enemy"] = rng.choice(foes)
+    return out
+
+
+def _path_table(path: str) -> str:
+    return "shadow." + fold(path).replace(" ", "_")
+
+
+class RhunDirector:
+    """Turns Rhûn's events into the world's answer, from the oracle tables and the adventure."""
+
+    def __init__(self, tables: Any):
+        self.narrator = RhunNarrator(tables)
+
+    def _n(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None) -> RhunNarrator:
+        told: RhunNarrator = self.narrator.with_context(moment(state, rng), tags)
+        return told
+
+    def moment(self, state: RhunState, rng: random.Random) -> dict[str, str]:
+        return moment(state, rng)
+
+    def answered(self, state: RhunState, question: str, answer: str, rng: random.Random,
+                 story: StoryView) -> Reaction[rc.Command]:
+        return Reaction()
+
+    def random_event(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).random_event(rng)
+
+    def treasure(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).one("treasure", "treasure.find", rng)
+
+    def path_forward(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        n = self._n(state, rng, tags)
+        return n.with_meaning(n.one("path_forward", "twists.path_forward", rng), rng)
+
+    def react(self, before: RhunState, events: Sequence[Any], after: RhunState, rng: random.Random,
+              story: StoryView) -> Reaction[rc.Command]:
+        out: Reaction[rc.Command] = Reaction()
+        n = self._n(after, rng, story.tags)
+        for event in events:
+            match event:
+                case ev.SceneStarted():
+                    if story.scene is not None and story.story is not None:
+                        if event.scene > 1:
+                            out.narrations.append(story.story.scene_opening(story.scene))
+                        out.narrations.append(story.story.wide_shot(story.scene, None))
+                        out.solo_moves += [rc.AddChallenge(name=str(c["name"]), tier=str(c["tier"]),
+                                                           disposition=c.get("disposition"),
+                                                           effect_dice=c.get("effect_dice"),
+                                                           sentient=bool(c.get("sentient", False)))
+                                           for c in story.scene.enemies
+                                           if after.find_challenge(str(c["name"])) is None
+                                           or not after.find_challenge(str(c["name"])).active]  # type: ignore[union-attr]
+                        continue
+                    if event.scene > 1:
+                        out.narrations.append(n.with_meaning(n.one("scene_transition", "twists.scene_transition",
+                                                                   rng), rng))
+                    people = [c.name for c in after.in_play()]
+                    shot = n.wide_shot(rng, event.title, rng.choice(people) if people else "you")
+                    out.narrations.append(shot)
+                    if story.tags is None and shot.facts.get("scene_tags"):
+                        out.scene_tags = tuple(shot.facts["scene_tags"])
+                        n = n.with_context(n.context, frozenset(out.scene_tags))
+                case ev.RiskRolled():
+                    self._after_risk(n, out, event, after, rng)
+                case ev.PanicRolled():
+                    out.narrations.append(n.one("panic", f"panic.{event.response}", rng, character=event.character))
+                case ev.ConditionGained():
+                    table = _path_table(event.path)
+                    if table in n.tables:
+                        entries = n.tables.tables[table].entries
+                        entry = entries[min(event.condition, len(entries)) - 1]
+                        text = entry.text.replace("{character}", event.character)
+                        out.narrations.append(Narration(task="shadow", text=text,
+                                                        origin=f"{table} #{min(event.condition, len(entries))}"))
+                case ev.ChallengeStruck():
+                    out.narrations.append(n.one("strike", f"strike.{event.band}", rng, character=event.target,
+                                                enemy=event.challenge))
+                case ev.MoraleRolled():
+                    out.narrations.append(n.one("morale", f"morale.{event.result}", rng, enemy=event.challenge))
+                case ev.SessionEnded():
+                    out.narrations.append(n.one("session_transition", "twists.session_transition", rng))
+        return out
+
+    def _after_risk(self, n: RhunNarrator, out: Reaction[rc.Command], event: ev.RiskRolled, after: RhunState,
+                    rng: random.Random) -> None:
+        """A Fail or a 4-5 brings a consequence; a Fail against a Challenge lets it strike back and a
+        sentient Challenge brought to 0 rolls Morale (solo play: the emulated Director's moves)."""
+        foe = after.find_challenge(event.challenge.name) if event.challenge else None
+        if event.outcome == "success":
+            out.narrations.append(n.one("success", "success.prompt", rng, character=event.character))
+        else:
+            told = n.consequence(rng, event.character, cost=event.outcome != "fail")
+            out.narrations.append(told)
+            if event.outcome == "fail" and foe is not None and foe.active:
+                out.solo_moves.append(rc.Strike(challenge=foe.name, character=event.character))
+            elif told.peril:
+                out.reported_apart.append(rc.Harm(character=event.character, amount=told.peril))
+        if foe is not None and foe.defeated and foe.sentient and not foe.gave_up:
+            out.solo_moves.append(rc.Morale(challenge=foe.name))

@@ -1,0 +1,188 @@
+"""Rhûn as the engine sees it: one object implementing ``solo.kernel.protocol.RuleSystem`` for
+``RhunState``, Rhûn's commands and its events.
+
+Rules: Terra System's Rhûn, a fork of the Terran Engine v0.6.2 (shared/seeds/004); the document
+states no licence, so the engine implements its procedures and uses its names and numbers as
+data; every description is our own.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from ...adventure import Adventure
+from ...kernel.base import BaseSystem
+from ...errors import InvalidCommand
+from ...kernel.protocol import PregenEntry, Where
+from . import commands as rc
+from . import events as ev
+from . import results
+from .apply import apply, fold
+from .decide import decide, hero, light_pool
+from .grammar import SPECS, start_command
+from .odds import risk_odds
+from .data_rules import fold as fold_name
+from .state import RhunState
+
+CREDIT = ("Rules: Terra System's Rhûn, a fork of the Terran Engine v0.6.2 (shared/seeds/004; no licence stated: "
+          "its names and numbers are used as data, every description is our own).")
+
+
+class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
+    """Terra System's Rhûn: light and dark dice, Precision and Effect, Challenges by Tier."""
+
+    name: ClassVar[str] = "rhun"
+    aliases: ClassVar[tuple[str, ...]] = ("rhûn", "terra", "terra rhun")
+    title: ClassVar[str] = "Rhûn"
+    credit: ClassVar[str] = CREDIT
+    data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
+    specs = SPECS
+    state_type = RhunState
+    event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
+    journal_only_events: ClassVar[frozenset[str]] = ev.JOURNAL_ONLY
+    harm_track = "Grit"
+    narration_tasks = frozenset({"wide_shot", "consequence", "success", "strike", "panic", "shadow", "morale",
+                                 "path_forward", "scene_transition", "session_transition", "random_event",
+                                 "treasure", "recap"})
+    setting = ("Heroic fantasy in the far east of a Middle-earth-like world: the lands about the inland Sea of "
+               "Rhûn, horse-clans, river traders, dwarf-roads and old watchtowers under a lengthening Shadow.")
+    apart_key = "director_harm"
+    tension_start = 2
+    tension_max = 6
+
+    @property
+    def intro(self) -> str:
+        return ("[bold]solo[/] — Rhûn. `help` lists commands; `pc new` walks you through a character; Tab completes; "
+                "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved).")
+
+    def initial_state(self) -> RhunState:
+        return RhunState()
+
+    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]]) -> rc.Command:
+        return start_command(name, seed, options)
+
+    def decide(self, state: RhunState, command: rc.Command, *, rng: random.Random) -> tuple[Any, ...]:
+        return decide(state, command, rng=rng)
+
+    def apply(self, state: RhunState, event: Any) -> RhunState:
+        return apply(state, event)
+
+    def fold(self, state: RhunState, events: Iterable[Any]) -> RhunState:
+        return fold(state, events)
+
+    def where(self, state: RhunState) -> Where:
+        return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
+
+    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
+        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
+
+    def scene_closing(self, command: rc.Command) -> str | None:
+        if isinstance(command, rc.EndScene):
+            return command.outcome or "success"
+        return None
+
+    def titled(self, command: rc.Command, title: str) -> rc.Command:
+        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
+
+    def director(self, tables: Any) -> Any:
+        from .director import RhunDirector
+
+        return RhunDirector(tables)
+
+    def check_adventure(self, adventure: Adventure) -> None:
+        check_adventure(adventure)
+
+    def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
+        """The adventure's ready-made characters first, then `data/pregens.toml`."""
+        found = list(adventure.pregens) if adventure else []
+        path = self.data / "pregens.toml"
+        if path.is_file():
+            found += tomllib.loads(path.read_text(encoding="utf-8")).get("characters", [])
+        return [PregenEntry(name=str(p["name"]), summary=f"{p.get('archetype', '')}, {p.get('race', '')}: "
+                            f"{p.get('summary', '')}", data=p) for p in found]
+
+    def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
+        p = entry.data
+        advancement = p.get("advancement")
+        return rc.AddHero(name=str(p["name"]), archetype=str(p["archetype"]), race=str(p["race"]),
+                          advancements=(str(advancement),) if advancement else tuple(p.get("advancements", ())),
+                          attributes={k: int(v) for k, v in dict(p["attributes"]).items()},
+                          aspects=tuple(p.get("aspects", ())), armour=tuple(p.get("armour", ())),
+                          dice=tuple(p["dice"]))
+
+    def reference(self, topic: str | None) -> dict[str, Any]:
+        """`rules TOPIC`: Rhûn's rules in our own words (`data/reference.toml`), naming the sections."""
+        path = self.data / "reference.toml"
+        topics: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8")).get("topics", {}) if path.is_file() else {}
+        if topic is None:
+            return {"topics": sorted(topics), "credit": self.credit}
+        key = fold_name(topic).replace(" ", "_")
+        found = [k for k in topics if k == key] or [k for k in topics if k.startswith(key)]
+        if len(found) != 1:
+            raise InvalidCommand(f"no single Rhûn rules topic {topic[:30]!r}: topics are {', '.join(sorted(topics))}")
+        t = topics[found[0]]
+        return {"topic": found[0], "title": t.get("title", found[0]), "section": t.get("section", ""),
+                "text": t.get("text", ""), "credit": self.credit}
+
+    # results
+    def status(self, state: RhunState) -> dict[str, Any]:
+        return results.status(state)
+
+    def describe(self, before: RhunState, command: rc.Command, events: Sequence[Any], after: RhunState
+                 ) -> dict[str, Any]:
+        return results.describe(before, command, events, after)
+
+    def is_query(self, command: BaseModel) -> bool:
+        return isinstance(command, (rc.Odds, rc.ShowCharacter))
+
+    def query(self, state: RhunState, command: rc.Command) -> dict[str, Any]:
+        if isinstance(command, rc.ShowCharacter):
+            return results.sheets(state, command)
+        assert isinstance(command, rc.Odds)
+        risk = command.risk
+        who = hero(state, risk.character)
+        light, modifier, _ = light_pool(state, who, risk)
+        from .decide import resolve_stat
+
+        stat, kind = resolve_stat(risk.stat)
+        out: dict[str, Any] = {"character": who.name, "stat": stat, "kind": kind, "light": light, "dark": risk.dark,
+                               "effect_modifier": modifier,
+                               **risk_odds(light, risk.dark, modifier, who.ego, who.sayonara)}
+        out["by_dark"] = [{"dark": d, **{k: v for k, v in risk_odds(light, d, modifier, who.ego, who.sayonara).items()
+                                         if k in ("success", "success_with_consequence", "fail", "expected_effect")},
+                           "lost_chance": risk_odds(light, d, modifier, who.ego, who.sayonara)["ego"]["lost_chance"]}  # type: ignore[index]
+                          for d in range(0, 4)]
+        return out
+
+
+def check_adventure(adventure: Adventure) -> None:
+    """A Rhûn adventure's scene `enemies` are Challenges: name, tier, sentient, tactics, and for an
+    Exceptional one optionally disposition (20+) and effect_dice (4+) ([Tiers])."""
+    from .data_rules import TIERS
+
+    allowed = {"name", "tier", "sentient", "tactics", "disposition", "effect_dice"}
+    for li, leg in enumerate(adventure.legs):
+        for si, scene in enumerate(leg.scenes):
+            for ei, foe in enumerate(scene.enemies):
+                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                extra = set(foe) - allowed
+                if extra:
+                    raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (a Challenge has {', '.join(sorted(allowed))})")
+                if not isinstance(foe.get("name"), str) or not foe["name"].strip():
+                    raise ValueError(f"{where}.name: a Challenge needs a name")
+                if foe.get("tier") not in TIERS:
+                    raise ValueError(f"{where}.tier: one of {', '.join(TIERS)}, not {foe.get('tier')!r}")
+                if not isinstance(foe.get("sentient", False), bool) or not isinstance(foe.get("tactics", ""), str):
+                    raise ValueError(f"{where}: sentient is true or false and tactics is text")
+                for key, least in (("disposition", 20), ("effect_dice", 4)):
+                    if key in foe and (foe["tier"] != "exceptional" or not isinstance(foe[key], int) or foe[key] < least):
+                        raise ValueError(f"{where}.{key}: for an exceptional Challenge only, at least {least}")
+
+
+SYSTEM = RhunSystem()
