@@ -52,7 +52,7 @@ def tell(narrator: PulpNarrator, rng: random.Random, kind: int) -> list[Draw]:
             case 2:
                 told = narrator.snoop(rng, character="Nara", level=rng.randint(1, 6), topic=None)
             case 3:
-                told = narrator.random_event(rng)
+                told = narrator.oracle_event(rng)
             case 4:
                 told = narrator.path_forward(rng)
             case _:

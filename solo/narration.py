@@ -91,6 +91,15 @@ class OracleNarrator:
         text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f" Meaning: {action} {subject}."
         return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}"})
 
+    def oracle_event(self, rng: random.Random) -> Narration:
+        """A random event (``oracle_events.event``), what it concerns (``oracle_events.focus``), and
+        a meaning to read it by: the tables every system with random events brings."""
+        event, edraw = self.draw("oracle_events.event", rng, {})
+        focus, fdraw = self.draw("oracle_events.focus", rng, {})
+        told = self.tell("random_event", [(event, edraw), (focus, fdraw)])
+        text = f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"
+        return self.with_meaning(told.model_copy(update={"text": text}), rng)
+
     def tell(self, task: str, parts: list[tuple[str, Draw]], **extra: Any) -> Narration:
         text = " ".join(t.strip() for t, _ in parts if t.strip())
         origin = "; ".join(d.origin() for _, d in parts)

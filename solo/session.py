@@ -520,7 +520,7 @@ class Session:
             self._react(decision, oracle_rng)
             closing = self.system.scene_closing(completed)
             if closing is not None:
-                self._scene_closed(decision, base, closing, oracle_rng)
+                self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False)
             return decision
 
         decision, _ = self._write(line, getattr(command, "kind", type(command).__name__), decide)
@@ -531,21 +531,30 @@ class Session:
             result[self.system.apart_key] = decision.apart
         return self._with_narration(result, decision)
 
-    def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random) -> None:
-        """A system's own `scene end`: the story's way forward (the adventure's, else the oracle's)."""
-        where = self.system.where(state)
-        scene = self.story.current(self.progress, where) if self.story else None
+    def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
+                      told_or_refused: bool = True) -> None:
+        """The scene ends (the kernel's `scene end`, or a system's own): the story's way forward,
+        the adventure's, else the oracle's. The kernel's command is refused with narration off
+        and no adventure (``told_or_refused``); a system's, a rules command, ends untold."""
+        scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
-            told = self.story.way_forward(scene, outcome)  # type: ignore[arg-type]
-        elif self.director is not None:
-            told = self.director.path_forward(state, rng, self.progress.scene_tags)
-        else:
-            return
+            self._director_told(decision, self.story.way_forward(scene, outcome))  # type: ignore[arg-type]
+        elif self.director is not None or told_or_refused:
+            self._director_told(decision, self._need_director().path_forward(state, rng, self.progress.scene_tags))
+
+    def _director_told(self, decision: Decision, told: Narration) -> None:
+        """What the Director tells: told at once in solo play, a private suggestion for a human Director."""
         if self.suggest:
             decision.suggested = [*(decision.suggested or []), told]
         else:
             decision.narrations.append(told)
+
+    def _story_view(self, state: Any, progress: Any = None) -> StoryView:
+        """What the adventure offers the Director at ``state`` (``progress``: the session's own by default)."""
+        progress = self.progress if progress is None else progress
+        scene = self.story.current(progress, self.system.where(state)) if self.story else None
+        return StoryView(self.story, scene, progress.lessons, progress.scene_tags)
 
     def _react(self, decision: Decision, rng: random.Random) -> None:
         """The Director's answer to the decided events, following the adventure when there is
@@ -559,9 +568,7 @@ class Session:
         after = self.system.fold(before, rules_events)
         progress = self.ledger.step(Folded(after, self.tension, self.progress),
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
-        scene = self.story.current(progress, self.system.where(after)) if self.story else None
-        reaction: Reaction[Any] = director.react(before, rules_events, after, rng,
-                                                 StoryView(self.story, scene, progress.lessons, progress.scene_tags))
+        reaction: Reaction[Any] = director.react(before, rules_events, after, rng, self._story_view(after, progress))
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
         if reaction.scene_tags and not progress.tags and not self.suggest:
             # an improvised scene learns where it is from its Wide Shot (in the co-pilot: once it is accepted)

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import oracle, parser
 from .errors import RuleViolation
-from .kernel.events import TYPES, Narrated, OracleAsked, SceneEnded, SceneTagged, SessionEvent, session_event_to_dict
-from .kernel.protocol import RecapLine, StoryView
+from .kernel.events import TYPES, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
+from .kernel.protocol import RecapLine
 from .ledger import command_rng
 from .narration import DEFAULT_CONTEXT, Narration
 
@@ -72,13 +72,11 @@ class TableTalk:
                         decision.narrations.append(Narration(task="meaning", text=f"{action} {subject}",
                                                              origin=origin))
                     if director is not None and asked.answer.startswith("yes"):
-                        story = self.s.story
-                        scene = story.current(self.s.progress, self.s.system.where(state)) if story else None
-                        view = StoryView(story, scene, self.s.progress.lessons, self.s.progress.scene_tags)
-                        self.s._take(decision, director.answered(state, command.question, asked.answer, rng, view),
-                                     state, [], state, rng, redraw=False)
+                        answered = director.answered(state, command.question, asked.answer, rng,
+                                                     self.s._story_view(state))
+                        self.s._take(decision, answered, state, [], state, rng, redraw=False)
                     if asked.random_event and self.s.director is not None:
-                        self._director_told(decision, self.s.director.random_event(state, rng, self.s.progress.scene_tags))
+                        self.s._director_told(decision, self.s.director.random_event(state, rng, self.s.progress.scene_tags))
                 case parser.Answer():
                     decision.narrations.append(Narration(task="answer", text=command.text, source="player",
                                                          origin="the player's answer"))
@@ -105,7 +103,7 @@ class TableTalk:
                 case parser.Treasure():
                     scene = self.s.story.current(self.s.progress, self.s.system.where(state)) if self.s.story else None
                     from_file = self.s.story.treasure(scene, rng) if self.s.story and scene else None
-                    self._director_told(decision, from_file or self.s._need_director().treasure(
+                    self.s._director_told(decision, from_file or self.s._need_director().treasure(
                         state, rng, self.s.progress.scene_tags))
                 case parser.SceneEnd():
                     where = self.s.system.where(state)
@@ -113,13 +111,7 @@ class TableTalk:
                         raise RuleViolation("no scene is under way: `scene start` first")
                     if self.s.progress.ended:
                         raise RuleViolation("this scene has already ended: `scene start` goes on")
-                    scene = self.s.story.current(self.s.progress, where) if self.s.story else None
-                    decision.events.append(SceneEnded(outcome=command.outcome, scene=scene.id if scene else None))
-                    if self.s.story and scene:
-                        self._director_told(decision, self.s.story.way_forward(scene, command.outcome))
-                    else:
-                        self._director_told(decision, self.s._need_director().path_forward(
-                            state, rng, self.s.progress.scene_tags))
+                    self.s._scene_closed(decision, state, command.outcome, rng)
                     result.update({"scene": where.scene, "outcome": command.outcome})
                 case parser.Draw():
                     tables = self.s._need_director().narrator.tables
@@ -185,13 +177,6 @@ class TableTalk:
         tags = next((n.facts["scene_tags"] for n in taken if n.task == "wide_shot" and n.facts.get("scene_tags")), None)
         if tags and not self.s.progress.tags:
             decision.events.append(SceneTagged(tags=tuple(tags)))
-
-    def _director_told(self, decision: Decision, told: Narration) -> None:
-        """What the Director tells: told at once in solo play, a private suggestion for a human Director."""
-        if self.s.suggest:
-            decision.suggested = [*(decision.suggested or []), told]
-        else:
-            decision.narrations.append(told)
 
     def stored(self) -> list[tuple[int, str, dict[str, Any]]]:
         """(command, type, payload) of every event of the commands not undone, oldest first."""
@@ -285,10 +270,7 @@ class TableTalk:
         before, events, after = self.s._suggest_basis
         self.s._rerolls += 1
         rng = command_rng(self.s.campaign.seed, self.s.head.command, f"reroll{self.s._rerolls}")
-        scene = self.s.story.current(self.s.progress, self.s.system.where(after)) if self.s.story else None
-        fresh = self.s._need_director().react(before, events, after, rng,
-                                              StoryView(self.s.story, scene, self.s.progress.lessons,
-                                                        self.s.progress.scene_tags)).narrations
+        fresh = self.s._need_director().react(before, events, after, rng, self.s._story_view(after)).narrations
         # the fresh draw answers the same events in the same order: suggestion i is redrawn as fresh[i];
         # those already taken stay taken, and suggestions the Director's answer did not draw stay as they are
         for i, old in enumerate(self.s.suggestions):

@@ -146,14 +146,6 @@ class PulpNarrator(OracleNarrator):
     def leg_transition(self, rng: random.Random) -> Narration:
         return self.with_meaning(self.tell("leg_transition", [self.draw("twists.leg_transition", rng, {})]), rng)
 
-    def random_event(self, rng: random.Random) -> Narration:
-        """A random event, what it concerns, and a meaning (an action and a subject) to read it by."""
-        event, edraw = self.draw("oracle_events.event", rng, {})
-        focus, fdraw = self.draw("oracle_events.focus", rng, {})
-        told = self.tell("random_event", [(event, edraw), (focus, fdraw)])
-        text = f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"
-        return self.with_meaning(told.model_copy(update={"text": text}), rng)
-
 
 def enemy_targets(state: GameState, enemy: Enemy, rng: random.Random | None = None) -> dict[str, int]:
     """How ``enemy`` splits its danger rating over the active characters (policy above)."""
@@ -335,7 +327,7 @@ class EnigmaDirector:
         return out
 
     def random_event(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).random_event(rng)
+        return self._n(state, rng, tags).oracle_event(rng)
 
     def treasure(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).treasure(rng)

@@ -10,37 +10,44 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 from ...errors import RuleViolation
 from . import commands as rc
 from . import events as ev
 from .data_rules import (
-    ADVANCEMENT_BY_KEY, ALL_ASPECTS, ARCHETYPES, ARMOUR, ASPECTS, ATTRIBUTES, BODY_ARMOUR, GROUPING, PATH_BY_KEY,
+    ADVANCEMENT_BY_KEY, ALL_ASPECTS, ATTRIBUTE_ALIASES, SAVE_ALIASES, ARCHETYPES, ARMOUR, ASPECTS, ATTRIBUTES, BODY_ARMOUR, GROUPING, PATH_BY_KEY,
     RACES, SAVE_FAMILIES, SAVES, SHADOW_PATHS, TIER_ORDER, TIERS, TRACK_SAVE, TRACKS, WEAPONS, WITH_FAMILIES,
     Advancement, band, fold, morale_result, outcome, panic_response, points,
 )
 from .state import Challenge, Hero, RhunState
 
 MAX_DARK = 12
+_T = TypeVar("_T", Hero, Challenge)
 
 
 def _d6(rng: random.Random) -> int:
     return rng.randint(1, 6)
 
 
+def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
+    """One of ``items`` (characters, Challenges) by its name, or a unique start of it (names fold
+    case, accents and punctuation)."""
+    key = fold(name)
+    found = next((x for x in items if fold(x.name) == key), None)
+    starts = [x for x in items if key and fold(x.name).startswith(key)]
+    if found is None and len(starts) > 1:
+        raise RuleViolation(f"{name!r} could be {', '.join(x.name for x in starts)}: give more of the name")
+    found = found or (starts[0] if starts else None)
+    if found is None:
+        known = ", ".join(x.name for x in items) or f"none yet: `{add}` first"
+        raise RuleViolation(f"no {what} named {name[:40]!r} ({what}s: {known})")
+    return found
+
+
 def hero(state: RhunState, name: str, *, acting: bool = True) -> Hero:
     """A character by name (or a unique start of it); the dead and the departed cannot act."""
-    found = state.find(name)
-    if found is None:
-        key = fold(name)
-        starts = [c for c in state.characters if fold(c.name).startswith(key)] if key else []
-        if len(starts) == 1:
-            found = starts[0]
-        elif starts:
-            raise RuleViolation(f"{name!r} could be {', '.join(c.name for c in starts)}: give more of the name")
-    if found is None:
-        known = ", ".join(c.name for c in state.characters) or "none yet: `pc add` first"
-        raise RuleViolation(f"no character named {name[:40]!r} (characters: {known})")
+    found = _named(state.characters, name, "character", "pc add")
     if acting and found.dead:
         raise RuleViolation(f"{found.name} is dead")
     if acting and found.departed:
@@ -49,16 +56,7 @@ def hero(state: RhunState, name: str, *, acting: bool = True) -> Hero:
 
 
 def challenge(state: RhunState, name: str) -> Challenge:
-    found = state.find_challenge(name)
-    if found is None:
-        key = fold(name)
-        starts = [c for c in state.challenges if fold(c.name).startswith(key)] if key else []
-        if len(starts) == 1:
-            found = starts[0]
-    if found is None:
-        known = ", ".join(c.name for c in state.challenges) or "none: `challenge add` first"
-        raise RuleViolation(f"no Challenge named {name[:40]!r} (Challenges: {known})")
-    return found
+    return _named(state.challenges, name, "Challenge", "challenge add")
 
 
 def _active(found: Challenge) -> Challenge:
@@ -89,7 +87,7 @@ def _explode(first: int, extra: list[int] | None, rng: random.Random, what: str)
     return tuple(faces)
 
 
-def _check_explode(extra: list[int] | None, needed_more: bool = False) -> None:
+def _check_explode(extra: list[int] | None) -> None:
     if extra:
         raise RuleViolation(f"{len(extra)} --explode face(s) too many: give one per 6 shown, in order")
 
@@ -188,8 +186,6 @@ def _armour(worn: Sequence[str]) -> tuple[str, ...]:
 
 def resolve_stat(stat: str) -> tuple[str, str]:
     """(stat, kind) for an Attribute or a Save name (Rulings *Names*)."""
-    from .data_rules import ATTRIBUTE_ALIASES, SAVE_ALIASES
-
     key = fold(stat)
     key = ATTRIBUTE_ALIASES.get(key, key)
     key = SAVE_ALIASES.get(key, key)
@@ -485,6 +481,7 @@ def _tend(state: RhunState, c: rc.Tend, rng: random.Random) -> tuple[ev.Event, .
         raise RuleViolation(f"{who.name} is not Mortally Wounded")
     face = c.dice if c.dice is not None else _d6(rng)
     group = {2: "fortitude", 3: "evasion", 4: "resolve"}.get(face)
+    asked = None
     if c.attribute is not None:
         asked, kind = resolve_stat(c.attribute)
         if kind != "attribute":
@@ -493,9 +490,7 @@ def _tend(state: RhunState, c: rc.Tend, rng: random.Random) -> tuple[ev.Event, .
             raise RuleViolation(f"Malaise {face} lowers {' or '.join(SAVES[group])}, not {asked}")
     if group is not None:
         first, second = SAVES[group]
-        pick = fold(c.attribute) if c.attribute else None
-        attribute = resolve_stat(pick)[0] if pick else (
-            first if who.attributes[first] >= who.attributes[second] else second)
+        attribute = asked or (first if who.attributes[first] >= who.attributes[second] else second)
         dead = who.attributes[attribute] - 1 < 0
         return (ev.Tended(character=who.name, dice=(face,), malaise=face, effect="attribute", attribute=attribute,
                           dead=dead),)
@@ -612,9 +607,7 @@ def _advance(state: RhunState, c: rc.Advance) -> tuple[ev.Event, ...]:
     who = hero(state, c.character)
     a = advancement(c.advancement)
     if a.races and who.race not in a.races:
-        from .data_rules import RACES as R
-
-        raise RuleViolation(f"{a.name} is for {', '.join(R[r] for r in a.races)} only")
+        raise RuleViolation(f"{a.name} is for {', '.join(RACES[r] for r in a.races)} only")
     if a.name in who.advancements and a.name != "Prowess":
         raise RuleViolation(f"{who.name} already has {a.name}")
     cost = 2 * len(who.advancements)

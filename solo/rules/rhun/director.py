@@ -61,13 +61,6 @@ class RhunNarrator(OracleNarrator):
         harm = max([d.entry.peril or 0 for d in (drawn, *drawn.nested)], default=0)
         return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None)
 
-    def random_event(self, rng: random.Random) -> Narration:
-        event, edraw = self.draw("oracle_events.event", rng, {})
-        focus, fdraw = self.draw("oracle_events.focus", rng, {})
-        told = self.tell("random_event", [(event, edraw), (focus, fdraw)])
-        return self.with_meaning(told.model_copy(update={
-            "text": f"{event.strip()} (It concerns {focus.strip().rstrip('.')}.)"}), rng)
-
 
 def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
     people = [c.name for c in state.in_play()]
@@ -105,7 +98,7 @@ class RhunDirector:
         return Reaction()
 
     def random_event(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).random_event(rng)
+        return self._n(state, rng, tags).oracle_event(rng)
 
     def treasure(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).one("treasure", "treasure.find", rng)

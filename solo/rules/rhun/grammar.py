@@ -149,8 +149,7 @@ def _armour(a: Args) -> rc.SetArmour:
     return rc.SetArmour(character=a.positionals[0], armour=_list(a.positionals[1:]))
 
 
-def _dice(help_: str = "--dice") -> Option:
-    return Option("--dice", "dice")
+DICE = Option("--dice", "dice")
 
 
 RISK_OPTIONS = (Option("--dark", "dark"), Option("--mod", "mod", multi=True), Option("--with", "with", multi=True),
@@ -159,15 +158,15 @@ RISK_OPTIONS = (Option("--dark", "dark"), Option("--mod", "mod", multi=True), Op
 
 SPECS = (
     Spec("roll", "roll archetype|aspect|fortune [--dice ...]", "a table roll for the journal: archetype, aspect "
-         "or the Fortune die", _roll, (_dice(),), min_args=1, max_args=1),
+         "or the Fortune die", _roll, (DICE,), min_args=1, max_args=1),
     Spec("pc roll", "pc roll [--dice I,P,R,G,E]", "the creation dice: Insight, Prowess and Resolve points, Grit, Ego",
-         lambda a: rc.CreationDice(dice=_five(a, a.one("dice"))), (_dice(),), max_args=0),
+         lambda a: rc.CreationDice(dice=_five(a, a.one("dice"))), (DICE,), max_args=0),
     Spec("pc add", "pc add NAME --archetype A --race R --advancement X --intuition N --reason N --finesse N "
          "--exertion N --psyche N --influence N [--aspect X]... [--armour LIST] [--successor OLD] [--dice I,P,R,G,E]",
          "a character from the creation dice and final ratings", _pc_add,
          (Option("--archetype", "archetype"), Option("--race", "race"),
           Option("--advancement", "advancement", multi=True), Option("--aspect", "aspect", multi=True),
-          Option("--armour", "armour", multi=True), Option("--successor", "successor"), _dice(),
+          Option("--armour", "armour", multi=True), Option("--successor", "successor"), DICE,
           *(Option(f"--{x}", x) for x in ATTRIBUTES), Option("--attunement", "psyche")), min_args=1),
     Spec("pc show", "pc show [NAME]", "a character sheet (no name: everyone)",
          lambda a: rc.ShowCharacter(character=" ".join(a.positionals) or None)),
@@ -175,13 +174,13 @@ SPECS = (
     Spec("risk", "risk NAME STAT [ACTION] [--dark N] [--mod ±Nd]... [--with ADV]... [--approach -1e|0|+1e | "
          "--weapon W] [--encumbered] [--vs CHALLENGE] [--precision I] [--effect J] [--dice L,.../D,...] "
          "[--explode F,...]", "a Risky Action on an Attribute, or a Reaction on a Save", _risk,
-         (*RISK_OPTIONS, Option("--precision", "precision"), Option("--effect", "effect"), _dice(),
+         (*RISK_OPTIONS, Option("--precision", "precision"), Option("--effect", "effect"), DICE,
           Option("--explode", "explode")), min_args=2),
     Spec("odds", "odds NAME STAT [--dark N] [--mod ±Nd]... [--with ADV]... [--approach ... | --weapon W] "
          "[--encumbered] [--vs CHALLENGE]", "the exact odds of a Risky Action before it is rolled", _odds,
          RISK_OPTIONS, min_args=2),
     Spec("panic", "panic NAME [--dice F...]", "a Panic Event after NAME's Fail",
-         lambda a: rc.Panic(character=" ".join(a.positionals), dice=_flat(a)), (_dice(),), min_args=1),
+         lambda a: rc.Panic(character=" ".join(a.positionals), dice=_flat(a)), (DICE,), min_args=1),
     Spec("challenge add", "challenge add NAME --tier trivial|dangerous|serious|formidable|exceptional "
          "[--disposition N] [--effect-dice N] [--sentient]", "a Challenge", _challenge_add,
          (Option("--tier", "tier"), Option("--disposition", "disposition"), Option("--effect-dice", "effect_dice"),
@@ -189,15 +188,15 @@ SPECS = (
     Spec("challenge strike", "challenge strike CHALLENGE NAME [--narrative] [--track T] [--shield] [--dice F,...] "
          "[--explode F,...]", "a Challenge's Effect dice on a character: damage, or a band with --narrative",
          _strike, (Option("--narrative", "narrative", takes_value=False), Option("--track", "track"),
-                   Option("--shield", "shield", takes_value=False), _dice(), Option("--explode", "explode")),
+                   Option("--shield", "shield", takes_value=False), DICE, Option("--explode", "explode")),
          min_args=2, max_args=2),
     Spec("challenge morale", "challenge morale CHALLENGE [--dice F,...]", "the Morale roll of a sentient Challenge",
-         lambda a: rc.Morale(challenge=" ".join(a.positionals), dice=_flat(a)), (_dice(),), min_args=1),
+         lambda a: rc.Morale(challenge=" ".join(a.positionals), dice=_flat(a)), (DICE,), min_args=1),
     Spec("harm", "harm NAME N [--track T]", "Director harm, no armour (a fall, poison)", _harm,
          (Option("--track", "track"),), min_args=2, max_args=2),
     Spec("tend", "tend NAME [--attribute A] [--dice F]", "a Mortally Wounded character is attended: a Malaise",
          lambda a: rc.Tend(character=" ".join(a.positionals), attribute=a.one("attribute"), dice=_one(a)),
-         (Option("--attribute", "attribute"), _dice()), min_args=1),
+         (Option("--attribute", "attribute"), DICE), min_args=1),
     Spec("recover", "recover NAME stressed|broken|weary", "a Trauma track clears after care and a week's rest",
          lambda a: rc.Recover(character=a.positionals[0], track=a.positionals[1]), min_args=2, max_args=2),
     Spec("night", "night [--poor-rest NAMES|all] [--poor-food NAMES|all] [--pipe-weed NAMES] [--dice NAME=F,...]",
@@ -205,10 +204,10 @@ SPECS = (
          (Option("--poor-rest", "poor_rest", multi=True), Option("--poor-food", "poor_food", multi=True),
           Option("--pipe-weed", "pipe_weed", multi=True), Option("--dice", "dice", multi=True)), max_args=0),
     Spec("shadow", "shadow NAME [--path P | --dice F]", "choose or roll NAME's Shadow Path", _shadow,
-         (Option("--path", "path"), _dice()), min_args=1, max_args=1),
+         (Option("--path", "path"), DICE), min_args=1, max_args=1),
     Spec("condition", "condition NAME [--effect TEXT] [--dice F]", "the Director gives NAME a Condition now",
          lambda a: rc.GiveCondition(character=" ".join(a.positionals), effect=a.one("effect"), dice=_one(a)),
-         (Option("--effect", "effect"), _dice()), min_args=1),
+         (Option("--effect", "effect"), DICE), min_args=1),
     Spec("scene start", "scene start [TITLE]", "a new scene (an open one ends first)",
          lambda a: rc.StartScene(title=" ".join(a.positionals).strip() or None)),
     Spec("scene end", "scene end [success|failure]", "the scene ends: pending Conditions, the untended die, the "
@@ -220,5 +219,5 @@ SPECS = (
                               attribute=a.one("attribute")), (Option("--attribute", "attribute"),), min_args=2),
     Spec("sayonara", "sayonara NAME [--song TEXT] [--dice E...,G...]", "NAME's last scene begins",
          lambda a: rc.Sayonara(character=" ".join(a.positionals), song=a.one("song"), dice=_flat(a)),
-         (Option("--song", "song"), _dice()), min_args=1),
+         (Option("--song", "song"), DICE), min_args=1),
 )

@@ -154,10 +154,14 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
         out: dict[str, Any] = {"character": who.name, "stat": stat, "kind": kind, "light": light, "dark": risk.dark,
                                "effect_modifier": modifier,
                                **risk_odds(light, risk.dark, modifier, who.ego, who.sayonara)}
-        out["by_dark"] = [{"dark": d, **{k: v for k, v in risk_odds(light, d, modifier, who.ego, who.sayonara).items()
-                                         if k in ("success", "success_with_consequence", "fail", "expected_effect")},
-                           "lost_chance": risk_odds(light, d, modifier, who.ego, who.sayonara)["ego"]["lost_chance"]}  # type: ignore[index]
-                          for d in range(0, 4)]
+        out["by_dark"] = []
+        for dark in range(0, 4):  # what each extra dark die changes
+            row = risk_odds(light, dark, modifier, who.ego, who.sayonara)
+            ego = row["ego"]
+            assert isinstance(ego, dict)
+            out["by_dark"].append({"dark": dark, **{k: row[k] for k in ("success", "success_with_consequence", "fail",
+                                                                        "expected_effect")},
+                                   "lost_chance": ego["lost_chance"]})
         return out
 
 
