@@ -409,18 +409,22 @@ class Repl:
             return
         adventures = self._adventures()
         if adventures:
-            self.console.print("Adventures: " + ", ".join(f"{i} {escape(title)}" for i, (title, _) in
-                                                            enumerate(adventures, 1)))
+            systems = installed()
+            shown = [title if rules == self.session.system.name or rules not in systems
+                     else f"{title} ({systems[rules].title})" for title, _, rules in adventures]
+            self.console.print("Adventures: " + ", ".join(f"{i} {escape(t)}" for i, t in enumerate(shown, 1)))
         while True:
-            source = None
+            source, system = None, self.session.system
             if adventures:
                 choice = ask_choice(self, "Adventure (number; Enter for an improvised campaign):",
-                                      [title for title, _ in adventures], random.Random(0))
-                source = dict(adventures).get(choice)
+                                      [title for title, _, _ in adventures], random.Random(0))
+                chosen = next(((file, rules) for title, file, rules in adventures if title == choice), None)
+                if chosen is not None:  # the adventure's own rule system asks its own campaign options
+                    source, system = chosen[0], installed().get(chosen[1], system)
             name = ask_required(self, "Campaign name:")
             seed = self.ask("Seed (Enter for a random one):").strip()
             options: dict[str, list[str]] = {}
-            for option in self.session.system.campaign_options:
+            for option in system.campaign_options:
                 value = self.ask(option.question or f"{option.flag} (Enter for none):").strip()
                 if value:
                     options[option.dest] = [value.replace(" ", "")]
@@ -457,8 +461,8 @@ class Repl:
                     break
         self.console.print("When the cast is ready: `scene start` opens the first scene.")
 
-    def _adventures(self) -> list[tuple[str, str]]:
-        """(title, file name) of the adventures in campaigns/ for this system that load."""
+    def _adventures(self) -> list[tuple[str, str, str]]:
+        """(title, file name, rule system) of the adventures in campaigns/ that load."""
         from .adventure import AdventureError, campaigns_folder, load_adventure
 
         found = []
@@ -467,7 +471,7 @@ class Repl:
                 adventure = load_adventure(path)
             except (AdventureError, SoloError):
                 continue  # `campaign validate` tells what is wrong with it
-            found.append((adventure.title, path.name))
+            found.append((adventure.title, path.name, adventure.rules))
         return found
 
     def new_character(self) -> None:

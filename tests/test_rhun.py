@@ -140,6 +140,8 @@ def test_morale_gives_up_lowers_the_tier_or_resets(rhun):
     ok(rhun, "challenge add Fog --tier dangerous")
     refused(rhun, "challenge morale Fog --dice 3", "not sentient")
     refused(rhun, "challenge add Deep --tier serious --disposition 30", "Exceptional")
+    ok(rhun, "challenge add 'The Loose Casks' --tier trivial")
+    refused(rhun, "challenge morale 'loose casks' --dice 2", "not sentient")  # found without its article
     big = ok(rhun, "challenge add Dragon --tier exceptional --disposition 30 --effect-dice 5 --sentient")
     assert (big["disposition"], big["effect_dice"]) == (30, 5)
 
@@ -266,3 +268,22 @@ def test_the_director_answers_from_rhuns_tables_and_moves_in_solo_play(tmp_path)
         ok(script, line)
     ok(script, "risk Anna exertion --vs Orc --dice 1,2,3")
     assert script.status()["characters"]["Anna"]["grit"] == 3
+
+
+def test_results_and_the_status_bar_read_as_rhun(rhun):
+    from solo.render import render
+    from solo.rules.rhun import SYSTEM
+
+    shown = []
+    for line in (ANNA, "challenge add 'The <Orc>' --tier dangerous --sentient", "scene start The ford",
+                 "risk Anna exertion --dark 1 --vs orc --dice 6,2,1/4", "challenge add Wolf --tier serious",
+                 "challenge strike Wolf Anna --dice 3,3", "status"):
+        outcome = rhun.execute(line)
+        assert outcome.ok, line
+        shown.append(render(outcome, SYSTEM))
+    assert "[bold]Anna[/], Champion of the men" in shown[0] and "Grit 3, Ego 4; Hardiness" in shown[0]
+    assert "success" in shown[3] and "Effect 4" in shown[3] and "Disposition 5→1" in shown[3]
+    assert "Wolf strikes Anna: Effect 6 (devastating), damage 6; Grit 3→0" in shown[5]
+    assert "{" not in shown[6] and "Challenge Wolf: serious, Disposition 10/10" in shown[6]
+    bar = SYSTEM.toolbar(rhun.status(), 80)
+    assert bar[1] == "Anna G0 E3 xp0" and "The &lt;Orc&gt; 1/5" in bar

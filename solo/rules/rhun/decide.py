@@ -34,8 +34,13 @@ def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
     """One of ``items`` (characters, Challenges) by its name, or a unique start of it (names fold
     case, accents and punctuation)."""
     key = fold(name)
-    found = next((x for x in items if fold(x.name) == key), None)
-    starts = [x for x in items if key and fold(x.name).startswith(key)]
+
+    def forms(x: _T) -> tuple[str, ...]:  # "The Loose Casks" is also "loose casks"
+        full = fold(x.name)
+        return (full, full[4:]) if full.startswith("the ") else (full,)
+
+    found = next((x for x in items if key in forms(x)), None)
+    starts = [x for x in items if key and any(f.startswith(key) for f in forms(x))]
     if found is None and len(starts) > 1:
         raise RuleViolation(f"{name!r} could be {', '.join(x.name for x in starts)}: give more of the name")
     found = found or (starts[0] if starts else None)

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
+from rich.markup import escape
 
 from ...adventure import Adventure
 from ...kernel.base import BaseSystem
 from ...errors import InvalidCommand
-from ...kernel.protocol import PregenEntry, Where
+from ...kernel.protocol import Conversation, PregenEntry, Where, ask_choice
 from . import commands as rc
 from . import events as ev
 from . import results
@@ -58,7 +59,7 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
 
     @property
     def intro(self) -> str:
-        return ("[bold]solo[/] — Rhûn. `help` lists commands; `pc new` walks you through a character; Tab completes; "
+        return ("[bold]solo[/] — Rhûn. `help` lists commands; `pc pregen` offers ready-made characters; Tab completes; "
                 "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved).")
 
     def initial_state(self) -> RhunState:
@@ -115,6 +116,33 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
                           attributes={k: int(v) for k, v in dict(p["attributes"]).items()},
                           aspects=tuple(p.get("aspects", ())), armour=tuple(p.get("armour", ())),
                           dice=tuple(p["dice"]))
+
+    def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
+        from .present import render
+
+        return render(kind, result)
+
+    def toolbar(self, status: dict[str, Any], width: int) -> list[str]:
+        from .present import toolbar
+
+        return toolbar(status, width)
+
+    def create_character(self, state: RhunState, talk: Conversation, tables: Any, rng: random.Random
+                         ) -> rc.Command | None:
+        """Until Rhûn has its own walk-through: a ready-made character by number (or `r`), or
+        Enter to write a `pc add` line yourself (`help pc add`)."""
+        free = [p for p in self.pregens(None) if state.find(p.name) is None]
+        if not free:
+            talk.say("Every ready-made character is in play: `help pc add` shows how to make your own.")
+            return None
+        talk.say("Ready-made characters: " + "; ".join(f"{i} {escape(p.name)} ({escape(p.summary)})"
+                                                       for i, p in enumerate(free, 1)))
+        choice = ask_choice(talk, "Character (number, r for random; Enter to make your own with `pc add`):",
+                            [p.name for p in free], rng)
+        if not choice:
+            talk.say("`pc roll`, then `pc add NAME --archetype ... --race ...`: `help pc add` shows the whole line.")
+            return None
+        return self.pregen_command(next(p for p in free if p.name == choice), None)
 
     def reference(self, topic: str | None) -> dict[str, Any]:
         """`rules TOPIC`: Rhûn's rules in our own words (`data/reference.toml`), naming the sections."""

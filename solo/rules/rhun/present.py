@@ -1,0 +1,109 @@
+"""How Rhûn's results look in the terminal: rich lines per result, and the status bar (Grit, Ego,
+Trauma, XP, Shadow steps, Challenges' Disposition)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+
+OUTCOME = {"fail": "[bold red]Fail[/]", "success_with_consequence": "[yellow]success, with a consequence[/]",
+           "success": "[bold green]success[/]"}
+MARK = {"stressed": "S", "broken": "B", "weary": "W"}
+
+
+def _harm(r: dict[str, Any]) -> str:
+    said = f"Grit {r['grit']['before']}→{r['grit']['after']}"
+    if r.get("trauma_marked"):
+        said += f", {r['trauma_marked']} marked"
+    if r.get("mortally_wounded"):
+        said += ", [bold red]Mortally Wounded[/]"
+    if r.get("dead"):
+        said += ", [bold red]dead[/]"
+    return said
+
+
+def _sheet(name: str, c: dict[str, Any]) -> list[str]:
+    attrs = ", ".join(f"{a} {v}" for a, v in c["attributes"].items())
+    saves = ", ".join(f"{s} {v}" for s, v in c["saves"].items())
+    trauma = ", ".join(t for t, marked in c["trauma"].items() if marked) or "none"
+    out = [f"[bold]{escape(name)}[/], {escape(c['archetype'])} of the {escape(c['race'])}"
+           + (f" ({escape(', '.join(c['aspects']))})" if c["aspects"] else ""),
+           f"  {attrs}", f"  Saves: {saves}",
+           f"  Grit {c['grit']} ({c['grit_dice']}d), Ego {c['ego']} ({c['ego_dice']}d), armour {c['armour_value']}"
+           f" ({escape(', '.join(c['armour']) or 'none')}), Trauma: {trauma}, XP {c['xp']}",
+           f"  Advancements: {escape(', '.join(c['advancements']))}"]
+    if c["shadow_path"]:
+        out.append(f"  Shadow: {escape(c['shadow_path'])}, {escape(', '.join(c['condition_names']) or 'no Condition yet')}")
+    return out
+
+
+def render(kind: str, r: dict[str, Any]) -> list[str] | None:
+    match kind:
+        case "AddHero" | "PregenAdd" if "character" in r:
+            return _sheet(r["character"], {**r, "grit_dice": 1, "ego_dice": 1, "armour_value": "",
+                                           "trauma": {}, "xp": 0, "shadow_path": None})[:2] + [
+                f"  Grit {r['grit']}, Ego {r['ego']}; {escape(', '.join(r['advancements']))}"]
+        case "Risk":
+            dice = " ".join(map(str, r["light_dice"])) + (f" / dark {' '.join(map(str, r['dark_dice']))}"
+                                                           if r["dark_dice"] else "")
+            line = f"{escape(r['character'])} rolls {dice or 'no dice'}: {OUTCOME[r['outcome']]}"
+            if r["effect"]:
+                line += f", Effect {r['effect']['value']}" + (" (halved)" if r["effect"]["halved"] else "")
+            if r["second_effect"]:
+                line += f" + {r['second_effect']['value']}"
+            out = [line]
+            if r["ego"]["before"] != r["ego"]["after"]:
+                out.append(f"  Ego {r['ego']['before']}→{r['ego']['after']}" + (" [bold red]lost[/]" if r["lost"] else ""))
+            if r["challenge"]:
+                c = r["challenge"]
+                out.append(f"  {escape(c['name'])}: Disposition {c['disposition']['before']}→{c['disposition']['after']}"
+                           + (" [bold]defeated![/]" if c["defeated"] else ""))
+            return out
+        case "Strike":
+            shield = " (the shield takes it and breaks)" if r["shield"] else ""
+            return [f"{escape(r['challenge'])} strikes {escape(r['target'])}: Effect {r['effect']} ({r['band']}){shield}, "
+                    f"damage {r['damage']}; {_harm(r)}"]
+        case "Harm":
+            return [f"{escape(r['character'])} takes {r['amount']}: {_harm(r)}"]
+        case "AddChallenge":
+            dice = "d÷2" if r["half"] else f"{r['effect_dice']}d"
+            return [f"Challenge [bold]{escape(r['challenge'])}[/]: {r['tier']}, Disposition {r['disposition']}, "
+                    f"Effect {dice}" + (", sentient" if r["sentient"] else "")]
+        case "Morale":
+            return [f"{escape(r['challenge'])} Morale {r['roll']}: {r['result'].replace('_', ' ')}"]
+        case "Panic":
+            return [f"{escape(r['character'])} panics: {r['response']} (Ego {r['ego']['before']}→{r['ego']['after']})"]
+        case "StartScene":
+            return [f"[bold]Session {r['session']}, Scene {r['scene']}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
+        case "Status":
+            out = []
+            for name, c in r.get("characters", {}).items():
+                out += _sheet(name, c)
+            for name, c in r.get("challenges", {}).items():
+                out.append(f"Challenge {escape(name)}: {c['tier']}, Disposition {c['disposition']}/{c['disposition_max']}"
+                           + (" (gave up)" if c["gave_up"] else " (defeated)" if c["defeated"] else ""))
+            return out or ["No characters yet: `pc pregen` or `pc add`."]
+    return None
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def toolbar(status: dict[str, Any], width: int) -> list[str]:
+    """Fragments, most important first: each character's Grit, Ego, Trauma, XP and Shadow steps, then
+    the Challenges still in play."""
+    parts = [f"<b>{_html(str(status.get('campaign', '')))}</b>"]
+    for name, c in status.get("characters", {}).items():
+        if c["dead"] or c["departed"]:
+            continue
+        marks = "".join(MARK[t] for t, marked in c["trauma"].items() if marked)
+        bit = f"{name.split()[0]} G{c['grit']} E{c['ego']}" + (f" {marks}" if marks else "")
+        bit += " MW" if c["mortally_wounded"] else ""
+        bit += f" xp{c['xp']}" + (f" sh{c['conditions']}" if c["conditions"] else "")
+        parts.append(_html(bit))
+    for name, c in status.get("challenges", {}).items():
+        if not c["defeated"] and not c["gave_up"]:
+            parts.append(_html(f"{name} {c['disposition']}/{c['disposition_max']}"))
+    return parts
