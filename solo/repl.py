@@ -65,6 +65,7 @@ class LeftForCommand(Exception):
 
 # one-word commands that leave a question; longer lines leave it when they parse as a command
 WAY_OUT = frozenset({"help", "status", "quit", "exit", "undo", "resolve", "log", "rules", "recap", "create"})
+MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (exploding chains included)
 
 
 class SoloCompleter(Completer):
@@ -319,12 +320,15 @@ class Repl:
         if not isinstance(command, parser.Meta) and not system.is_query(command) and self.session.campaign:
             state = self.session.state
             command = system.prepare(state, command, self)
-            if self.director:
+            # at the Director's table: the faces of every die rolled, asked again while a roll
+            # calls for more (an exploding 6 wants the next face), within a sane bound
+            for _ in range(MAX_DICE_ROUNDS if self.director else 0):
                 needs = system.dice_needed(state, command)
-                if needs:
-                    faces = {need.who: self._faces(need.who + (f"'s {need.what}" if need.what else ""),
-                                                   need.count, need.sides) for need in needs}
-                    command = system.with_dice(state, command, faces)
+                if not needs:
+                    break
+                faces = {need.who: self._faces(need.who + (f"'s {need.what}" if need.what else ""),
+                                               need.count, need.sides) for need in needs}
+                command = system.with_dice(state, command, faces)
         line = system.as_line(command, typed) if not isinstance(command, parser.Meta) else typed
         outcome = self._run(command, line)
         if outcome.ok and not isinstance(command, parser.Meta):

@@ -593,13 +593,21 @@ class Session:
             return
         decision.narrations += reaction.narrations
         # solo play: the emulated Director's own moves too; elsewhere they stay in the narration
+        moved: list[Any] = []
+        before_moves = after
         for proposal in [*reaction.proposals, *(reaction.solo_moves if self.director_peril else [])]:
             try:
                 extra = self.system.decide(after, proposal, rng=rng)
             except RuleViolation:
                 continue  # a proposal the rules refuse is dropped; the narration still stands
             decision.events.extend(extra)
+            moved.extend(extra)
             after = self.system.fold(after, extra)
+        if moved and reaction.tell_moves and self.director is not None:
+            # what the moves did, told from the tables (their own moves are not taken again)
+            told = self.director.react(before_moves, moved, after, self._rng("director moves"),
+                                       self._story_view(after))
+            decision.narrations += told.narrations
         if not self.director_peril:
             return  # Director harm stays in the narration, for the player or Director to apply
         for proposal in reaction.reported_apart:

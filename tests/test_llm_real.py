@@ -99,3 +99,50 @@ def test_the_http_backend_against_a_local_llama_cpp_server(tmp_path):
         server.terminate()
         server.wait(timeout=30)
         log.close()
+
+
+RHUN_ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "
+             "--finesse 0 --exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4 --aspect bold")
+
+
+def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path):
+    """A Rhûn solo campaign through the shared graph: a Wide Shot, the consequence of a Fail against
+    a Challenge, a strike. Each narration the player is shown is the model's, and then passes the
+    kernel's and Rhûn's checks against Rhûn's record, or the oracle's own, with why the model's was
+    refused: never a narration contradicting the record."""
+    from solo.journal import Journal
+    from solo.rules.rhun import SYSTEM as RHUN
+    from solo.session import Session
+
+    model = ModelNarrator(backend)
+    seen: list[tuple[Narration, OutcomeRecord, Narration, list]] = []
+    retell = model.retell
+
+    def spy(oracle: Narration, record: OutcomeRecord, **kwargs):
+        told, calls = retell(oracle, record, **kwargs)
+        seen.append((oracle, record, told, calls))
+        return told, calls
+
+    model.retell = spy  # type: ignore[method-assign]
+    session = Session(Journal(tmp_path / "rhun.sqlite"), model=model, director_peril=True)
+    shown: list[dict] = []
+    for line in ("campaign new Rhun --rules rhun --seed 5", RHUN_ANNA, "scene start The ford",
+                 "challenge add Orc --tier dangerous --sentient", "risk Anna exertion 'hew the orc' --vs Orc --dice 1,2,3",
+                 "challenge strike Orc Anna --dice 2"):
+        outcome = session.execute(line)
+        assert outcome.ok, (line, outcome.error)
+        told = (outcome.result or {}).get("narration", [])
+        shown += told if isinstance(told, list) else [told]
+    narrated = [(o, r, t, c) for o, r, t, c in seen if o.task in RHUN.narration_tasks]
+    assert {"wide_shot", "consequence", "strike"} <= {o.task for o, *_ in narrated}
+    consequence = next(r for o, r, *_ in narrated if o.task == "consequence")
+    assert consequence.success is False and consequence.harm_track == "Grit" and consequence.enemy == "Orc"
+    for oracle, record, told, calls in narrated:
+        assert calls and calls[-1].model == backend.name  # the bundled model was asked
+        if told.source == "model":
+            assert told.origin == f"{backend.name} retelling {oracle.origin}"
+            assert contradictions(told.text, record) == [] and RHUN.check(told.text, record) == [], told.text
+        else:  # refused twice: the oracle's words stand, and the reason is kept
+            assert told.text == oracle.text and "model fallback" in told.origin
+    assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked
+    assert any(t.source == "model" for _, _, t, _ in narrated)

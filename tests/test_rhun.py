@@ -250,23 +250,27 @@ def test_every_ready_made_character_joins_by_the_creation_rules(rhun):
     assert rhun.verify()["ok"]
 
 
+def _tasks(result: dict) -> list[str]:
+    told = result.get("narration") or []
+    return [n["task"] for n in (told if isinstance(told, list) else [told])]
+
+
 def test_the_director_answers_from_rhuns_tables_and_moves_in_solo_play(tmp_path):
     solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
     for line in ("campaign new Solo --rules rhun --seed 11", ANNA, "scene start The ford",
                  "challenge add Orc --tier dangerous --sentient"):
         ok(solo, line)
     failed = ok(solo, "risk Anna exertion 'cut' --vs Orc --dice 1,2,3")
-    tasks = [n["task"] for n in (failed["narration"] if isinstance(failed["narration"], list) else [failed["narration"]])]
-    assert "consequence" in tasks
+    assert _tasks(failed)[:2] == ["consequence", "strike"]  # the strike's band, told after the rules rolled it
     assert solo.status()["characters"]["Anna"]["grit"] < 3  # the Orc strikes back, decided by the rules
     won = ok(solo, "risk Anna exertion 'finish it' --vs Orc --dice 6,6,1 --explode 2")
-    assert won["challenge"]["defeated"]
+    assert won["challenge"]["defeated"] and "morale" in _tasks(won)
     assert solo.status()["challenges"]["Orc"]["disposition"] > 0 or solo.status()["challenges"]["Orc"]["gave_up"]
     assert solo.verify()["ok"]
     script = Session(Journal(tmp_path / "script.sqlite"))  # a script: the table's Director decides
     for line in ("campaign new Script --rules rhun --seed 11", ANNA, "challenge add Orc --tier dangerous"):
         ok(script, line)
-    ok(script, "risk Anna exertion --vs Orc --dice 1,2,3")
+    assert "strike" not in _tasks(ok(script, "risk Anna exertion --vs Orc --dice 1,2,3"))
     assert script.status()["characters"]["Anna"]["grit"] == 3
 
 
@@ -287,3 +291,43 @@ def test_results_and_the_status_bar_read_as_rhun(rhun):
     assert "{" not in shown[6] and "Challenge Wolf: serious, Disposition 10/10" in shown[6]
     bar = SYSTEM.toolbar(rhun.status(), 80)
     assert bar[1] == "Anna G0 E3 xp0" and "The &lt;Orc&gt; 1/5" in bar
+
+
+def test_an_improvised_scene_brings_a_challenge_with_a_tier_the_director_chose(tmp_path):
+    from solo.rules.rhun.data_rules import TIERS
+
+    seen = set()
+    for seed in range(1, 9):
+        solo = Session(Journal(tmp_path / f"solo{seed}.sqlite"), director_peril=True)
+        ok(solo, f"campaign new Solo --rules rhun --seed {seed}")
+        ok(solo, ANNA)
+        opened = ok(solo, "scene start")
+        challenges = solo.status()["challenges"]
+        assert len(challenges) == 1, challenges
+        (name, foe), = challenges.items()
+        assert foe["tier"] in TIERS and f"In the way: {name} ({foe['tier']}" in str(opened["narration"])
+        seen.add((foe["tier"], foe["sentient"]))
+        ok(solo, f"risk Anna exertion --vs '{name}' --dice 6,5,4")  # it can be named and rolled against
+    assert len(seen) >= 3  # the tables vary the Tier and the kind
+    copilot = Session(Journal(tmp_path / "copilot.sqlite"), suggest=True)
+    ok(copilot, "campaign new Table --rules rhun --seed 3")
+    ok(copilot, ANNA)
+    ok(copilot, "scene start")
+    assert copilot.status()["challenges"] == {}  # proposed to the human Director, not applied
+    assert "challenge add" in str(copilot.open_suggestions())
+
+
+def test_the_oracles_yes_to_a_challenge_fleeing_takes_it_off_the_board(tmp_path):
+    solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
+    for line in ("campaign new Solo --rules rhun --seed 11", ANNA, "scene start The ford",
+                 "challenge add 'The Orc Chief' --tier serious --sentient"):
+        ok(solo, line)
+    ok(solo, "ask 'Does the Orc Chief flee?' --odds likely --dice 2,3")  # no: it stays
+    assert not solo.status()["challenges"]["The Orc Chief"]["gave_up"]
+    answered = ok(solo, "ask 'Does the Orc Chief flee?' --odds likely --dice 5,3")
+    assert "breaks off" in str(answered["narration"]) and solo.status()["challenges"]["The Orc Chief"]["gave_up"]
+    refused(solo, "risk Anna exertion --vs orc --dice 6,6,1", "out of play")
+    ok(solo, "undo")
+    assert not solo.status()["challenges"]["The Orc Chief"]["gave_up"]
+    assert ok(solo, "challenge leave orc chief --how surrender") == {"challenge": "The Orc Chief", "how": "surrender"}
+    refused(solo, "challenge leave 'The Orc Chief' --how sideways", "--how is flee, surrender or removed")

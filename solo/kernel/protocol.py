@@ -106,6 +106,7 @@ class Reaction(Generic[C]):
     proposals: list[C] = field(default_factory=list)
     reported_apart: list[C] = field(default_factory=list)  # proposals whose events the result shows on their own
     solo_moves: list[C] = field(default_factory=list)  # the emulated Director's own moves: applied in solo play only
+    tell_moves: bool = False  # solo play: the Director reacts once more to its own moves' events, for narration
     lessons: list[str] = field(default_factory=list)
     scene_tags: tuple[str, ...] | None = None  # an improvised scene's setting, learned from its Wide Shot
 

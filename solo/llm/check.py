@@ -54,6 +54,9 @@ class OutcomeRecord(BaseModel):
     blammo_gained: int = 0
     enemy: str | None = None
     targets: dict[str, int] = Field(default_factory=dict)
+    # what else the rules decided, in the rule system's own plain words (a Challenge worn down, a
+    # Panic's response, a Condition taken): told after the rest, never checked by the kernel
+    details: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         """The record in plain words, for the prompt."""
@@ -75,6 +78,7 @@ class OutcomeRecord(BaseModel):
             out.append(f"{name} is knocked out and can do nothing more this scene.")
         if self.blammo_gained:
             out.append(f"{self.actor} gains a Blammo! die.")
+        out += self.details
         return out
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +31,7 @@ from ...kernel.protocol import Proposer, Reaction, StoryView
 from ...llm.calls import ModelCall
 from ...llm.check import clean
 from ...narration import Narration, OracleNarrator
+from ...oracle import asked_to_leave
 from ...tables import OracleTables
 from . import commands as rc
 from . import events as ev
@@ -240,28 +240,9 @@ def _knocked_out_by(events: Sequence[ev.Event], turn: ev.EnemyActed) -> list[str
     return out
 
 
-# Words of an oracle question that ask whether a foe leaves, and how it would.
-_FLEES = re.compile(r"\b(flee|flees|run|runs|escape|escapes|retreat|retreats|bolt|bolts|leave|leaves|withdraw|"
-                    r"withdraws|break off|breaks off|get away|gets away|scarper|scarpers)\b")
-_SURRENDERS = re.compile(r"\b(surrender|surrenders|yield|yields|give up|gives up|give in|gives in|submit|submits|"
-                         r"lay down|lays down|throw down|throws down)\b")
-
-
-def _words(text: str) -> str:
-    return " " + " ".join(re.findall(r"[\w']+", text.casefold())) + " "
-
-
 def enemy_asked_to_leave(state: GameState, question: str) -> tuple[str, str] | None:
-    """The enemy an oracle question asks about leaving, and how (flee or surrender): the one
-    enemy on the board the question names (its whole name, or its first word), with a word of
-    flight or surrender. None when it names no enemy, several, or asks something else."""
-    words = _words(question)
-    how = "surrender" if _SURRENDERS.search(words) else "flee" if _FLEES.search(words) else None
-    if how is None:
-        return None
-    named = [e.name for e in state.enemies
-             if _words(e.name) in words or len(e.name.split()[0]) >= 3 and _words(e.name.split()[0]) in words]
-    return (named[0], how) if len(named) == 1 else None
+    """The enemy on the board an oracle question asks about leaving, and how (``asked_to_leave``)."""
+    return asked_to_leave(question, [e.name for e in state.enemies])
 
 
 class Split(BaseModel):

@@ -75,6 +75,10 @@ def apply(state: RhunState, event: ev.Event) -> RhunState:
             return state.with_challenge(foe.model_copy(update={
                 "gave_up": event.result == "give_up", "tier": event.tier, "disposition": event.disposition,
                 "disposition_max": event.disposition_max, "effect_dice": event.effect_dice, "half": event.half}))
+        case ev.ChallengeLeft():
+            foe = state.find_challenge(event.challenge)
+            assert foe is not None
+            return state.with_challenge(foe.model_copy(update={"gave_up": True}))
         case ev.Tended():
             who = state.find(event.character)
             assert who is not None

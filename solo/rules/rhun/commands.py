@@ -95,6 +95,15 @@ class Morale(Frozen):
     dice: tuple[int, ...] | None = None
 
 
+class LeaveChallenge(Frozen):
+    """The Director takes a Challenge off the board: it flees, surrenders, or is simply gone (an
+    extension of rhun.md, as ENIGMA's `enemy leave`; Morale is the rules' own way to give up)."""
+
+    kind: Literal["challenge_leave"] = "challenge_leave"
+    challenge: str
+    how: Literal["flee", "surrender", "removed"] = "flee"
+
+
 class Harm(Frozen):
     kind: Literal["harm"] = "harm"
     character: str
@@ -179,6 +188,6 @@ class ShowCharacter(Frozen):
 
 Command = (
     StartCampaign | TableRoll | CreationDice | AddHero | SetArmour | Risk | Panic | AddChallenge | Strike | Morale
-    | Harm | Tend | Recover | Night | ChooseShadow | GiveCondition | StartScene | EndScene | EndSession | Advance
+    | LeaveChallenge | Harm | Tend | Recover | Night | ChooseShadow | GiveCondition | StartScene | EndScene | EndSession | Advance
     | Sayonara | Odds | ShowCharacter
 )

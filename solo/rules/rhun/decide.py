@@ -31,8 +31,8 @@ def _d6(rng: random.Random) -> int:
 
 
 def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
-    """One of ``items`` (characters, Challenges) by its name, or a unique start of it (names fold
-    case, accents and punctuation)."""
+    """One of ``items`` (characters, Challenges) by its name, a unique start of it, or else unique
+    whole words of it (names fold case, accents and punctuation; a leading "the" is optional)."""
     key = fold(name)
 
     def forms(x: _T) -> tuple[str, ...]:  # "The Loose Casks" is also "loose casks"
@@ -41,6 +41,8 @@ def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
 
     found = next((x for x in items if key in forms(x)), None)
     starts = [x for x in items if key and any(f.startswith(key) for f in forms(x))]
+    if found is None and not starts:  # "casks" for "The Loose Casks": whole words anywhere in the name
+        starts = [x for x in items if key and f" {key} " in f" {fold(x.name)} "]
     if found is None and len(starts) > 1:
         raise RuleViolation(f"{name!r} could be {', '.join(x.name for x in starts)}: give more of the name")
     found = found or (starts[0] if starts else None)
@@ -64,9 +66,9 @@ def challenge(state: RhunState, name: str) -> Challenge:
     return _named(state.challenges, name, "Challenge", "challenge add")
 
 
-def _active(found: Challenge) -> Challenge:
+def active(found: Challenge) -> Challenge:
     if found.gave_up:
-        raise RuleViolation(f"{found.name} has given up: it is out of play")
+        raise RuleViolation(f"{found.name} is out of play (it gave up or left the scene)")
     if found.defeated:
         raise RuleViolation(f"{found.name} is defeated (Disposition 0): roll its Morale or add a new Challenge")
     return found
@@ -79,6 +81,14 @@ def advancement(name: str) -> Advancement:
     return found
 
 
+class MissingExplosion(RuleViolation):
+    """Physical dice: an exploding die showed a 6 and its next face was not given."""
+
+    def __init__(self, what: str):
+        super().__init__(f"{what} exploded: give one more --explode face for each 6")
+        self.what = what
+
+
 def _explode(first: int, extra: list[int] | None, rng: random.Random, what: str) -> tuple[int, ...]:
     """[Effects] an exploding die: each 6 adds a die (given faces first, else rolled)."""
     faces = [first]
@@ -88,7 +98,7 @@ def _explode(first: int, extra: list[int] | None, rng: random.Random, what: str)
         elif extra:
             faces.append(extra.pop(0))
         else:
-            raise RuleViolation(f"{what} exploded: give one more --explode face for each 6")
+            raise MissingExplosion(what)
     return tuple(faces)
 
 
@@ -277,7 +287,7 @@ def _risk(state: RhunState, c: rc.Risk, rng: random.Random) -> tuple[ev.Event, .
     if not 0 <= c.dark <= MAX_DARK:
         raise RuleViolation(f"dark dice are 0 to {MAX_DARK}, not {c.dark}")
     light, modifier, used = light_pool(state, who, c)
-    foe = _active(challenge(state, c.vs)) if c.vs is not None else None
+    foe = active(challenge(state, c.vs)) if c.vs is not None else None
     dark = c.dark
     given = _split_dice(c, light, dark)
     if light + dark == 0 and given is None and c.explode:
@@ -435,7 +445,7 @@ def strike_effect(foe: Challenge, given: tuple[int, ...] | None, explode: tuple[
 
 def _strike(state: RhunState, c: rc.Strike, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Tiers] a Challenge's Effect applied to a character: damage past armour, or a band."""
-    foe = _active(challenge(state, c.challenge))
+    foe = active(challenge(state, c.challenge))
     who = hero(state, c.character)
     if c.shield and "shield" not in who.armour:
         raise RuleViolation(f"{who.name} carries no shield to sacrifice")
@@ -691,6 +701,8 @@ def decide(state: RhunState, command: rc.Command, *, rng: random.Random) -> tupl
             return _strike(state, command, rng)
         case rc.Morale():
             return _morale(state, command, rng)
+        case rc.LeaveChallenge():
+            return (ev.ChallengeLeft(challenge=active(challenge(state, command.challenge)).name, how=command.how),)
         case rc.Harm():
             who = hero(state, command.character)
             if command.amount < 0:

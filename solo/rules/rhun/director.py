@@ -17,9 +17,10 @@ from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
 from ...narration import Narration, OracleNarrator
+from ...oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
-from .data_rules import fold
+from .data_rules import TIER_ORDER, fold
 from .state import RhunState
 
 REQUIRED_TABLES = (
@@ -76,6 +77,22 @@ def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
     return out
 
 
+def improvised_challenge(n: RhunNarrator, state: RhunState, rng: random.Random) -> rc.AddChallenge | None:
+    """[Challenges] [Tiers] what stands in the way of an improvised scene: a foe (sentient) or an
+    obstacle fitting the scene, and the Tier the Director gives it: drawn from `challenges.tier`;
+    from the third session on, the harder of two draws (the Shadow lengthens). None when the
+    tables lack it or the name is already on the board."""
+    if not all(t in n.tables for t in ("challenges.kind", "challenges.foe", "challenges.obstacle", "challenges.tier")):
+        return None
+    kind = n.tables.draw("challenges.kind", rng).entry.text
+    name = n.tables.draw(f"challenges.{kind}", rng, scene=n.scene).entry.text
+    tiers = [n.tables.draw("challenges.tier", rng).entry.text for _ in range(2 if state.session >= 3 else 1)]
+    tier = max(tiers, key=TIER_ORDER.index)
+    if state.find_challenge(name) is not None or tier not in TIER_ORDER:
+        return None
+    return rc.AddChallenge(name=name[0].upper() + name[1:], tier=tier, sentient=kind == "foe")
+
+
 def _path_table(path: str) -> str:
     return "shadow." + fold(path).replace(" ", "_")
 
@@ -95,7 +112,19 @@ class RhunDirector:
 
     def answered(self, state: RhunState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
-        return Reaction()
+        """A yes to "does the Challenge flee (or give up)?" takes it off the board: the emulated
+        Director's own move in solo play, a proposal to a human Director in the co-pilot."""
+        out: Reaction[rc.Command] = Reaction()
+        asked = (asked_to_leave(question, [c.name for c in state.challenges if c.active])
+                 if answer.startswith("yes") else None)
+        if asked is None:
+            return out
+        foe, how = asked
+        out.solo_moves.append(rc.LeaveChallenge(challenge=foe, how="surrender" if how == "surrender" else "flee"))
+        told = f"{foe} gives up the struggle." if how == "surrender" else f"{foe} breaks off and is gone."
+        out.narrations.append(Narration(task="enemy_leaves", text=told,
+                                        origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
+        return out
 
     def random_event(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).oracle_event(rng)
@@ -131,10 +160,18 @@ class RhunDirector:
                                                                    rng), rng))
                     people = [c.name for c in after.in_play()]
                     shot = n.wide_shot(rng, event.title, rng.choice(people) if people else "you")
-                    out.narrations.append(shot)
                     if story.tags is None and shot.facts.get("scene_tags"):
                         out.scene_tags = tuple(shot.facts["scene_tags"])
                         n = n.with_context(n.context, frozenset(out.scene_tags))
+                    foe = improvised_challenge(n, after, rng)
+                    if foe is not None:
+                        out.solo_moves.append(foe)
+                        way = (f"In the way: {foe.name} ({foe.tier}"
+                               f"{', with a will of its own' if foe.sentient else ''}). ")
+                        ask = shot.question or ""  # the question to the player stays last
+                        text = shot.text[:len(shot.text) - len(ask)] if ask and shot.text.endswith(ask) else shot.text + " "
+                        shot = shot.model_copy(update={"text": f"{text}{way}{ask}".strip()})
+                    out.narrations.append(shot)
                 case ev.RiskRolled():
                     self._after_risk(n, out, event, after, rng)
                 case ev.PanicRolled():
@@ -168,7 +205,9 @@ class RhunDirector:
             out.narrations.append(told)
             if event.outcome == "fail" and foe is not None and foe.active:
                 out.solo_moves.append(rc.Strike(challenge=foe.name, character=event.character))
+                out.tell_moves = True  # the strike's band is told once the rules have rolled it
             elif told.peril:
                 out.reported_apart.append(rc.Harm(character=event.character, amount=told.peril))
         if foe is not None and foe.defeated and foe.sentient and not foe.gave_up:
             out.solo_moves.append(rc.Morale(challenge=foe.name))
+            out.tell_moves = True

@@ -156,6 +156,13 @@ class MoraleRolled(Frozen):
     half: bool
 
 
+class ChallengeLeft(Frozen):
+    type: Literal["challenge_left"] = "challenge_left"
+    v: Literal[1] = 1
+    challenge: str
+    how: Literal["flee", "surrender", "removed"]
+
+
 class Tended(Frozen):
     type: Literal["tended"] = "tended"
     v: Literal[1] = 1
@@ -258,7 +265,7 @@ class SayonaraBegun(Frozen):
 
 Event = Annotated[
     CampaignStarted | TableRolled | CreationRolled | HeroAdded | ArmourSet | RiskRolled | PanicRolled
-    | ChallengeAdded | ChallengeStruck | Harmed | MoraleRolled | Tended | Recovered | NightPassed | PathChosen
+    | ChallengeAdded | ChallengeStruck | Harmed | MoraleRolled | ChallengeLeft | Tended | Recovered | NightPassed | PathChosen
     | ConditionGained | SceneStarted | SceneClosed | SessionEnded | Advanced | SayonaraBegun,
     Field(discriminator="type"),
 ]

@@ -124,6 +124,13 @@ def _strike(a: Args) -> rc.Strike:
                      track=a.one("track"), shield=a.flag("shield"), dice=_flat(a), explode=_flat(a, "explode"))
 
 
+def _leave(a: Args) -> rc.LeaveChallenge:
+    how = (a.one("how") or "flee").casefold()
+    if how not in ("flee", "surrender", "removed"):
+        raise a.fail(f"--how is flee, surrender or removed, not {how[:20]!r}")
+    return rc.LeaveChallenge(challenge=" ".join(a.positionals), how=how)  # type: ignore[arg-type]
+
+
 def _harm(a: Args) -> rc.Harm:
     return rc.Harm(character=a.positionals[0], amount=number(a, a.positionals[1], "harm", 0, 999),
                    track=a.one("track"))
@@ -192,6 +199,9 @@ SPECS = (
          min_args=2, max_args=2),
     Spec("challenge morale", "challenge morale CHALLENGE [--dice F,...]", "the Morale roll of a sentient Challenge",
          lambda a: rc.Morale(challenge=" ".join(a.positionals), dice=_flat(a)), (DICE,), min_args=1),
+    Spec("challenge leave", "challenge leave CHALLENGE [--how flee|surrender|removed]",
+         "the Director takes a Challenge off the board (it flees, surrenders, or is gone)", _leave,
+         (Option("--how", "how"),), min_args=1),
     Spec("harm", "harm NAME N [--track T]", "Director harm, no armour (a fall, poison)", _harm,
          (Option("--track", "track"),), min_args=2, max_args=2),
     Spec("tend", "tend NAME [--attribute A] [--dice F]", "a Mortally Wounded character is attended: a Malaise",

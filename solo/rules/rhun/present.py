@@ -43,7 +43,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
         case "AddHero" | "PregenAdd" if "character" in r:
             return _sheet(r["character"], {**r, "grit_dice": 1, "ego_dice": 1, "armour_value": "",
                                            "trauma": {}, "xp": 0, "shadow_path": None})[:2] + [
-                f"  Grit {r['grit']}, Ego {r['ego']}; {escape(', '.join(r['advancements']))}"]
+                f"  Grit {r['grit']}, Ego {r['ego']}; {escape(', '.join(r['advancements']))}"
+                + (f"; wears {escape(', '.join(r['armour']))}" if r.get("armour") else "")]
         case "Risk":
             dice = " ".join(map(str, r["light_dice"])) + (f" / dark {' '.join(map(str, r['dark_dice']))}"
                                                            if r["dark_dice"] else "")
@@ -72,6 +73,9 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                     f"Effect {dice}" + (", sentient" if r["sentient"] else "")]
         case "Morale":
             return [f"{escape(r['challenge'])} Morale {r['roll']}: {r['result'].replace('_', ' ')}"]
+        case "LeaveChallenge":
+            how = {"flee": "flees", "surrender": "gives up", "removed": "is gone"}[r["how"]]
+            return [f"{escape(r['challenge'])} {how}: out of play"]
         case "Panic":
             return [f"{escape(r['character'])} panics: {r['response']} (Ego {r['ego']['before']}→{r['ego']['after']})"]
         case "StartScene":

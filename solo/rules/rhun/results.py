@@ -78,6 +78,7 @@ OWN_EVENT: dict[type, type] = {
     rc.StartCampaign: ev.CampaignStarted, rc.TableRoll: ev.TableRolled, rc.CreationDice: ev.CreationRolled,
     rc.AddHero: ev.HeroAdded, rc.SetArmour: ev.ArmourSet, rc.Risk: ev.RiskRolled, rc.Panic: ev.PanicRolled,
     rc.AddChallenge: ev.ChallengeAdded, rc.Strike: ev.ChallengeStruck, rc.Morale: ev.MoraleRolled,
+    rc.LeaveChallenge: ev.ChallengeLeft,
     rc.Harm: ev.Harmed, rc.Tend: ev.Tended, rc.Recover: ev.Recovered, rc.Night: ev.NightPassed,
     rc.ChooseShadow: ev.PathChosen, rc.GiveCondition: ev.ConditionGained, rc.StartScene: ev.SceneStarted,
     rc.EndScene: ev.SceneClosed, rc.EndSession: ev.SessionEnded, rc.Advance: ev.Advanced,
@@ -143,6 +144,8 @@ def describe(before: RhunState, command: rc.Command, events: Sequence[ev.Event],
             return {"challenge": last.challenge, "dice": list(last.dice), "roll": last.roll, "result": last.result,
                     "tier": last.tier, "disposition": last.disposition, "effect_dice": last.effect_dice,
                     "half": last.half}
+        case ev.ChallengeLeft():
+            return {"challenge": last.challenge, "how": last.how}
         case ev.Tended():
             return {"character": last.character, "dice": list(last.dice), "malaise": last.malaise,
                     "effect": last.effect, "attribute": last.attribute, "dead": last.dead}

@@ -15,17 +15,19 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
-from rich.markup import escape
 
 from ...adventure import Adventure
-from ...kernel.base import BaseSystem
 from ...errors import InvalidCommand
-from ...kernel.protocol import Conversation, PregenEntry, Where, ask_choice
+from ...kernel.base import BaseSystem
+from ...llm.check import OutcomeRecord
+from ...narration import Narration
+from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from . import commands as rc
 from . import events as ev
-from . import results
+from . import journal, record, results
+from . import talk as talk_
 from .apply import apply, fold
-from .decide import decide, hero, light_pool
+from .decide import active, challenge, decide, hero, light_pool
 from .grammar import SPECS, start_command
 from .odds import risk_odds
 from .data_rules import fold as fold_name
@@ -127,22 +129,55 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
 
         return toolbar(status, width)
 
+    # narration: record.py, typed there (the forwarders take Any so this file needs no more imports)
+    def record(self, narration: Narration, events: Sequence[Any], after: RhunState) -> OutcomeRecord:
+        """What the rules decided about this narration, for the model to be held to."""
+        return record.record(narration, events, after)
+
+    def check(self, text: str, outcome: OutcomeRecord) -> list[str]:
+        """Rhûn's checks of model prose beyond the kernel's."""
+        return record.check(text, outcome)
+
+    def cast(self, state: RhunState) -> list[dict[str, str]]:
+        return record.cast(state)
+
+    def about(self, event: Any) -> dict[str, Any] | None:
+        return record.about(event)
+
     def create_character(self, state: RhunState, talk: Conversation, tables: Any, rng: random.Random
                          ) -> rc.Command | None:
-        """Until Rhûn has its own walk-through: a ready-made character by number (or `r`), or
-        Enter to write a `pc add` line yourself (`help pc add`)."""
-        free = [p for p in self.pregens(None) if state.find(p.name) is None]
-        if not free:
-            talk.say("Every ready-made character is in play: `help pc add` shows how to make your own.")
-            return None
-        talk.say("Ready-made characters: " + "; ".join(f"{i} {escape(p.name)} ({escape(p.summary)})"
-                                                       for i, p in enumerate(free, 1)))
-        choice = ask_choice(talk, "Character (number, r for random; Enter to make your own with `pc add`):",
-                            [p.name for p in free], rng)
-        if not choice:
-            talk.say("`pc roll`, then `pc add NAME --archetype ... --race ...`: `help pc add` shows the whole line.")
-            return None
-        return self.pregen_command(next(p for p in free if p.name == choice), None)
+        """A ready-made character, or Rhûn's own walk-through (``talk.create_character``)."""
+        return talk_.create_character(state, talk, self.pregens(None), lambda p: self.pregen_command(p, None), rng)
+
+    def prepare(self, state: RhunState, command: rc.Command, talk: Conversation) -> rc.Command:
+        return talk_.prepare(state, command, talk)
+
+    def after(self, state: RhunState, command: rc.Command, talk: Conversation) -> None:
+        talk_.after(state, command, talk)
+
+    def dice_needed(self, state: RhunState, command: rc.Command) -> list[DiceNeed]:
+        return talk_.dice_needed(state, command)
+
+    def with_dice(self, state: RhunState, command: rc.Command, faces: Mapping[str, tuple[int, ...]]) -> rc.Command:
+        return talk_.with_dice(state, command, faces)
+
+    def completions(self, state: RhunState, spec: str, args: Sequence[str], previous: str, current: str
+                    ) -> list[str]:
+        if spec == "rules":
+            return self.reference(None)["topics"]  # type: ignore[no-any-return]
+        return talk_.completions(state, spec, args, previous, current)
+
+    def as_line(self, command: rc.Command, typed: str) -> str:
+        return talk_.as_line(command, typed)
+
+    def recap(self, payload: dict[str, Any]) -> RecapLine | None:
+        return journal.recap(payload)
+
+    def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
+        return journal.export_event(payload, first, story)
+
+    def export_cast(self, status: dict[str, Any]) -> list[str]:
+        return journal.export_cast(status)
 
     def reference(self, topic: str | None) -> dict[str, Any]:
         """`rules TOPIC`: Rhûn's rules in our own words (`data/reference.toml`), naming the sections."""
@@ -175,6 +210,8 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
         assert isinstance(command, rc.Odds)
         risk = command.risk
         who = hero(state, risk.character)
+        if risk.vs is not None:
+            active(challenge(state, risk.vs))  # a Challenge that cannot be rolled against has no odds
         light, modifier, _ = light_pool(state, who, risk)
         from .decide import resolve_stat
 
