@@ -600,6 +600,10 @@ class Session:
                 extra = self.system.decide(after, proposal, rng=rng)
             except RuleViolation:
                 continue  # a proposal the rules refuse is dropped; the narration still stands
+            if reaction.tell_moves:  # each move's result shown apart from the command's own
+                decision.reported_from = min(decision.reported_from, len(decision.events))
+                described = self.system.describe(after, proposal, extra, self.system.fold(after, extra))
+                decision.apart.append({"kind": type(proposal).__name__, **described})
             decision.events.extend(extra)
             moved.extend(extra)
             after = self.system.fold(after, extra)

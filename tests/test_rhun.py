@@ -262,6 +262,14 @@ def test_the_director_answers_from_rhuns_tables_and_moves_in_solo_play(tmp_path)
         ok(solo, line)
     failed = ok(solo, "risk Anna exertion 'cut' --vs Orc --dice 1,2,3")
     assert _tasks(failed)[:2] == ["consequence", "strike"]  # the strike's band, told after the rules rolled it
+    strike, = failed["director"]  # the strike's own result, apart from the Risky Action's
+    assert strike["kind"] == "Strike" and strike["target"] == "Anna" and failed["outcome"] == "fail"
+    from solo.render import render
+    from solo.rules.rhun import SYSTEM
+    from solo.session import Outcome
+
+    shown = render(Outcome(line="", ok=True, kind="Risk", result=failed), SYSTEM)
+    assert f"[dim]Director:[/] Orc strikes Anna: Effect {strike['effect']}" in shown
     assert solo.status()["characters"]["Anna"]["grit"] < 3  # the Orc strikes back, decided by the rules
     won = ok(solo, "risk Anna exertion 'finish it' --vs Orc --dice 6,6,1 --explode 2")
     assert won["challenge"]["defeated"] and "morale" in _tasks(won)

@@ -214,6 +214,20 @@ def test_rhun_checks_catch_what_the_rules_did_not_decide(text, problem):
     assert len(found) == 1 and problem in found[0], found
 
 
+FAIL = OutcomeRecord(task="consequence", characters=("Brokka",), actor="Brokka", success=False, harm_track="Grit",
+                     enemy="The Loose Casks")
+
+
+def test_a_fail_never_wears_the_challenge_down_in_the_prose():
+    assert SYSTEM.check("The Loose Casks is hit by a spear-shaft and the rope breaks.", FAIL) == [
+        "tells a blow against The Loose Casks on a Fail"]
+    assert SYSTEM.check("Loose Casks, struck hard, gives way.", FAIL) == [
+        "tells a blow against The Loose Casks on a Fail"]
+    assert SYSTEM.check("The loose casks roll free and slam into Brokka's shins.", FAIL) == []
+    won = FAIL.model_copy(update={"success": True})
+    assert SYSTEM.check("The Loose Casks is hit and gives way.", won) == []
+
+
 def test_faithful_narrations_and_the_decided_death_pass():
     assert SYSTEM.check("Anna is driven back by the Orc, her Ego down from 4 to 3, but she stands.", BASE) == []
     assert SYSTEM.check("Mael and Anna hold the ford together.", BASE.model_copy(
@@ -231,6 +245,8 @@ def test_no_line_of_rhuns_tables_trips_its_own_checks():
         for i in range(len(tables.tables[name].entries) * 3):
             text, _ = narrator.draw(name, random.Random(i), {})
             assert SYSTEM.check(text, BASE) == [], (name, text)  # the examples' people included
+            if name.startswith("consequences."):  # told after a Fail
+                assert SYSTEM.check(text, FAIL.model_copy(update={"enemy": "Orc"})) == [], (name, text)
 
 
 def test_a_narration_that_repeats_its_record_is_not_refused_for_it(rhun):

@@ -184,6 +184,11 @@ def _numbers_near(text: str, word: str) -> list[int]:
     return numbers
 
 
+# Words telling that a Challenge took a blow or gave way (checked after a Fail)
+_BLOW_AFTER = (r"(?:(?:is|was|gets|got)\s+(?:hit|struck|wounded|beaten|defeated|driven back|overcome)|falls|"
+               r"gives way|crumbles|collapses|flees|yields)")
+
+
 def check(text: str, record: OutcomeRecord) -> list[str]:
     """Rhûn's checks beyond the kernel's: nobody from the prompts' worked examples walks into the
     story; nobody the narration is about dies unless the rules killed them (the striking Challenge
@@ -202,6 +207,10 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
                     re.search(rf"\b{_DEATH_BEFORE}\W+(?:\w+\W+){{0,2}}?{v}\b", text):
                 problems.append(f"tells {name}'s death, which the rules did not decide")
                 break
+    if record.success is False and record.enemy:  # a Fail does not wear the Challenge down
+        v = re.escape(record.enemy.removeprefix("The ").removeprefix("the "))
+        if re.search(rf"\b{v}\b(?:\W+\w+){{0,2}}?\W+{_BLOW_AFTER}\b", text, re.IGNORECASE):
+            problems.append(f"tells a blow against {record.enemy} on a Fail")
     told = {int(n) for n in re.findall(r"\b(\d+)\b", " ".join(record.lines()))}
     for word in _NUMBERED:
         invented = [n for n in _numbers_near(text, word) if n not in told]

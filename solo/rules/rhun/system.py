@@ -55,7 +55,7 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
                                  "treasure", "recap"})
     setting = ("Heroic fantasy in the far east of a Middle-earth-like world: the lands about the inland Sea of "
                "Rhûn, horse-clans, river traders, dwarf-roads and old watchtowers under a lengthening Shadow.")
-    apart_key = "director_harm"
+    apart_key = "director"  # solo play: the Director's strikes, Morale rolls and harm, each with its result
     tension_start = 2
     tension_max = 6
 
@@ -78,6 +78,13 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
 
     def fold(self, state: RhunState, events: Iterable[Any]) -> RhunState:
         return fold(state, events)
+
+    def decide_apart(self, state: RhunState, command: rc.Command, *, rng: random.Random
+                     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The Director's harm after a consequence, with its result (reported apart)."""
+        events = decide(state, command, rng=rng)
+        return events, {"kind": type(command).__name__, **results.describe(state, command, events,
+                                                                           fold(state, events))}
 
     def where(self, state: RhunState) -> Where:
         return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
