@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -306,3 +307,34 @@ def test_a_command_at_every_question_of_the_walk_throughs_leaves_it_and_runs(tmp
             continue  # left before any campaign: the note is refused in one line, nothing else happened
         notes = session.journal.notes(session.campaign.id)
         assert [n["text"] for n in notes] == ["left at question"], (k, asked[-1])
+
+
+def test_a_rhun_adventure_in_director_mode_walks_through_a_character_and_asks_every_die(term_factory):
+    """Rhûn in a real terminal: its adventure from the list, its own walk-through with the
+    creation dice typed, then a Risky Action whose light, dark and exploding faces are asked."""
+    t = term_factory("--director")
+    screen = t.wait_for("Start one? [Y/n]")
+    screen = t.line("", "Adventure (number")
+    listed = re.search(r"(\d+) Salt and Ash \(Rhûn\)", screen.replace("\n", ""))
+    assert listed, screen
+    t.line(listed.group(1), "Campaign name:")
+    t.line("Salt", "Seed")
+    t.line("5", "make your own")
+    t.line("", "Name:")
+    t.line("Tarn", "Archetype")
+    t.line("2", "Aspect 1")
+    t.line("", "Creation dice")
+    t.line("4 5 6 3 4", "Race")
+    t.line("3", "First advancement")
+    t.line("2", "how many to Intuition")  # Hardiness; the Champion's point goes to Prowess by itself
+    t.line("1", "how many to Finesse")
+    t.line("1", "how many to Psyche")
+    t.line("2", "Armour")
+    t.line("3", "Another character?")
+    t.line("n", "solo>")
+    assert "Tarn, Champion of the dwarves" in t.text()
+    t.line("challenge add Wolves --tier dangerous --sentient", "Challenge Wolves")
+    t.line("risk Tarn exertion --vs wolves", "Roll 2d6 for Tarn's light dice")
+    t.line("6 6", "next face of the Effect")  # Precision the first 6, Effect the second: it explodes
+    t.line("1", "Disposition 5→0")
+    assert "Effect 7" in t.text() and "Tarn G3 E4" in t.toolbar()
