@@ -429,7 +429,9 @@ class Repl:
             seed = self.ask("Seed (Enter for a random one):").strip()
             options: dict[str, list[str]] = {}
             for option in system.campaign_options:
-                value = self.ask(option.question or f"{option.flag} (Enter for none):").strip()
+                if not option.question:
+                    continue  # an alias (another language's flag) of an option asked already
+                value = self.ask(option.question).strip()
                 if value:
                     options[option.dest] = [value.replace(" ", "")]
             words = ["campaign", "new", name] + (["--seed", seed] if seed else []) + (["--from", source] if source

@@ -1,0 +1,154 @@
+"""Haasteet as the engine sees it: one object implementing ``solo.kernel.protocol.RuleSystem`` for
+``HaasteetState``, Haasteet's commands and its events.
+
+Rules after the Finnish *Haasteet* core (shared/seeds/003); no licence stated: its procedures are
+implemented, its names and numbers used as data, and every description is our own.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from ...adventure import Adventure
+from ...errors import InvalidCommand
+from ...kernel.base import BaseSystem
+from ...kernel.protocol import PregenEntry, Where
+from . import commands as rc
+from . import events as ev
+from . import results
+from .apply import apply, fold
+from .data_rules import STRENGTHS, fold as fold_name
+from .decide import decide
+from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
+from .odds import contest_odds, pool_odds
+from .state import HaasteetState
+
+CREDIT = "Rules after the Finnish *Haasteet* core (shared/seeds/003; no licence stated); paraphrased, never quoted."
+
+
+class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
+    """Haasteet: pools of d10 against a threshold, four spendable strengths, sanity, the wound grid."""
+
+    name: ClassVar[str] = "haasteet"
+    aliases: ClassVar[tuple[str, ...]] = ("haaste", "finnish")
+    title: ClassVar[str] = "Haasteet"
+    credit: ClassVar[str] = CREDIT
+    data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
+    specs = SPECS
+    campaign_options = CAMPAIGN_OPTIONS
+    state_type = HaasteetState
+    event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
+    harm_track = "hits"
+    setting = ("Pulp horror in the 1920s: investigators of New England and New York, the war's long shadow, "
+               "cults, ghouls and older things under the harbours and hills.")
+    apart_key = "director"
+    tension_start = 2
+    tension_max = 6
+
+    @property
+    def intro(self) -> str:
+        return ("[bold]solo[/] — Haasteet. `help` lists commands (Finnish names work too); Tab completes; "
+                "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved).")
+
+    def initial_state(self) -> HaasteetState:
+        return HaasteetState()
+
+    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]]) -> rc.Command:
+        return start_command(name, seed, options)
+
+    def decide(self, state: HaasteetState, command: rc.Command, *, rng: random.Random) -> tuple[Any, ...]:
+        return decide(state, command, rng=rng)
+
+    def apply(self, state: HaasteetState, event: Any) -> HaasteetState:
+        return apply(state, event)
+
+    def fold(self, state: HaasteetState, events: Iterable[Any]) -> HaasteetState:
+        return fold(state, events)
+
+    def where(self, state: HaasteetState) -> Where:
+        return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
+
+    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
+        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
+
+    def titled(self, command: rc.Command, title: str) -> rc.Command:
+        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
+
+    def check_adventure(self, adventure: Adventure) -> None:
+        check_adventure(adventure)
+
+    def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
+        """The adventure's ready-made characters first, then `data/pregens.toml`."""
+        found = list(adventure.pregens) if adventure else []
+        path = self.data / "pregens.toml"
+        if path.is_file():
+            found += tomllib.loads(path.read_text(encoding="utf-8")).get("characters", [])
+        return [PregenEntry(name=str(p["name"]), summary=str(p.get("summary", "")), data=p) for p in found]
+
+    def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
+        p = entry.data
+        return rc.AddCharacter(name=str(p["name"]), strengths={s: int(p.get(s, 0)) for s in STRENGTHS},
+                               mind=int(p.get("mind", 2)), describe=p.get("describe"))
+
+    def reference(self, topic: str | None) -> dict[str, Any]:
+        """`rules TOPIC`: Haasteet's rules in our own words (`data/reference.toml`), naming its sections."""
+        path = self.data / "reference.toml"
+        topics: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8")).get("topics", {}) if path.is_file() else {}
+        if topic is None:
+            return {"topics": sorted(topics), "credit": self.credit}
+        key = fold_name(topic).replace(" ", "_")
+        found = [k for k in topics if k == key] or [k for k in topics if k.startswith(key)]
+        if len(found) != 1:
+            raise InvalidCommand(f"no single Haasteet rules topic {topic[:30]!r}: topics are {', '.join(sorted(topics))}")
+        t = topics[found[0]]
+        return {"topic": found[0], "title": t.get("title", found[0]), "section": t.get("section", ""),
+                "text": t.get("text", ""), "credit": self.credit}
+
+    # results
+    def status(self, state: HaasteetState) -> dict[str, Any]:
+        return results.status(state)
+
+    def describe(self, before: HaasteetState, command: rc.Command, events: Any, after: HaasteetState
+                 ) -> dict[str, Any]:
+        return results.describe(before, command, events, after)
+
+    def is_query(self, command: BaseModel) -> bool:
+        return isinstance(command, (rc.Odds, rc.ShowCharacter))
+
+    def query(self, state: HaasteetState, command: rc.Command) -> dict[str, Any]:
+        if isinstance(command, rc.ShowCharacter):
+            return results.sheets(state, command)
+        assert isinstance(command, rc.Odds)
+        if command.opp_pool is not None:
+            return contest_odds(command.pool, command.opp_pool, command.threshold, state.die)
+        return pool_odds(command.pool, command.threshold, state.die)
+
+
+def check_adventure(adventure: Adventure) -> None:
+    """A Haasteet adventure's scene `enemies` are opponents: name, the four strengths (0+), an
+    attack rating (1+), a weapon (0+) and tactics."""
+    allowed = {"name", *STRENGTHS, "rating", "weapon", "tactics"}
+    for li, leg in enumerate(adventure.legs):
+        for si, scene in enumerate(leg.scenes):
+            for ei, foe in enumerate(scene.enemies):
+                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                extra = set(foe) - allowed
+                if extra:
+                    raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (an opponent has "
+                                     f"{', '.join(sorted(allowed))})")
+                if not isinstance(foe.get("name"), str) or not foe["name"].strip():
+                    raise ValueError(f"{where}.name: an opponent needs a name")
+                for key, least in (*((s, 0) for s in STRENGTHS), ("rating", 1), ("weapon", 0)):
+                    if key in foe and (not isinstance(foe[key], int) or isinstance(foe[key], bool) or foe[key] < least):
+                        raise ValueError(f"{where}.{key}: a whole number from {least}")
+                if not isinstance(foe.get("tactics", ""), str):
+                    raise ValueError(f"{where}.tactics: text")
+
+
+SYSTEM = HaasteetSystem()
