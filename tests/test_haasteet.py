@@ -70,6 +70,7 @@ def test_a_challenge_counts_dice_above_the_threshold_and_spends_strength(game):
 def test_a_lost_clue_is_repaired_once_with_a_point_of_strength(game):
     ok(game, "challenge Sammy 'read the ledger' --clue --dice 3")
     r = ok(game, "paikkaa Sammy sitkeys")
+    r.pop("narration", None)
     assert r == {"character": "Sammy", "strength": "tenacity", "success": True, "degree": 1,
                  "points": {"before": 3, "after": 2}}
     refused(game, "repair Sammy tenacity", "nothing to repair")
@@ -103,6 +104,7 @@ def test_shock_tests_cost_the_margin_once_a_source_a_session_and_treatment_follo
     assert r["mind"] == 1 and r["pool"] == 3 and r["winner"] == "character" and r["loss"] == 0
     refused(game, "shock Sammy cultist --rating 1 --spend daring:1", "steadfastness only")
     t = ok(game, "hoito Sammy")
+    t.pop("narration", None)
     assert t == {"character": "Sammy", "sanity": {"before": 2, "after": 2}, "stage": "unbalanced",
                  "symptoms_eased": True}
     refused(game, "treat Sammy", "eased already")
@@ -230,6 +232,7 @@ def test_death_experience_raises_and_the_ballot(game):
     refused(game, "session end --votes Sammy,Terry", "tied")
     refused(game, "session end", "give --votes")
     s = ok(game, "session end --votes Sammy,Terry,Terry")
+    s.pop("narration", None)
     assert s == {"session": {"before": 1, "after": 2}, "votes": {"Sammy": 1, "Terry": 2}, "winner": "Terry",
                  "awarded": 5}
     assert who(game)["raised_this_session"] == [] and who(game, "Terry")["xp"] == 5
@@ -272,3 +275,49 @@ def test_every_command_replays_exactly_and_undo_steps_back(game):
     ok(game, "shock Sammy ghouls --rating 2")
     ok(game, "undo")
     assert who(game)["shocks_this_session"] == []  # an undone shock frees its source
+
+
+def _tasks(result: dict) -> list[str]:
+    told = result.get("narration") or []
+    return [n["task"] for n in (told if isinstance(told, list) else [told])]
+
+
+def test_the_solo_director_tells_clues_complications_and_the_fight_from_haasteets_tables(tmp_path):
+    solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
+    ok(solo, "campaign new Solo --rules haasteet --seed 12")
+    ok(solo, SAMMY)
+    assert _tasks(ok(solo, "scene start The study")) == ["wide_shot"]
+    assert _tasks(ok(solo, "challenge Sammy 'search the desk' --clue --rating 3 --dice 9,8,2")) == ["clue", "clue"]
+    assert _tasks(ok(solo, "challenge Sammy climb --dice 1")) == ["complication"]
+    ok(solo, "enemy add Ghoul --tenacity 0")
+    ok(solo, "combat start")  # the Director's move: the Ghoul declares an attack on Sammy
+    assert solo.status()["combat"]["declared"]["Ghoul"] == {"kind": "attack", "target": "Sammy", "crosses": None}
+    ok(solo, "declare Sammy attack Ghoul --rating 3")
+    rolled = ok(solo, "round roll --dice Sammy=9,9,1 --dice Ghoul=2")
+    assert _tasks(rolled) == ["attack", "wound"]  # Sammy first (lowest face 1); the Ghoul, hit for 2, loses its action
+    assert rolled["results"]["Ghoul"]["lost"]
+    script = Session(Journal(tmp_path / "script.sqlite"))  # a script: the table's GM declares for the foes
+    ok(script, "campaign new Script --rules haasteet --seed 12")
+    ok(script, SAMMY)
+    ok(script, "enemy add Ghoul")
+    ok(script, "combat start")
+    assert script.status()["combat"]["declared"] == {}
+
+
+def test_improvised_scenes_bring_opponents_and_horrors_the_rules_test(tmp_path):
+    kinds = set()
+    for seed in range(1, 13):
+        solo = Session(Journal(tmp_path / f"s{seed}.sqlite"), director_peril=True)
+        ok(solo, f"campaign new S{seed} --rules haasteet --seed {seed}")
+        ok(solo, SAMMY)
+        opened = ok(solo, "scene start")
+        sammy = solo.status()["characters"]["Sammy"]
+        if sammy["shocks_this_session"]:
+            kinds.add("shock")
+            shock, = opened["director"]
+            assert shock["kind"] == "Shock" and shock["rolled"] and "Then:" in str(opened["narration"])
+        if solo.status()["enemies"]:
+            kinds.add("opponent")
+            assert "In the way:" in str(opened["narration"])
+        assert solo.verify()["ok"]
+    assert kinds == {"shock", "opponent"}

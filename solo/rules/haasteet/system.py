@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -19,6 +19,8 @@ from ...adventure import Adventure
 from ...errors import InvalidCommand
 from ...kernel.base import BaseSystem
 from ...kernel.protocol import PregenEntry, Where
+from ...llm.check import OutcomeRecord
+from ...narration import Narration
 from . import commands as rc
 from . import events as ev
 from . import results
@@ -45,6 +47,9 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     state_type = HaasteetState
     event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
     harm_track = "hits"
+    narration_tasks = frozenset({"wide_shot", "complication", "success", "clue", "symptoms", "shock", "bonus",
+                                 "attack", "wound", "death", "path_forward", "scene_transition", "session_transition",
+                                 "random_event", "treasure", "recap"})
     setting = ("Pulp horror in the 1920s: investigators of New England and New York, the war's long shadow, "
                "cults, ghouls and older things under the harbours and hills.")
     apart_key = "director"
@@ -79,6 +84,31 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
 
     def titled(self, command: rc.Command, title: str) -> rc.Command:
         return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
+
+    def director(self, tables: Any) -> Any:
+        from .director import HaasteetDirector
+
+        return HaasteetDirector(tables)
+
+    def record(self, narration: Narration, events: Sequence[Any], after: HaasteetState) -> OutcomeRecord:
+        """What the rules decided about this narration, for the model to be held to: who acted, on
+        whom, the dice, success or failure, and who is out of action or dead."""
+        last = next((e.result for e in reversed(events) if isinstance(e, ev.Resolved)), {})
+        named = [str(last[k]) for k in ("character", "actor", "target", "opponent") if isinstance(last.get(k), str)]
+        actor = last.get("character") or last.get("actor")
+        success = last.get("success")
+        if success is None and "winner" in last:
+            success = last["winner"] in (actor, "character")
+        return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(named)), actor=actor,
+                             action=last.get("action"), dice=tuple(last.get("dice", ())), success=success,
+                             harm_track=self.harm_track,
+                             knocked_out=tuple(c.name for c in (*after.characters, *after.enemies)
+                                               if c.dead or c.out_of_action),
+                             enemy=last.get("target") if last.get("kind") == "attack" else None)
+
+    def cast(self, state: HaasteetState) -> list[dict[str, str]]:
+        return [{"name": c.name, "description": c.describe or "an investigator"}
+                for c in state.characters if not c.dead]
 
     def check_adventure(self, adventure: Adventure) -> None:
         check_adventure(adventure)

@@ -1,0 +1,233 @@
+"""Haasteet's Director emulator for investigative horror: what the world does in solo play when
+the rules leave it open.
+
+It reads a command's events and answers from Haasteet's own oracle tables (original writing,
+``data/tables``) or the adventure file: a Wide Shot as a scene opens; a complication after a
+lost challenge, a hook after a won one, a clue (and more by degree) after a clue challenge
+([Johtolankojen etsiminen]); symptoms after a lost shock test and how the new stage shows
+([Mielenterveyssäännöt]); each action of a combat round told by its outcome ([Taistelu]); a
+wound by its size ([Vaurio]); the death roll ([Kuolema]). Its seeded policy in solo play, always
+decided by the rules: an improvised scene may bring an opponent or a horror every character must
+face with a shock test; at each round's start every opponent still standing declares an attack
+on a character.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...kernel.protocol import Reaction, StoryView
+from ...narration import Narration, OracleNarrator
+from ...oracle import asked_to_leave
+from . import commands as rc
+from . import events as ev
+from .data_rules import STAGES, STRENGTHS, fold
+from .state import HaasteetState
+
+REQUIRED_TABLES = (
+    "wide_shot.place", "wide_shot.opening", "wide_shot.question", "complication.on_fail", "complication.on_success",
+    "clue.found", "clue.extra", "shock.symptoms", "combat.bonus_won", "combat.bonus_lost", "combat.attack_hit",
+    "combat.attack_miss", "combat.wound_light", "combat.wound_heavy", "combat.wound_out", "death.dies",
+    "death.survives", "twists.path_forward", "twists.scene_transition", "twists.session_transition",
+    "oracle_events.event", "oracle_events.focus", "treasure.find",
+)
+SHOCK_RATINGS = (2, 3, 4)
+
+
+class HaasteetNarrator(OracleNarrator):
+    required = REQUIRED_TABLES
+
+    def one(self, task: str, table: str, rng: random.Random, **context: str) -> Narration:
+        return self.tell(task, [self.draw(table, rng, context)])
+
+    def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
+        ctx = {**self.context, "character": character}
+        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
+        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
+        opening = self.tables.draw("wide_shot.opening", rng, scene=scene)
+        question = self.tables.draw("wide_shot.question", rng, scene=scene)
+        where = title or place.filled(ctx)
+        where = where[0].upper() + where[1:]
+        asked = question.filled(ctx)
+        told = Narration(task="wide_shot", text=f"{where.rstrip('.')}. {opening.filled(ctx)} {asked}", question=asked,
+                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)))
+        facts: dict[str, Any] = {"place": where}
+        if self.scene is None and not title and place.entry.tags:
+            facts["scene_tags"] = list(place.entry.tags)
+        return told.model_copy(update={"facts": facts})
+
+
+def moment(state: HaasteetState, rng: random.Random) -> dict[str, str]:
+    people = [c.name for c in state.characters if not c.dead]
+    foes = [e.name for e in state.enemies if not e.dead and not e.out_of_action]
+    out = {"place": state.scene_title or "this place"}
+    if people:
+        out["character"] = rng.choice(people)
+    if foes:
+        out["enemy"] = rng.choice(foes)
+    return out
+
+
+class HaasteetDirector:
+    """Turns Haasteet's events into the world's answer, from the oracle tables and the adventure."""
+
+    def __init__(self, tables: Any):
+        self.narrator = HaasteetNarrator(tables)
+
+    def _n(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None) -> HaasteetNarrator:
+        told: HaasteetNarrator = self.narrator.with_context(moment(state, rng), tags)
+        return told
+
+    def moment(self, state: HaasteetState, rng: random.Random) -> dict[str, str]:
+        return moment(state, rng)
+
+    def answered(self, state: HaasteetState, question: str, answer: str, rng: random.Random,
+                 story: StoryView) -> Reaction[rc.Command]:
+        """A yes to "does the cultist flee?" is told; Haasteet has no leaving command, so the
+        table ends the fight or takes the opponent out with `combat end` or `hit` as it sees fit."""
+        out: Reaction[rc.Command] = Reaction()
+        asked = (asked_to_leave(question, [e.name for e in state.enemies if not e.dead and not e.out_of_action])
+                 if answer.startswith("yes") else None)
+        if asked is not None:
+            foe, how = asked
+            text = f"{foe} gives up the fight." if how == "surrender" else f"{foe} breaks away into the dark."
+            out.narrations.append(Narration(task="enemy_leaves", text=text,
+                                            origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
+        return out
+
+    def random_event(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).oracle_event(rng)
+
+    def treasure(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).one("treasure", "treasure.find", rng)
+
+    def path_forward(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None
+                     ) -> Narration:
+        n = self._n(state, rng, tags)
+        return n.with_meaning(n.one("path_forward", "twists.path_forward", rng), rng)
+
+    def react(self, before: HaasteetState, events: Sequence[Any], after: HaasteetState, rng: random.Random,
+              story: StoryView) -> Reaction[rc.Command]:
+        out: Reaction[rc.Command] = Reaction()
+        n = self._n(after, rng, story.tags)
+        for event in events:
+            if isinstance(event, ev.SceneStarted):
+                self._scene(n, out, event, after, rng, story)
+                n = n.with_context(n.context, frozenset(out.scene_tags)) if out.scene_tags else n
+            elif isinstance(event, ev.SessionStarted):
+                out.narrations.append(n.one("session_transition", "twists.session_transition", rng))
+            elif isinstance(event, ev.Resolved):
+                self._resolved(n, out, event, after, rng, story)
+        return out
+
+    def _scene(self, n: HaasteetNarrator, out: Reaction[rc.Command], event: ev.SceneStarted, after: HaasteetState,
+               rng: random.Random, story: StoryView) -> None:
+        """A scene opens: the adventure's Wide Shot and opponents, or an improvised one, which may
+        bring an opponent or a horror every character faces (solo play: the Director's moves)."""
+        if story.scene is not None and story.story is not None:
+            if event.scene > 1:
+                out.narrations.append(story.story.scene_opening(story.scene))
+            out.narrations.append(story.story.wide_shot(story.scene, None))
+            out.solo_moves += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
+                               for f in story.scene.enemies if after.fighter(str(f["name"])) is None]
+            out.tell_moves = bool(out.solo_moves)
+            return
+        if event.scene > 1:
+            out.narrations.append(n.with_meaning(n.one("scene_transition", "twists.scene_transition", rng), rng))
+        people = [c.name for c in after.characters if not c.dead]
+        shot = n.wide_shot(rng, event.title, rng.choice(people) if people else "you")
+        if story.tags is None and shot.facts.get("scene_tags"):
+            out.scene_tags = tuple(shot.facts["scene_tags"])
+        roll = rng.randint(1, 6)
+        if roll >= 5 and people:  # a horror: every character faces it
+            rating = rng.choice(SHOCK_RATINGS)
+            table = f"shock.source_{rating}"
+            if table in n.tables:
+                source = n.tables.draw(table, rng, scene=n.scene).entry.text
+                shot = shot.model_copy(update={"text": f"{shot.text} Then: {source}."})
+                out.solo_moves += [rc.Shock(character=p, source=source, rating=rating) for p in people]
+                out.tell_moves = True
+        elif roll >= 3 and "opponents.human" in n.tables:  # an opponent steps in
+            kind = "monster" if roll == 4 and "opponents.monster" in n.tables else "human"
+            name = n.tables.draw(f"opponents.{kind}", rng, scene=n.scene).entry.text
+            name = name[0].upper() + name[1:]
+            if after.fighter(name) is None:
+                tough = {"tenacity": 2, "daring": 1} if kind == "monster" else {"tenacity": 1}
+                shot = shot.model_copy(update={"text": f"{shot.text} In the way: {name}."})
+                out.solo_moves.append(rc.AddEnemy(name=name, strengths=tough))
+        out.narrations.append(shot)
+
+    def _resolved(self, n: HaasteetNarrator, out: Reaction[rc.Command], event: ev.Resolved, after: HaasteetState,
+                  rng: random.Random, story: StoryView) -> None:
+        r = event.result
+        match event.command:
+            case "challenge":
+                who = r["character"]
+                if r["clue"] and r["success"]:
+                    out.narrations.append(n.one("clue", "clue.found", rng, character=who))
+                    if r["degree"] >= 2:
+                        out.narrations.append(n.one("clue", "clue.extra", rng, character=who))
+                elif r["success"]:
+                    out.narrations.append(n.one("success", "complication.on_success", rng, character=who))
+                else:
+                    out.narrations.append(n.one("complication", "complication.on_fail", rng, character=who))
+            case "repair":
+                out.narrations.append(n.one("clue", "clue.found", rng, character=r["character"]))
+            case "shock" if r.get("rolled") and r["loss"] > 0:
+                out.narrations.append(n.one("symptoms", "shock.symptoms", rng, character=r["character"]))
+                if r["sanity"]["after"] != r["sanity"]["before"]:
+                    table = f"shock.stage_{STAGES[r['sanity']['after']]}"
+                    if table in n.tables:
+                        out.narrations.append(n.one("shock", table, rng, character=r["character"]))
+            case "round_roll" | "soak":
+                self._round(n, out, r, after, rng)
+            case "hit" if not r.get("pending") and r.get("recorded"):
+                self._wound(n, out, r, rng)
+            case "death":
+                table = "death.dies" if r["dead"] else "death.survives"
+                out.narrations.append(n.one("death", table, rng, character=r["character"]))
+            case "combat_start" | "round_end" if after.combat is not None:
+                self._enemies_declare(out, after, rng, story)
+        if event.command == "soak" and r.get("recorded"):
+            self._wound(n, out, r, rng)
+
+    def _round(self, n: HaasteetNarrator, out: Reaction[rc.Command], r: dict[str, Any], after: HaasteetState,
+               rng: random.Random) -> None:
+        for actor, done in r.get("results", {}).items():
+            if done.get("lost"):
+                continue
+            ctx = {"character": actor, "enemy": done["target"]}
+            if done["kind"] == "bonus":
+                table = "combat.bonus_won" if done["success"] else "combat.bonus_lost"
+            else:
+                table = "combat.attack_hit" if done["success"] else "combat.attack_miss"
+            out.narrations.append(n.one("bonus" if done["kind"] == "bonus" else "attack", table, rng, **ctx))
+            if done.get("hit_recorded"):  # a target with no tenacity to soak with takes it at once
+                self._wound(n, out, done["hit_recorded"], rng)
+
+    def _wound(self, n: HaasteetNarrator, out: Reaction[rc.Command], r: dict[str, Any], rng: random.Random) -> None:
+        size = r["size"]
+        table = "combat.wound_out" if r["out_of_action"] else "combat.wound_heavy" if size >= 3 else "combat.wound_light"
+        out.narrations.append(n.one("wound", table, rng, character=r["target"]))
+
+    def _enemies_declare(self, out: Reaction[rc.Command], after: HaasteetState, rng: random.Random,
+                         story: StoryView) -> None:
+        """Solo play: every opponent able to act attacks a living character ([Taistelu]), with the
+        adventure's rating and weapon for it (else rating 1, 2 for a daring one); the rules refuse
+        what they must (a lost action, no tenacity to pay)."""
+        written = {fold(str(f["name"])): f for f in (story.scene.enemies if story.scene is not None else [])}
+        combat = after.combat
+        assert combat is not None
+        targets = [c.name for c in after.characters if not c.dead and not c.out_of_action]
+        if not targets:
+            return
+        declared = {d.actor for d in combat.declared}
+        for foe in after.enemies:
+            if foe.dead or foe.out_of_action or foe.name in declared or foe.stunned_through_round >= combat.round:
+                continue
+            own = written.get(fold(foe.name), {})
+            out.solo_moves.append(rc.Declare(actor=foe.name, action="attack", target=rng.choice(targets),
+                                             rating=int(own.get("rating", 2 if foe.strengths.get("daring") else 1)),
+                                             weapon=int(own.get("weapon", 0))))
