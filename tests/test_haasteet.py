@@ -321,3 +321,31 @@ def test_improvised_scenes_bring_opponents_and_horrors_the_rules_test(tmp_path):
             assert "In the way:" in str(opened["narration"])
         assert solo.verify()["ok"]
     assert kinds == {"shock", "opponent"}
+
+
+def test_ready_made_investigators_join_and_the_rules_topics_name_the_sections(game):
+    from solo.rules.haasteet import SYSTEM
+
+    for entry in SYSTEM.pregens(None):
+        ok(game, f"pc pregen '{entry.name}'")
+        assert entry.name in game.status()["characters"]
+    topics = ok(game, "rules")  # the kernel lists the systems; the system's own topics come by name
+    assert topics
+    for topic in ("challenge", "contest", "strengths", "clues", "sanity", "shock", "combat", "initiative", "damage",
+                  "soak", "healing", "death", "experience"):
+        r = SYSTEM.reference(topic)
+        assert r["section"] and r["text"] and "Haasteet" in r["credit"], topic
+
+
+def test_the_starter_adventure_brings_its_opponents_in_solo_play(tmp_path):
+    from solo.adventure import load_adventure
+
+    adventure = load_adventure("campaigns/haasteet_the_drowned_bell.toml")
+    written = {f["name"] for leg in adventure.legs for scene in leg.scenes for f in scene.enemies}
+    solo = Session(Journal(tmp_path / "adv.sqlite"), director_peril=True)
+    ok(solo, "campaign new Bell --from haasteet_the_drowned_bell --seed 5")
+    ok(solo, SAMMY)
+    for _ in range(sum(len(leg.scenes) for leg in adventure.legs)):
+        ok(solo, "scene start")
+    assert written and written <= set(solo.status()["enemies"])
+    assert solo.verify()["ok"]

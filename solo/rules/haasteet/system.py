@@ -8,6 +8,7 @@ implemented, its names and numbers used as data, and every description is our ow
 from __future__ import annotations
 
 import random
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -31,6 +32,7 @@ from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
 
+EXAMPLE_NAMES = ("Thaddeus", "Delphine", "Ansel", "Corliss")  # the prompts' worked examples (data/prompts)
 CREDIT = "Rules after the Finnish *Haasteet* core (shared/seeds/003; no licence stated); paraphrased, never quoted."
 
 
@@ -103,11 +105,17 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
                              action=last.get("action"), dice=tuple(last.get("dice", ())), success=success,
                              harm_track=self.harm_track,
                              knocked_out=tuple(c.name for c in (*after.characters, *after.enemies)
-                                               if c.dead or c.out_of_action),
-                             enemy=last.get("target") if last.get("kind") == "attack" else None)
+                                               if c.dead or c.out_of_action))
+
+    def check(self, text: str, record: OutcomeRecord) -> list[str]:
+        """Beyond the kernel's checks: the people of the prompts' worked examples must not walk
+        into the story."""
+        return [f"names {name}, from the prompt's examples, who is not in this story"
+                for name in EXAMPLE_NAMES if name not in record.characters and re.search(rf"\b{name}\b", text)]
 
     def cast(self, state: HaasteetState) -> list[dict[str, str]]:
-        return [{"name": c.name, "description": c.describe or "an investigator"}
+        """Who is in the story: each living character by the first sentence of its description."""
+        return [{"name": c.name, "description": (c.describe or "an investigator").split(". ")[0][:100]}
                 for c in state.characters if not c.dead]
 
     def check_adventure(self, adventure: Adventure) -> None:
