@@ -349,3 +349,31 @@ def test_the_starter_adventure_brings_its_opponents_in_solo_play(tmp_path):
         ok(solo, "scene start")
     assert written and written <= set(solo.status()["enemies"])
     assert solo.verify()["ok"]
+
+
+def test_the_walk_through_the_results_and_the_status_bar_read_as_haasteet(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from solo.render import render
+    from solo.repl import Repl
+    from solo.rules.haasteet import SYSTEM
+
+    session = Session(Journal(tmp_path / "w.sqlite"), follow=False)
+    ok(session, "campaign new Walk --rules haasteet --seed 2")
+    answers = iter(["", "Mabel", "a librarian of the Miskatonic, at home among old books", "1", "1", "1", "1",
+                    "0", "2", "1", "1"])
+    out = io.StringIO()
+    repl = Repl(session, console=Console(file=out, width=120), history_dir=tmp_path, ask=lambda q: next(answers))
+    repl.new_character()
+    mabel = session.status()["characters"]["Mabel"]
+    assert mabel["strengths"] == {"daring": 0, "tenacity": 2, "instinct": 1, "steadfastness": 1}
+    assert "exactly one strength must be higher" in out.getvalue()
+    ok(session, "enemy add Ghoul")
+    ok(session, "hit Mabel 3")
+    bar = " ".join(SYSTEM.toolbar(session.status(), 100))
+    assert "<b>soak!</b> Mabel 3" in bar and "Mabel D0T2I1S1" in bar
+    shown = render(session.execute("soak Mabel 0"), SYSTEM)
+    assert "Mabel takes a hit of 3: hits 3, 1 handicap" in shown
+    assert "hits 3" in " ".join(SYSTEM.toolbar(session.status(), 100))

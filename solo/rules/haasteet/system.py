@@ -19,12 +19,12 @@ from pydantic import BaseModel, TypeAdapter
 from ...adventure import Adventure
 from ...errors import InvalidCommand
 from ...kernel.base import BaseSystem
-from ...kernel.protocol import PregenEntry, Where
+from ...kernel.protocol import Conversation, PregenEntry, Where
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
 from . import commands as rc
 from . import events as ev
-from . import results
+from . import present, results
 from .apply import apply, fold
 from .data_rules import STRENGTHS, fold as fold_name
 from .decide import decide
@@ -117,6 +117,16 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
         """Who is in the story: each living character by the first sentence of its description."""
         return [{"name": c.name, "description": (c.describe or "an investigator").split(". ")[0][:100]}
                 for c in state.characters if not c.dead]
+
+    def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
+        return present.render(kind, result)
+
+    def toolbar(self, status: dict[str, Any], width: int) -> list[str]:
+        return present.toolbar(status, width)
+
+    def create_character(self, state: HaasteetState, talk: Conversation, tables: Any, rng: random.Random
+                         ) -> rc.Command | None:
+        return present.create_character(state, talk, self.pregens(None), lambda p: self.pregen_command(p, None), rng)
 
     def check_adventure(self, adventure: Adventure) -> None:
         check_adventure(adventure)
