@@ -377,3 +377,13 @@ def test_the_walk_through_the_results_and_the_status_bar_read_as_haasteet(tmp_pa
     shown = render(session.execute("soak Mabel 0"), SYSTEM)
     assert "Mabel takes a hit of 3: hits 3, 1 handicap" in shown
     assert "hits 3" in " ".join(SYSTEM.toolbar(session.status(), 100))
+
+
+def test_names_may_be_shortened_when_unique(game):
+    ok(game, "pc add 'Leon Castellano' --daring 3")
+    ok(game, "pc add Leona --daring 2")  # a new name only has to differ from every whole name
+    ok(game, "enemy add 'Amos Pike'")
+    ok(game, "combat start")
+    assert ok(game, "declare castellano attack pike")["actor"] == "Leon Castellano"
+    refused(game, "declare leo bonus pike", "no character or enemy named 'leo'")  # Leon or Leona?
+    assert ok(game, "declare leona bonus amos")["target"] == "Amos Pike"

@@ -121,7 +121,7 @@ def _strengths(given: dict[str, int], creation: bool) -> dict[str, int]:
 
 def _add_character(state: HaasteetState, c: rc.AddCharacter) -> tuple[Any, ...]:
     """[Hahmon luominen] [Vahvuudet]; Rulings *Creation*."""
-    if state.fighter(c.name) is not None:
+    if state.taken(c.name):
         raise RuleViolation(f"the name {c.name} is taken: choose another")
     if not 1 <= c.mind <= 3:
         raise RuleViolation(f"mind strength is 1 to 3, not {c.mind}")
@@ -134,7 +134,7 @@ def _add_character(state: HaasteetState, c: rc.AddCharacter) -> tuple[Any, ...]:
 
 
 def _add_enemy(state: HaasteetState, c: rc.AddEnemy) -> tuple[Any, ...]:
-    if state.fighter(c.name) is not None:
+    if state.taken(c.name):
         raise RuleViolation(f"the name {c.name} is taken: choose another")
     values = _strengths(c.strengths, creation=False)
     foe = Enemy(name=" ".join(c.name.split()), strengths=values, strengths_max=values)

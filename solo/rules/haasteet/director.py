@@ -131,7 +131,7 @@ class HaasteetDirector:
                 out.narrations.append(story.story.scene_opening(story.scene))
             out.narrations.append(story.story.wide_shot(story.scene, None))
             out.solo_moves += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
-                               for f in story.scene.enemies if after.fighter(str(f["name"])) is None]
+                               for f in story.scene.enemies if not after.taken(str(f["name"]))]
             out.tell_moves = bool(out.solo_moves)
             return
         if event.scene > 1:
@@ -153,7 +153,7 @@ class HaasteetDirector:
             kind = "monster" if roll == 4 and "opponents.monster" in n.tables else "human"
             name = n.tables.draw(f"opponents.{kind}", rng, scene=n.scene).entry.text
             name = name[0].upper() + name[1:]
-            if after.fighter(name) is None:
+            if not after.taken(name):
                 tough = {"tenacity": 2, "daring": 1} if kind == "monster" else {"tenacity": 1}
                 shot = shot.model_copy(update={"text": f"{shot.text} In the way: {name}."})
                 out.solo_moves.append(rc.AddEnemy(name=name, strengths=tough))

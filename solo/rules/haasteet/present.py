@@ -45,6 +45,22 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
         case "AddCharacter" | "PregenAdd" if "character" in r:
             return [f"[bold]{escape(r['character'])}[/] joins: "
                     + ", ".join(f"{s} {v}" for s, v in r["strengths"].items()) + f"; mind {r['mind']}"]
+        case "director":  # the Director's own moves in solo play, each with its result
+            return [f"  [dim]Director:[/] {line.strip()}" for change in r["changes"]
+                    for line in (render(str(change.get("kind")), change) or [])]
+        case "StartScene":
+            return [f"[bold]Session {r['session']}, Scene {r['scene']}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
+        case "AddEnemy":
+            return [f"Opponent [bold]{escape(r['enemy'])}[/]: "
+                    + ", ".join(f"{s} {v}" for s, v in r["strengths"].items() if v) or "no strengths"]
+        case "Declare":
+            paid = ", ".join(f"{v} {s}" for s, v in r["paid"].items())
+            return [f"{escape(r['actor'])} declares {r['kind']} on {escape(r['target'])}: {r['pool']} dice over "
+                    f"{r['threshold']}" + (f", paying {paid}" if paid else "")]
+        case "StartCombat" | "EndRound":
+            return [f"[bold]Round {r['round']}[/]: `declare NAME bonus|attack TARGET`, then `round roll`"]
+        case "EndCombat":
+            return [f"The fight is over after {r['rounds']} round(s)."]
         case "Challenge":
             said = "[bold green]success[/]" if r["success"] else "[bold red]failure[/]"
             return [f"{escape(r['character'])} rolls {_dice(r)} over {r['threshold']}: degree {r['degree']}, {said}"]
@@ -132,7 +148,7 @@ def create_character(state: HaasteetState, talk: Conversation, pregens: list[Pre
         if choice:
             return ready_made(next(p for p in free if p.name == choice))  # type: ignore[no-any-return]
     name = ask_required(talk, "Name:")
-    while state.fighter(name) is not None:
+    while state.taken(name):
         talk.error(f"the name {name} is taken: choose another")
         name = ask_required(talk, "Name:")
     describe = talk.ask("Description: who they are and what they are best at (rating 3 there, 2 near their "

@@ -137,15 +137,19 @@ class HaasteetState(Frozen):
         return self.session
 
     def find(self, name: str) -> Character | None:
-        key = fold(name)
-        return next((c for c in self.characters if fold(c.name) == key), None)
+        found = _named(self.characters, name, self.enemies)
+        return found if isinstance(found, Character) else None
 
     def find_enemy(self, name: str) -> Enemy | None:
-        key = fold(name)
-        return next((e for e in self.enemies if fold(e.name) == key), None)
+        found = _named(self.enemies, name, self.characters)
+        return found if isinstance(found, Enemy) else None
 
     def fighter(self, name: str) -> Character | Enemy | None:
         return self.find(name) or self.find_enemy(name)
+
+    def taken(self, name: str) -> bool:
+        """A new name must differ from every whole name in play (a shorter one may be a start)."""
+        return any(fold(x.name) == fold(name) for x in (*self.characters, *self.enemies))
 
     def with_fighter(self, who: Character | Enemy) -> HaasteetState:
         key = fold(who.name)
@@ -156,6 +160,22 @@ class HaasteetState(Frozen):
         found = any(fold(e.name) == key for e in self.enemies)
         foes = tuple(who if fold(e.name) == key else e for e in self.enemies)
         return self.model_copy(update={"enemies": foes if found else (*foes, who)})
+
+
+def _named(items: tuple[Character, ...] | tuple[Enemy, ...], name: str,
+           others: tuple[Character, ...] | tuple[Enemy, ...]) -> Character | Enemy | None:
+    """By the whole name; else, when no name of either kind is exactly it, by a unique start or
+    unique whole words of the name (`leon` for Leon Castellano, `pike` for Amos Pike)."""
+    key = fold(name)
+    exact = next((x for x in items if fold(x.name) == key), None)
+    if exact is not None or not key or any(fold(x.name) == key for x in others):
+        return exact
+    everyone = [*items, *others]
+    for test in (lambda full: full.startswith(key), lambda full: f" {key} " in f" {full} "):
+        hits = [x for x in everyone if test(fold(x.name))]
+        if hits:
+            return hits[0] if len(hits) == 1 and hits[0] in items else None
+    return None
 
 
 def zero_strengths() -> dict[str, int]:
