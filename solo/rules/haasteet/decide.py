@@ -189,8 +189,6 @@ def _contest(state: HaasteetState, c: rc.Contest, rng: random.Random) -> tuple[A
         raise RuleViolation(f"{c.vs} has no strengths to spend: `enemy add {c.vs}` first, or leave out --opp-spend")
     paid, spent = pay(who, c.spend)
     opp_paid, opp_spent = pay(other, c.opp_spend) if other is not None else (None, {})
-    if other is not None and fold(other.name) == fold(who.name):
-        raise RuleViolation("a contest needs another side")
     pool = c.rating + sum(spent.values()) + c.extra
     opp_pool = c.opp_rating + sum(opp_spent.values()) + c.opp_extra
     dice = roll(pool, c.dice, state.die, rng, f"{who.name}'s pool")
@@ -338,9 +336,7 @@ def _declare(state: HaasteetState, c: rc.Declare) -> tuple[Any, ...]:
             raise RuleViolation(f"{actor.name} must pay {toll} tenacity to act and has {left}")
         paid = paid.model_copy(update={"strengths": {**paid.strengths, "tenacity": left - toll}})
         spent = {**spent, "tenacity": spent.get("tenacity", 0) + toll}
-    spend = (next(iter(spent)), c.spend[1]) if c.spend else None
-    if spend is not None:
-        spend = (strength(c.spend[0]) or c.spend[0], c.spend[1])  # type: ignore[index]
+    spend = (strength(c.spend[0]) or c.spend[0], c.spend[1]) if c.spend else None
     d = Declaration(actor=actor.name, kind=c.action, target=target.name, rating=c.rating, spend=spend, extra=c.extra,
                     weapon=c.weapon, reduce=c.reduce, crosses=crosses)
     combat2 = combat.model_copy(update={"declared": (*combat.declared, d)})
