@@ -10,6 +10,9 @@ every method overridden; ``docs/new-rule-system.md`` walks through both.
 from __future__ import annotations
 
 import random
+import re
+import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic
@@ -162,9 +165,23 @@ class BaseSystem(Generic[S, C, E]):
         raise RuleViolation(f"{self.title} has no read-only commands")
 
     def reference(self, topic: str | None) -> dict[str, Any]:
+        """`rules TOPIC` from the system's `data/reference.toml` (``[topics.KEY]`` with title, section
+        and text in the project's own words); a topic is found by its key or a unique start of it."""
+        path = getattr(self, "data", None)
+        file = path / "reference.toml" if isinstance(path, Path) else None
+        topics: dict[str, Any] = (tomllib.loads(file.read_text(encoding="utf-8")).get("topics", {})
+                                  if file is not None and file.is_file() else {})
         if topic is None:
-            return {"topics": [], "credit": self.credit}
-        raise InvalidCommand(f"{self.title} has no rules topic {topic[:30]!r}")
+            return {"topics": sorted(topics), "credit": self.credit}
+        plain = "".join(ch for ch in unicodedata.normalize("NFKD", topic.casefold()) if not unicodedata.combining(ch))
+        key = "_".join(re.sub(r"[^\w]|_", " ", plain.replace("'", "").replace("’", "")).split())
+        found = [k for k in topics if k == key] or [k for k in topics if key and k.startswith(key)]
+        if len(found) != 1:
+            known = ", ".join(sorted(topics)) or "none"
+            raise InvalidCommand(f"no single {self.title} rules topic {topic[:30]!r}: topics are {known}")
+        t = topics[found[0]]
+        return {"topic": found[0], "title": t.get("title", found[0]), "section": t.get("section", ""),
+                "text": t.get("text", ""), "credit": self.credit}
 
     # the Director and narration
     def director(self, tables: OracleTables) -> QuietDirector[S, C, E]:

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, TypeAdapter
 
 from ...adventure import Adventure
-from ...errors import InvalidCommand
 from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, PregenEntry, Where
 from ...llm.check import OutcomeRecord
@@ -26,7 +25,7 @@ from . import commands as rc
 from . import events as ev
 from . import present, results
 from .apply import apply, fold
-from .data_rules import STRENGTHS, fold as fold_name
+from .data_rules import STRENGTHS
 from .decide import decide
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
@@ -143,20 +142,6 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
         p = entry.data
         return rc.AddCharacter(name=str(p["name"]), strengths={s: int(p.get(s, 0)) for s in STRENGTHS},
                                mind=int(p.get("mind", 2)), describe=p.get("describe"))
-
-    def reference(self, topic: str | None) -> dict[str, Any]:
-        """`rules TOPIC`: Haasteet's rules in our own words (`data/reference.toml`), naming its sections."""
-        path = self.data / "reference.toml"
-        topics: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8")).get("topics", {}) if path.is_file() else {}
-        if topic is None:
-            return {"topics": sorted(topics), "credit": self.credit}
-        key = fold_name(topic).replace(" ", "_")
-        found = [k for k in topics if k == key] or [k for k in topics if k.startswith(key)]
-        if len(found) != 1:
-            raise InvalidCommand(f"no single Haasteet rules topic {topic[:30]!r}: topics are {', '.join(sorted(topics))}")
-        t = topics[found[0]]
-        return {"topic": found[0], "title": t.get("title", found[0]), "section": t.get("section", ""),
-                "text": t.get("text", ""), "credit": self.credit}
 
     # results
     def status(self, state: HaasteetState) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, TypeAdapter
 
 from ...adventure import Adventure
-from ...errors import InvalidCommand
 from ...kernel.base import BaseSystem
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
@@ -30,7 +29,6 @@ from .apply import apply, fold
 from .decide import active, challenge, decide, hero, light_pool
 from .grammar import SPECS, start_command
 from .odds import risk_odds
-from .data_rules import fold as fold_name
 from .state import RhunState
 
 CREDIT = ("Rules: Terra System's Rhûn, a fork of the Terran Engine v0.6.2 (shared/seeds/004; no licence stated: "
@@ -185,20 +183,6 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
 
     def export_cast(self, status: dict[str, Any]) -> list[str]:
         return journal.export_cast(status)
-
-    def reference(self, topic: str | None) -> dict[str, Any]:
-        """`rules TOPIC`: Rhûn's rules in our own words (`data/reference.toml`), naming the sections."""
-        path = self.data / "reference.toml"
-        topics: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8")).get("topics", {}) if path.is_file() else {}
-        if topic is None:
-            return {"topics": sorted(topics), "credit": self.credit}
-        key = fold_name(topic).replace(" ", "_")
-        found = [k for k in topics if k == key] or [k for k in topics if k.startswith(key)]
-        if len(found) != 1:
-            raise InvalidCommand(f"no single Rhûn rules topic {topic[:30]!r}: topics are {', '.join(sorted(topics))}")
-        t = topics[found[0]]
-        return {"topic": found[0], "title": t.get("title", found[0]), "section": t.get("section", ""),
-                "text": t.get("text", ""), "credit": self.credit}
 
     # results
     def status(self, state: RhunState) -> dict[str, Any]:
