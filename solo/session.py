@@ -600,13 +600,14 @@ class Session:
                 extra = self.system.decide(after, proposal, rng=rng)
             except RuleViolation:
                 continue  # a proposal the rules refuse is dropped; the narration still stands
+            moved_to = self.system.fold(after, extra)
             if reaction.tell_moves:  # each move's result shown apart from the command's own
                 decision.reported_from = min(decision.reported_from, len(decision.events))
-                described = self.system.describe(after, proposal, extra, self.system.fold(after, extra))
-                decision.apart.append({"kind": type(proposal).__name__, **described})
+                decision.apart.append({"kind": type(proposal).__name__,
+                                       **self.system.describe(after, proposal, extra, moved_to)})
             decision.events.extend(extra)
             moved.extend(extra)
-            after = self.system.fold(after, extra)
+            after = moved_to
         if moved and reaction.tell_moves and self.director is not None:
             # what the moves did, told from the tables (their own moves are not taken again)
             told = self.director.react(before_moves, moved, after, self._rng("director moves"),

@@ -243,7 +243,17 @@ class BaseSystem(Generic[S, C, E]):
         return None
 
     def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
-        return []
+        """The adventure's ready-made characters first, then the system's `data/pregens.toml`
+        (``[[characters]]``), each told by ``pregen_summary``."""
+        found = list(adventure.pregens) if adventure else []
+        path = getattr(self, "data", None)
+        file = path / "pregens.toml" if isinstance(path, Path) else None
+        if file is not None and file.is_file():
+            found += tomllib.loads(file.read_text(encoding="utf-8")).get("characters", [])
+        return [PregenEntry(name=str(p["name"]), summary=self.pregen_summary(p), data=p) for p in found]
+
+    def pregen_summary(self, pregen: Mapping[str, Any]) -> str:
+        return str(pregen.get("summary", ""))
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> C:
         raise RuleViolation(f"{self.title} has no ready-made characters")

@@ -520,7 +520,7 @@ def _roll_round(state: HaasteetState, c: rc.RollRound, rng: random.Random) -> tu
     order = initiative(combat.declared, piles, state.die)
     combat = combat.model_copy(update={"rolled": True, "order": order, "piles": piles, "pools": pools,
                                        "waiting": order, "done": ()})
-    state2, events, results, paused = _resolve_groups(state.model_copy(update={"combat": combat}))
+    _, events, results, paused = _resolve_groups(state.model_copy(update={"combat": combat}))
     return (*events, ev.Resolved(command=c.kind, result={"round": combat.round, "order": [list(g) for g in order],
                                                          "results": results, "paused": paused}))
 

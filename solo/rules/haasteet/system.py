@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -129,14 +128,6 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
 
     def check_adventure(self, adventure: Adventure) -> None:
         check_adventure(adventure)
-
-    def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
-        """The adventure's ready-made characters first, then `data/pregens.toml`."""
-        found = list(adventure.pregens) if adventure else []
-        path = self.data / "pregens.toml"
-        if path.is_file():
-            found += tomllib.loads(path.read_text(encoding="utf-8")).get("characters", [])
-        return [PregenEntry(name=str(p["name"]), summary=str(p.get("summary", "")), data=p) for p in found]
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
         p = entry.data

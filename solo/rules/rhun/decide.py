@@ -528,7 +528,8 @@ def _recover(state: RhunState, c: rc.Recover) -> tuple[ev.Event, ...]:
     return (ev.Recovered(character=who.name, track=track),)
 
 
-def _names(state: RhunState, names: Sequence[str]) -> set[str]:
+def named_heroes(state: RhunState, names: Sequence[str]) -> set[str]:
+    """The characters a `night` option names (`all`: everyone in play)."""
     if any(fold(n) == "all" for n in names):
         return {c.name for c in state.in_play()}
     return {hero(state, n).name for n in names}
@@ -547,7 +548,7 @@ def grit_dice(state: RhunState, who: Hero, poor_rest: bool, poor_food: bool, pip
 
 def _night(state: RhunState, c: rc.Night, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Trauma] after a night, every character in play rolls and resets Grit."""
-    rest, food, weed = _names(state, c.poor_rest), _names(state, c.poor_food), _names(state, c.pipe_weed)
+    rest, food, weed = named_heroes(state, c.poor_rest), named_heroes(state, c.poor_food), named_heroes(state, c.pipe_weed)
     players = state.in_play()
     if not players:
         raise RuleViolation("no character is in play")

@@ -9,7 +9,6 @@ data; every description is our own.
 from __future__ import annotations
 
 import random
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -106,14 +105,8 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
     def check_adventure(self, adventure: Adventure) -> None:
         check_adventure(adventure)
 
-    def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
-        """The adventure's ready-made characters first, then `data/pregens.toml`."""
-        found = list(adventure.pregens) if adventure else []
-        path = self.data / "pregens.toml"
-        if path.is_file():
-            found += tomllib.loads(path.read_text(encoding="utf-8")).get("characters", [])
-        return [PregenEntry(name=str(p["name"]), summary=f"{p.get('archetype', '')}, {p.get('race', '')}: "
-                            f"{p.get('summary', '')}", data=p) for p in found]
+    def pregen_summary(self, pregen: Mapping[str, Any]) -> str:
+        return f"{pregen.get('archetype', '')}, {pregen.get('race', '')}: {pregen.get('summary', '')}"
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
         p = entry.data

@@ -17,9 +17,10 @@ from rich.markup import escape
 from ...errors import RuleViolation
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, PregenEntry, ask_choice, ask_required
 from . import commands as rc
-from .data_rules import (ADVANCEMENTS, ALL_ASPECTS, ARCHETYPES, ASPECTS, ATTRIBUTES, GROUPING, RACES, SAVES,
-                         SHADOW_PATHS, TIERS, TRACKS, WEAPONS, WITH_FAMILIES, Advancement, fold, points)
-from .decide import MissingExplosion, decide, ego_dice, grit_dice, hero, light_pool
+from .data_rules import (ADVANCEMENT_BY_KEY, ADVANCEMENTS, ALL_ASPECTS, ARCHETYPES, ASPECTS, ATTRIBUTES, GROUPING,
+                         RACES, SAVES, SHADOW_PATHS, TIERS, TRACKS, WEAPONS, WITH_FAMILIES, Advancement, fold, points)
+from .decide import MissingExplosion, decide, ego_dice, grit_dice, hero, light_pool, named_heroes
+from .grammar import SPECS
 from .state import RhunState
 
 # What each advancement does in play, in our own words ([Advancements]; Rulings *Advancements in play*)
@@ -289,18 +290,12 @@ def _dice_needed(state: RhunState, command: rc.Command) -> list[DiceNeed]:
         case rc.GiveCondition(dice=None) if hero(state, command.character).shadow_path is None:
             return [DiceNeed(f"{hero(state, command.character).name}'s Shadow Path", 1)]
         case rc.Night(dice=None):
-            rest, food = _names(state, command.poor_rest), _names(state, command.poor_food)
-            weed = _names(state, command.pipe_weed)
+            rest, food = named_heroes(state, command.poor_rest), named_heroes(state, command.poor_food)
+            weed = named_heroes(state, command.pipe_weed)
             counts = {c.name: grit_dice(state, c, c.name in rest, c.name in food, c.name in weed)
                       for c in state.in_play()}
             return [DiceNeed(name, n, what="Grit") for name, n in counts.items() if n]
     return []
-
-
-def _names(state: RhunState, names: Sequence[str]) -> set[str]:
-    if any(fold(n) == "all" for n in names):
-        return {c.name for c in state.in_play()}
-    return {c.name for n in names if (c := state.find(n)) is not None}
 
 
 def with_dice(state: RhunState, command: rc.Command, faces: Mapping[str, tuple[int, ...]]) -> rc.Command:
@@ -445,11 +440,7 @@ def _words(c: rc.Command) -> list[str] | None:
 
 ACTOR_FIRST = ("risk", "odds", "panic", "tend", "recover", "shadow", "condition", "advance", "sayonara", "armour",
                "pc show", "harm")
-TAKES_VALUE = {"--dark", "--mod", "--with", "--approach", "--weapon", "--vs", "--precision", "--effect", "--dice",
-               "--explode", "--tier", "--disposition", "--effect-dice", "--track", "--attribute", "--path",
-               "--effect", "--song", "--archetype", "--race", "--advancement", "--aspect", "--armour", "--successor",
-               "--poor-rest", "--poor-food", "--pipe-weed", "--intuition", "--reason", "--finesse", "--exertion",
-               "--psyche", "--influence", "--attunement"}
+TAKES_VALUE = frozenset(o.flag for spec in SPECS for o in spec.options if o.takes_value)  # the grammar's own
 STATS = (*ATTRIBUTES, "evasion", "fortitude", "resolve")
 
 
@@ -474,8 +465,7 @@ def completions(state: RhunState, spec: str, args: Sequence[str], previous: str,
     who = state.find(pos[0]) if pos and spec in ACTOR_FIRST else None
     by_flag: dict[str, list[str]] = {
         "--with": [a for a in (who.advancements if who else ())
-                   if next((x for x in ADVANCEMENTS if x.name == a), None) in
-                   [x for x in ADVANCEMENTS if x.family in WITH_FAMILIES]],
+                   if ADVANCEMENT_BY_KEY[fold(a)].family in WITH_FAMILIES],
         "--weapon": list(WEAPONS), "--vs": [c.name for c in foes], "--tier": list(TIERS), "--track": list(TRACKS),
         "--path": [p for p, _ in SHADOW_PATHS], "--archetype": [a.name for a in ARCHETYPES],
         "--race": list(RACES), "--advancement": [a.name for a in ADVANCEMENTS], "--aspect": list(ALL_ASPECTS),
