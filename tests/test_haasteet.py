@@ -387,3 +387,11 @@ def test_names_may_be_shortened_when_unique(game):
     assert ok(game, "declare castellano attack pike")["actor"] == "Leon Castellano"
     refused(game, "declare leo bonus pike", "no character or enemy named 'leo'")  # Leon or Leona?
     assert ok(game, "declare leona bonus amos")["target"] == "Amos Pike"
+
+
+def test_odds_read_in_words(game):
+    from solo.render import render
+    from solo.rules.haasteet import SYSTEM
+
+    assert "3 dice over 5 on a d10: 88% at least one degree, 1.50 expected" in render(game.execute("odds 3"), SYSTEM)
+    assert "win 21%, tie 33%, lose 46%" in render(game.execute("odds 2 --vs 3 --hard"), SYSTEM)

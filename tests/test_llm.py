@@ -294,3 +294,36 @@ def test_the_next_narration_goes_on_from_what_the_table_told(journal):
     fake.enqueue(echo_facts, echo_facts)
     play(session, "scene start The harbour")
     assert "rope bridge" not in fake.prompts[-1]
+
+
+@pytest.mark.parametrize("text", [
+    # seen from the bundled model while playing: a list that never ends, and a sentence said twice
+    "Brokka could cut the lines. He had a scar, a wound, a wound on his forehead, a wound on his neck, "
+    "a wound on his back, a wound on his face.",
+    "Nara, something small glints where it should have. Nara, something small glints where it should not.",
+])
+def test_a_model_caught_in_a_loop_is_refused(text):
+    from solo.llm.check import loops
+
+    assert loops(text)
+    model, _ = narrator(text, text)
+    told, calls = model.retell(oracle(), BLUNDER, cast=Cast(), seed=1)
+    assert told.source == "oracle" and "a phrase repeated over and over" in told.origin
+    assert len(calls) == 2
+
+
+def test_no_oracle_line_of_any_installed_system_reads_as_a_loop():
+    import random
+
+    from solo.kernel.registry import installed
+    from solo.llm.check import loops
+    from solo.narration import OracleNarrator
+    from solo.tables import system_tables
+
+    for system in installed().values():
+        tables = system_tables(system.data)
+        narrator_ = OracleNarrator(tables).with_context({"character": "Anna", "enemy": "Orc", "helper": "Dun"})
+        for name in tables.tables:
+            for i in range(len(tables.tables[name].entries) * 2):
+                text, _ = narrator_.draw(name, random.Random(i), {})
+                assert not loops(text), (system.name, name, text)

@@ -339,3 +339,12 @@ def test_the_oracles_yes_to_a_challenge_fleeing_takes_it_off_the_board(tmp_path)
     assert not solo.status()["challenges"]["The Orc Chief"]["gave_up"]
     assert ok(solo, "challenge leave orc chief --how surrender") == {"challenge": "The Orc Chief", "how": "surrender"}
     refused(solo, "challenge leave 'The Orc Chief' --how sideways", "--how is flee, surrender or removed")
+
+
+def test_odds_read_in_words(rhun):
+    from solo.render import render
+    from solo.rules.rhun import SYSTEM
+
+    ok(rhun, ANNA)
+    shown = render(rhun.execute("odds Anna exertion --dark 1"), SYSTEM)
+    assert "Anna exertion: 3 light + 1 dark:" in shown and "with 3 dark:" in shown and "{" not in shown

@@ -102,6 +102,20 @@ def _track_numbers(text: str, track: str) -> list[int]:
     return numbers
 
 
+def loops(text: str) -> bool:
+    """A small model caught in a loop: a run of six words said twice, or of four words three times.
+    Held against the model's own words only (on the rails they follow the facts, which they may echo)."""
+    plain = [w for w in (re.sub(r"\W+", "", w.casefold()) for w in text.split()) if w]
+    for size, most in ((6, 1), (4, 2)):
+        seen: dict[tuple[str, ...], int] = {}
+        for i in range(len(plain) - size + 1):
+            run = tuple(plain[i:i + size])
+            seen[run] = seen.get(run, 0) + 1
+            if seen[run] > most:
+                return True
+    return False
+
+
 def contradictions(text: str, record: OutcomeRecord) -> list[str]:
     """Every way ``text`` disagrees with ``record`` or cannot be used; empty means fine."""
     problems: list[str] = []

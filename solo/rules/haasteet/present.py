@@ -61,6 +61,12 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"[bold]Round {r['round']}[/]: `declare NAME bonus|attack TARGET`, then `round roll`"]
         case "EndCombat":
             return [f"The fight is over after {r['rounds']} round(s)."]
+        case "Odds" if "win" in r:
+            return [f"{r['pool']} dice against {r['opp_pool']} over {r['threshold']} on a d{r['die']}: win "
+                    f"{r['win']:.0%}, tie {r['tie']:.0%}, lose {r['lose']:.0%}; net {r['expected_net']:+.2f} expected"]
+        case "Odds":
+            return [f"{r['pool']} dice over {r['threshold']} on a d{r['die']}: {r['at_least_one']:.0%} at least one "
+                    f"degree, {r['expected_degrees']:.2f} expected"]
         case "Challenge":
             said = "[bold green]success[/]" if r["success"] else "[bold red]failure[/]"
             return [f"{escape(r['character'])} rolls {_dice(r)} over {r['threshold']}: degree {r['degree']}, {said}"]

@@ -65,6 +65,13 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             shield = " (the shield takes it and breaks)" if r["shield"] else ""
             return [f"{escape(r['challenge'])} strikes {escape(r['target'])}: Effect {r['effect']} ({r['band']}){shield}, "
                     f"damage {r['damage']}; {_harm(r)}"]
+        case "Odds":
+            out = [f"{escape(r['character'])} {r['stat']}: {r['light']} light + {r['dark']} dark: "
+                   f"{r['success']:.0%} a 6, {r['success_with_consequence']:.0%} 4-5, {r['fail']:.0%} Fail; "
+                   f"Effect {r['expected_effect']:.1f} expected"]
+            out += [f"  with {row['dark']} dark: {row['success']:.0%} a 6, {row['fail']:.0%} Fail, Effect "
+                    f"{row['expected_effect']:.1f}, {row['lost_chance']:.0%} to be lost" for row in r["by_dark"]]
+            return out
         case "Harm":
             return [f"{escape(r['character'])} takes {r['amount']}: {_harm(r)}"]
         case "AddChallenge":
