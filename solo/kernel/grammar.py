@@ -113,6 +113,24 @@ def split_line(line: str) -> list[str]:
             raise InvalidCommand(f"cannot read the line ({exc}): close every quote") from None
 
 
+def quote(word: str) -> str:
+    """A name or value as a command line must spell it (quoted when it has spaces or quotes)."""
+    return shlex.quote(word) if any(ch.isspace() or ch in "'\"" for ch in word) else word
+
+
+def positionals(args: Sequence[str], takes_value: frozenset[str]) -> list[str]:
+    """The positional words among ``args`` typed so far (an option's value skipped), for completion."""
+    out, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif word.startswith("--"):
+            skip = word in takes_value
+        else:
+            out.append(word)
+    return out
+
+
 def parse_args(spec: Spec, tokens: list[str], alias: str = "") -> Any:
     """Sort ``tokens`` by ``spec`` and build its command (``--`` ends the options)."""
     options = {o.flag: o for o in spec.options}

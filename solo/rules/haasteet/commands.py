@@ -82,6 +82,14 @@ class Treat(Frozen):
     character: str
 
 
+class LeaveEnemy(Frozen):
+    """An opponent leaves the scene: flees, surrenders or is taken away (an extension of haasteet.md)."""
+
+    kind: Literal["enemy_leave"] = "enemy_leave"
+    name: str
+    how: Literal["flee", "surrender", "removed"] = "flee"
+
+
 class StartCombat(Frozen):
     kind: Literal["combat_start"] = "combat_start"
 
@@ -188,7 +196,7 @@ class ShowCharacter(Frozen):
 
 
 Command = (
-    StartCampaign | AddCharacter | AddEnemy | Challenge | Repair | Contest | Shock | Treat | StartCombat | EndCombat
+    StartCampaign | AddCharacter | AddEnemy | LeaveEnemy | Challenge | Repair | Contest | Shock | Treat | StartCombat | EndCombat
     | Declare | RollRound | EndRound | Hit | Soak | Heal | Death | Experience | Raise | Learn | Recover | EndSession
     | StartScene | Odds | ShowCharacter
 )

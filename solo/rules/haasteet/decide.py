@@ -13,7 +13,7 @@ from . import commands as rc
 from . import events as ev
 from .data_rules import (ATTACK_THRESHOLD, BALLOT_XP, BONUS_THRESHOLD, DEATH_FACES, MAD, MAX_HIT, RAISE_COST,
                          STAGES, STRENGTHS, THRESHOLDS, attack_damage, degree, fold, source_key, strength)
-from .state import (Character, Combat, Declaration, Enemy, HaasteetState, Hit, LastChallenge, PendingHit,
+from .state import (Character, Combat, Declaration, Enemy, Frozen, HaasteetState, Hit, LastChallenge, PendingHit,
                     zero_strengths)
 
 Someone = Character | Enemy
@@ -43,12 +43,43 @@ def fighter(state: HaasteetState, name: str) -> Someone:
         raise RuleViolation(f"no character or enemy named {name[:40]!r} (in play: {known})")
     if who.dead:
         raise RuleViolation(f"{who.name} is dead")
+    _here(who)
     return who
 
 
-def roll(count: int, given: tuple[int, ...] | None, die: int, rng: random.Random, what: str) -> tuple[int, ...]:
+def _here(who: Someone) -> None:
+    if isinstance(who, Enemy) and who.gone is not None:
+        raise RuleViolation(f"{who.name} has left the scene ({_LEFT[who.gone]})")
+
+
+_LEFT = {"flee": "fled", "surrender": "gave up", "removed": "taken away"}
+
+
+class DiceProbe(random.Random):
+    """A generator that also notes each pool a command rolls because no faces were typed for it:
+    the physical dice a Director at the table is asked for (``talk.dice_needed``)."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.pools: list[Pool] = []
+
+
+class Pool(Frozen):
+    """One roll a command makes: the command field its faces go in, whose dice, how many, which die."""
+
+    field: str  # "dice", "against", or a combatant's name (a round's piles)
+    who: str
+    what: str
+    count: int
+    sides: int
+
+
+def roll(count: int, given: tuple[int, ...] | None, die: int, rng: random.Random, what: str, *, who: str,
+         part: str = "pool", field: str = "dice") -> tuple[int, ...]:
     """``count`` faces of the campaign's die: the ones typed (exactly that many), else rolled."""
     if given is None:
+        if isinstance(rng, DiceProbe):
+            rng.pools.append(Pool(field=field, who=who, what=part, count=count, sides=die))
         return tuple(rng.randint(1, die) for _ in range(count))
     if len(given) != count:
         raise RuleViolation(f"{what} is {count} d{die}: give {count} face{'s' if count != 1 else ''}, "
@@ -150,7 +181,7 @@ def _challenge(state: HaasteetState, c: rc.Challenge, rng: random.Random) -> tup
     threshold = _threshold(c.threshold)
     paid, spent = pay(who, c.spend)
     pool = c.rating + sum(spent.values()) + c.extra
-    dice = roll(pool, c.dice, state.die, rng, f"{who.name}'s pool")
+    dice = roll(pool, c.dice, state.die, rng, f"{who.name}'s pool", who=who.name)
     deg = degree(dice, threshold)
     after = paid.model_copy(update={"last_challenge": LastChallenge(action=c.action, clue=c.clue, success=deg >= 1)})
     return (ev.CharacterSet(character=after),  # type: ignore[arg-type]
@@ -183,6 +214,8 @@ def _contest(state: HaasteetState, c: rc.Contest, rng: random.Random) -> tuple[A
     other = state.fighter(c.vs)
     if other is not None and other.dead:
         raise RuleViolation(f"{other.name} is dead")
+    if other is not None:
+        _here(other)
     if other is not None and fold(other.name) == fold(who.name):
         raise RuleViolation("a contest needs another side")
     if c.opp_spend is not None and other is None:
@@ -191,10 +224,11 @@ def _contest(state: HaasteetState, c: rc.Contest, rng: random.Random) -> tuple[A
     opp_paid, opp_spent = pay(other, c.opp_spend) if other is not None else (None, {})
     pool = c.rating + sum(spent.values()) + c.extra
     opp_pool = c.opp_rating + sum(opp_spent.values()) + c.opp_extra
-    dice = roll(pool, c.dice, state.die, rng, f"{who.name}'s pool")
-    against = roll(opp_pool, c.against, state.die, rng, "the other side's pool (--against)")
-    mine, theirs = degree(dice, threshold), degree(against, threshold)
     name = other.name if other is not None else " ".join(c.vs.split())
+    dice = roll(pool, c.dice, state.die, rng, f"{who.name}'s pool", who=who.name)
+    against = roll(opp_pool, c.against, state.die, rng, "the other side's pool (--against)", who=name,
+                   field="against")
+    mine, theirs = degree(dice, threshold), degree(against, threshold)
     winner = who.name if mine > theirs else name if theirs > mine else None
     events: list[Any] = [ev.CharacterSet(character=paid)]  # type: ignore[arg-type]
     if opp_paid is not None and opp_spent:
@@ -225,8 +259,9 @@ def _shock(state: HaasteetState, c: rc.Shock, rng: random.Random) -> tuple[Any, 
     threshold = _threshold(c.threshold)
     paid, spent = pay(who, ("steadfastness", c.spend) if c.spend else None)
     pool = who.mind_now + c.spend
-    dice = roll(pool, c.dice, state.die, rng, f"{who.name}'s mind pool")
-    against = roll(c.rating, c.against, state.die, rng, "the shock's pool (--against)")
+    dice = roll(pool, c.dice, state.die, rng, f"{who.name}'s mind pool", who=who.name, part="mind pool")
+    against = roll(c.rating, c.against, state.die, rng, "the shock's pool (--against)",
+                   who=f"the shock ({' '.join(c.source.split())[:40]})", part="", field="against")
     mine, theirs = degree(dice, threshold), degree(against, threshold)
     loss = max(0, theirs - mine)
     after_sanity = min(MAD, who.sanity + loss)
@@ -270,6 +305,26 @@ def _treat(state: HaasteetState, c: rc.Treat) -> tuple[Any, ...]:
 
 def _fresh(who: Someone) -> Someone:
     return who.model_copy(update={"bonus_dice": 0, "stunned_through_round": 0})
+
+
+def _leave_enemy(state: HaasteetState, c: rc.LeaveEnemy) -> tuple[Any, ...]:
+    """An opponent leaves the scene (an extension of haasteet.md: the document leaves it to the GM).
+    Before the round's roll its declaration goes, and a crossing of it stands alone; after the roll
+    its action, and every action aimed at it, is lost."""
+    foe = state.find_enemy(c.name)
+    if foe is None:
+        known = ", ".join(e.name for e in state.enemies if e.gone is None) or "none"
+        raise RuleViolation(f"no enemy named {c.name[:40]!r} (enemies: {known})")
+    if foe.gone is not None:
+        raise RuleViolation(f"{foe.name} has left the scene already ({_LEFT[foe.gone]})")
+    gone = foe.model_copy(update={"gone": c.how})
+    events: list[Any] = [ev.EnemySet(enemy=gone)]
+    combat = state.combat
+    if combat is not None and not combat.rolled and any(d.actor == foe.name for d in combat.declared):
+        declared = tuple(d.model_copy(update={"crosses": None}) if d.crosses == foe.name else d
+                         for d in combat.declared if d.actor != foe.name)
+        events.append(ev.CombatSet(combat=combat.model_copy(update={"declared": declared})))
+    return (*events, ev.Resolved(command=c.kind, result={"enemy": foe.name, "how": c.how, "dead": foe.dead}))
 
 
 def _combat_edge(state: HaasteetState, c: rc.StartCombat | rc.EndCombat) -> tuple[Any, ...]:
@@ -361,7 +416,8 @@ def _piles(state: HaasteetState, given: dict[str, tuple[int, ...]] | None, rng: 
     piles, pools = {}, {}
     for d in state.combat.declared:
         pools[d.actor] = _pool(state, d)
-        piles[d.actor] = roll(pools[d.actor], typed.get(d.actor), state.die, rng, f"{d.actor}'s pile")
+        piles[d.actor] = roll(pools[d.actor], typed.get(d.actor), state.die, rng, f"{d.actor}'s pile",
+                               who=d.actor, part="pile", field=d.actor)
     return piles, pools
 
 
@@ -427,10 +483,11 @@ def _resolve_groups(state: HaasteetState) -> tuple[HaasteetState, list[Any], dic
                 resolving.append(pair)
             live = []
             for x in resolving:
-                who = state.fighter(x.actor)
-                assert who is not None
+                who, target = state.fighter(x.actor), state.fighter(x.target)
+                assert who is not None and target is not None
                 done.append(x.actor)
-                if who.dead or who.out_of_action or who.stunned_through_round >= combat.round:
+                gone = isinstance(who, Enemy) and who.gone or isinstance(target, Enemy) and target.gone
+                if who.dead or who.out_of_action or who.stunned_through_round >= combat.round or gone:
                     results[x.actor] = {"kind": x.kind, "target": x.target, "pool": combat.pools[x.actor],
                                         "dice": list(combat.piles[x.actor]), "lost": True}
                 else:
@@ -600,7 +657,8 @@ def _death(state: HaasteetState, c: rc.Death, rng: random.Random) -> tuple[Any, 
     number = c.number if c.players is None else (c.number + c.players) // 2
     if c.dice is not None and not 1 <= c.dice <= DEATH_FACES:
         raise RuleViolation("the death roll is one d6: a face 1 to 6")
-    face = c.dice if c.dice is not None else rng.randint(1, DEATH_FACES)
+    (face,) = roll(1, None if c.dice is None else (c.dice,), DEATH_FACES, rng, "the death roll", who=who.name,
+                   part="death roll")
     dead = face <= number
     events: list[Any] = [ev.CharacterSet(character=who.model_copy(update={"dead": True}))] if dead else []
     return (*events, ev.Resolved(command=c.kind, result={"character": who.name, "gm": c.number, "players": c.players,
@@ -719,6 +777,8 @@ def decide(state: HaasteetState, command: rc.Command, *, rng: random.Random) -> 
     match command:
         case rc.AddCharacter():
             return _add_character(state, command)
+        case rc.LeaveEnemy():
+            return _leave_enemy(state, command)
         case rc.AddEnemy():
             return _add_enemy(state, command)
         case rc.Challenge():

@@ -24,7 +24,7 @@ from ...oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
 from .data_rules import STAGES, STRENGTHS, fold
-from .state import HaasteetState
+from .state import Enemy, HaasteetState
 
 REQUIRED_TABLES = (
     "wide_shot.place", "wide_shot.opening", "wide_shot.question", "complication.on_fail", "complication.on_success",
@@ -61,13 +61,18 @@ class HaasteetNarrator(OracleNarrator):
 
 def moment(state: HaasteetState, rng: random.Random) -> dict[str, str]:
     people = [c.name for c in state.characters if not c.dead]
-    foes = [e.name for e in state.enemies if not e.dead and not e.out_of_action]
+    foes = [e.name for e in standing(state)]
     out = {"place": state.scene_title or "this place"}
     if people:
         out["character"] = rng.choice(people)
     if foes:
         out["enemy"] = rng.choice(foes)
     return out
+
+
+def standing(state: HaasteetState) -> list[Enemy]:
+    """The opponents still in the scene and able to act."""
+    return [e for e in state.enemies if not e.dead and not e.out_of_action and e.gone is None]
 
 
 class HaasteetDirector:
@@ -85,16 +90,16 @@ class HaasteetDirector:
 
     def answered(self, state: HaasteetState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
-        """A yes to "does the cultist flee?" is told; Haasteet has no leaving command, so the
-        table ends the fight or takes the opponent out with `combat end` or `hit` as it sees fit."""
+        """A yes to "does the cultist flee?" takes the opponent off the board (`enemy leave`, a solo
+        move the rules decide), told in a line."""
         out: Reaction[rc.Command] = Reaction()
-        asked = (asked_to_leave(question, [e.name for e in state.enemies if not e.dead and not e.out_of_action])
-                 if answer.startswith("yes") else None)
+        asked = asked_to_leave(question, [e.name for e in standing(state)]) if answer.startswith("yes") else None
         if asked is not None:
             foe, how = asked
             text = f"{foe} gives up the fight." if how == "surrender" else f"{foe} breaks away into the dark."
             out.narrations.append(Narration(task="enemy_leaves", text=text,
                                             origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
+            out.solo_moves.append(rc.LeaveEnemy(name=foe, how="surrender" if how == "surrender" else "flee"))
         return out
 
     def random_event(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
@@ -224,8 +229,8 @@ class HaasteetDirector:
         if not targets:
             return
         declared = {d.actor for d in combat.declared}
-        for foe in after.enemies:
-            if foe.dead or foe.out_of_action or foe.name in declared or foe.stunned_through_round >= combat.round:
+        for foe in standing(after):
+            if foe.name in declared or foe.stunned_through_round >= combat.round:
                 continue
             own = written.get(fold(foe.name), {})
             out.solo_moves.append(rc.Declare(actor=foe.name, action="attack", target=rng.choice(targets),

@@ -135,6 +135,13 @@ def _session_end(a: Args) -> rc.EndSession:
     return rc.EndSession(votes=tuple(names))
 
 
+def _enemy_leave(a: Args) -> rc.LeaveEnemy:
+    how = (a.one("how") or "flee").strip().casefold()
+    if how not in ("flee", "surrender", "removed"):
+        raise a.fail(f"--how is flee, surrender or removed, not {how[:20]!r}")
+    return rc.LeaveEnemy(name=text(a, "the enemy's name", a.positionals), how=how)  # type: ignore[arg-type]
+
+
 def _odds(a: Args) -> rc.Odds:
     return rc.Odds(pool=number(a, a.positionals[0], "the pool", 0, 40), threshold=_threshold(a),
                    opp_pool=_count(a, "vs", "--vs", 0, 40))
@@ -162,6 +169,9 @@ SPECS = (
          "an opponent with a wound grid", lambda a: rc.AddEnemy(name=text(a, "the enemy's name", a.positionals),
                                                                 strengths=_strengths(a)),
          STRENGTH_OPTIONS, min_args=1, aliases=("vihollinen add", "vihollinen")),
+    Spec("enemy leave", "enemy leave NAME [--how flee|surrender|removed]",
+         "an opponent leaves the scene (flees, gives up, is taken away)", _enemy_leave, (Option("--how", "how"),),
+         min_args=1, aliases=("vihollinen leave", "vihollinen poistuu")),
     Spec("challenge", "challenge NAME ACTION [--rating 1-3] [--threshold 5|6 | --hard] [--spend S:N] [--extra N] "
          "[--clue] [--stakes TEXT] [--dice F,...]", "a challenge: each die above the threshold is a degree",
          _challenge, (*RATING, *THRESHOLD, *SPEND, *EXTRA, Option("--clue", "clue", takes_value=False),

@@ -14,6 +14,7 @@ from . import commands as rc
 from .data_rules import STRENGTHS
 from .state import HaasteetState
 
+LEFT = {"flee": "flees the scene", "surrender": "gives up", "removed": "is taken away"}
 SHORT = {"daring": "D", "tenacity": "T", "instinct": "I", "steadfastness": "S"}
 
 
@@ -53,6 +54,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
         case "AddEnemy":
             return [f"Opponent [bold]{escape(r['enemy'])}[/]: "
                     + ", ".join(f"{s} {v}" for s, v in r["strengths"].items() if v) or "no strengths"]
+        case "LeaveEnemy":
+            return [f"{escape(r['enemy'])} " + LEFT.get(r["how"], "leaves") + "."]
         case "Declare":
             paid = ", ".join(f"{v} {s}" for s, v in r["paid"].items())
             return [f"{escape(r['actor'])} declares {r['kind']} on {escape(r['target'])}: {r['pool']} dice over "
@@ -109,7 +112,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             for name, c in r.get("characters", {}).items():
                 out += _sheet(name, c)
             for name, e in r.get("enemies", {}).items():
-                out.append(f"{escape(name)}: {_grid(e)}; bonus dice {e['bonus_dice']}")
+                gone = f" ({LEFT[e['left']]})" if e.get("left") in LEFT else ""
+                out.append(f"{escape(name)}{gone}: {_grid(e)}; bonus dice {e['bonus_dice']}")
             return out or ["No characters yet: `create`, `pc pregen` or `pc add`."]
     return None
 

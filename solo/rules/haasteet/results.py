@@ -43,7 +43,7 @@ def status(state: HaasteetState) -> dict[str, Any]:
             "declared": {d.actor: {"kind": d.kind, "target": d.target, "crosses": d.crosses} for d in combat.declared},
             "rolled": combat.rolled, "order": [list(g) for g in combat.order] if combat.order is not None else None},
         "characters": {c.name: character(c) for c in state.characters},
-        "enemies": {e.name: {**_fighter(e), "dead": e.dead} for e in state.enemies},
+        "enemies": {e.name: {**_fighter(e), "dead": e.dead, "left": e.gone} for e in state.enemies},
     }
 
 

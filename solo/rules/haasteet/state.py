@@ -85,6 +85,7 @@ class LastChallenge(Frozen):
 
 class Enemy(Fighter):
     kind: Literal["enemy"] = "enemy"
+    gone: Literal["flee", "surrender", "removed"] | None = None  # left the scene: `enemy leave`
 
 
 class Declaration(Frozen):

@@ -8,7 +8,6 @@ implemented, its names and numbers used as data, and every description is our ow
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -17,12 +16,13 @@ from pydantic import BaseModel, TypeAdapter
 
 from ...adventure import Adventure
 from ...kernel.base import BaseSystem
-from ...kernel.protocol import Conversation, PregenEntry, Where
+from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
 from . import commands as rc
 from . import events as ev
-from . import present, results
+from . import present, record, results
+from . import talk as talk_
 from .apply import apply, fold
 from .data_rules import STRENGTHS
 from .decide import decide
@@ -30,7 +30,6 @@ from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
 
-EXAMPLE_NAMES = ("Thaddeus", "Delphine", "Ansel", "Corliss")  # the prompts' worked examples (data/prompts)
 CREDIT = "Rules after the Finnish *Haasteet* core (shared/seeds/003; no licence stated); paraphrased, never quoted."
 
 
@@ -46,7 +45,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     campaign_options = CAMPAIGN_OPTIONS
     state_type = HaasteetState
     event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
-    harm_track = "hits"
+    harm_track = record.HARM_TRACK
     narration_tasks = frozenset({"wide_shot", "complication", "success", "clue", "symptoms", "shock", "bonus",
                                  "attack", "wound", "death", "path_forward", "scene_transition", "session_transition",
                                  "random_event", "treasure", "recap"})
@@ -90,31 +89,35 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
 
         return HaasteetDirector(tables)
 
+    # narration: record.py; recaps and export: journal.py; the REPL's conversation: talk.py
     def record(self, narration: Narration, events: Sequence[Any], after: HaasteetState) -> OutcomeRecord:
-        """What the rules decided about this narration, for the model to be held to: who acted, on
-        whom, the dice, success or failure, and who is out of action or dead."""
-        last = next((e.result for e in reversed(events) if isinstance(e, ev.Resolved)), {})
-        named = [str(last[k]) for k in ("character", "actor", "target", "opponent") if isinstance(last.get(k), str)]
-        actor = last.get("character") or last.get("actor")
-        success = last.get("success")
-        if success is None and "winner" in last:
-            success = last["winner"] in (actor, "character")
-        return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(named)), actor=actor,
-                             action=last.get("action"), dice=tuple(last.get("dice", ())), success=success,
-                             harm_track=self.harm_track,
-                             knocked_out=tuple(c.name for c in (*after.characters, *after.enemies)
-                                               if c.dead or c.out_of_action))
+        """What the rules decided about this narration, for the model to be held to."""
+        return record.record(narration, events, after)
 
-    def check(self, text: str, record: OutcomeRecord) -> list[str]:
-        """Beyond the kernel's checks: the people of the prompts' worked examples must not walk
-        into the story."""
-        return [f"names {name}, from the prompt's examples, who is not in this story"
-                for name in EXAMPLE_NAMES if name not in record.characters and re.search(rf"\b{name}\b", text)]
+    def check(self, text: str, outcome: OutcomeRecord) -> list[str]:
+        """Haasteet's checks of model prose beyond the kernel's."""
+        return record.check(text, outcome)
 
     def cast(self, state: HaasteetState) -> list[dict[str, str]]:
-        """Who is in the story: each living character by the first sentence of its description."""
-        return [{"name": c.name, "description": (c.describe or "an investigator").split(". ")[0][:100]}
-                for c in state.characters if not c.dead]
+        return record.cast(state)
+
+    def about(self, event: Any) -> dict[str, Any] | None:
+        return record.about(event)
+
+    def recap(self, payload: dict[str, Any]) -> RecapLine | None:
+        from . import journal
+
+        return journal.recap(payload)
+
+    def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
+        from . import journal
+
+        return journal.export_event(payload, first, story)
+
+    def export_cast(self, status: dict[str, Any]) -> list[str]:
+        from . import journal
+
+        return journal.export_cast(status)
 
     def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
         return present.render(kind, result)
@@ -125,6 +128,28 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     def create_character(self, state: HaasteetState, talk: Conversation, tables: Any, rng: random.Random
                          ) -> rc.Command | None:
         return present.create_character(state, talk, self.pregens(None), lambda p: self.pregen_command(p, None), rng)
+
+    def prepare(self, state: HaasteetState, command: rc.Command, talk: Conversation) -> rc.Command:
+        return talk_.prepare(state, command, talk)
+
+    def after(self, state: HaasteetState, command: rc.Command, talk: Conversation) -> None:
+        talk_.after(state, command, talk)
+
+    def dice_needed(self, state: HaasteetState, command: rc.Command) -> list[DiceNeed]:
+        return talk_.dice_needed(state, command)
+
+    def with_dice(self, state: HaasteetState, command: rc.Command, faces: Mapping[str, tuple[int, ...]]
+                  ) -> rc.Command:
+        return talk_.with_dice(state, command, faces)
+
+    def completions(self, state: HaasteetState, spec: str, args: Sequence[str], previous: str, current: str
+                    ) -> list[str]:
+        if spec == "rules":
+            return self.reference(None)["topics"]  # type: ignore[no-any-return]
+        return talk_.completions(state, spec, args, previous, current)
+
+    def as_line(self, command: rc.Command, typed: str) -> str:
+        return talk_.as_line(command, typed)
 
     def check_adventure(self, adventure: Adventure) -> None:
         check_adventure(adventure)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from rich.markup import escape
 
 from ...errors import RuleViolation
+from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, PregenEntry, ask_choice, ask_required
 from . import commands as rc
 from .data_rules import (ADVANCEMENT_BY_KEY, ADVANCEMENTS, ALL_ASPECTS, ARCHETYPES, ASPECTS, ATTRIBUTES, GROUPING,
@@ -215,11 +216,11 @@ def after(state: RhunState, command: rc.Command, talk: Conversation) -> None:
     if isinstance(command, rc.Risk):
         who = state.find(command.character)
         if who is not None and who.can_panic and ego_dice(who) > 0:
-            lines.append(f"  [dim]a Fail: `panic {_quote(who.name)}` resets Ego on the Ego die, and a Condition "
+            lines.append(f"  [dim]a Fail: `panic {quote(who.name)}` resets Ego on the Ego die, and a Condition "
                          "comes when the scene ends[/]")
         foe = state.find_challenge(command.vs) if command.vs else None
         if foe is not None and foe.defeated and foe.sentient and not foe.gave_up:
-            lines.append(f"  [dim]{escape(foe.name)} is at 0: `challenge morale {_quote(foe.name)}`[/]")
+            lines.append(f"  [dim]{escape(foe.name)} is at 0: `challenge morale {quote(foe.name)}`[/]")
     if lines:
         talk.say("\n".join(lines))
 
@@ -323,10 +324,6 @@ def with_dice(state: RhunState, command: rc.Command, faces: Mapping[str, tuple[i
 
 
 # --- commands in their long form -------------------------------------------------------------------
-
-
-def _quote(name: str) -> str:
-    return shlex.quote(name) if any(ch.isspace() or ch in "'\"" for ch in name) else name
 
 
 def _csv(values: Sequence[int]) -> str:
@@ -444,24 +441,12 @@ TAKES_VALUE = frozenset(o.flag for spec in SPECS for o in spec.options if o.take
 STATS = (*ATTRIBUTES, "evasion", "fortitude", "resolve")
 
 
-def _positionals(args: Sequence[str]) -> list[str]:
-    out, skip = [], False
-    for word in args:
-        if skip:
-            skip = False
-        elif word.startswith("--"):
-            skip = word in TAKES_VALUE
-        else:
-            out.append(word)
-    return out
-
-
 def completions(state: RhunState, spec: str, args: Sequence[str], previous: str, current: str) -> list[str]:
     """Characters, Challenges, stats, advancements each character may take or use, weapons,
     tiers, tracks, paths, archetypes, races, aspects."""
     heroes = [c for c in state.characters if not c.dead and not c.departed]
     foes = [c for c in state.challenges if c.active]
-    pos = _positionals(args)
+    pos = positionals(args, TAKES_VALUE)
     who = state.find(pos[0]) if pos and spec in ACTOR_FIRST else None
     by_flag: dict[str, list[str]] = {
         "--with": [a for a in (who.advancements if who else ())
@@ -475,15 +460,15 @@ def completions(state: RhunState, spec: str, args: Sequence[str], previous: str,
         "--pipe-weed": [c.name for c in heroes],
     }
     if previous in by_flag:
-        return [_quote(x) for x in by_flag[previous]]
+        return [quote(x) for x in by_flag[previous]]
     if previous in TAKES_VALUE:
         return []
     if spec in ACTOR_FIRST and not pos:
-        return [_quote(c.name) for c in heroes]
+        return [quote(c.name) for c in heroes]
     if spec in ("risk", "odds") and len(pos) == 1:
         return list(STATS)
     if spec == "advance" and len(pos) == 1 and who is not None:
-        return [_quote(a.name) for a in ADVANCEMENTS if (not a.races or who.race in a.races)
+        return [quote(a.name) for a in ADVANCEMENTS if (not a.races or who.race in a.races)
                 and (a.name not in who.advancements or a.family == "attribute")]
     if spec == "recover" and len(pos) == 1 and who is not None:
         return [t for t, marked in who.trauma.items() if marked]
@@ -492,9 +477,9 @@ def completions(state: RhunState, spec: str, args: Sequence[str], previous: str,
     if previous == "--how":
         return ["flee", "surrender", "removed"]
     if spec in ("challenge strike", "challenge morale", "challenge leave") and not pos:
-        return [_quote(c.name) for c in foes if spec != "challenge morale" or c.sentient]
+        return [quote(c.name) for c in foes if spec != "challenge morale" or c.sentient]
     if spec == "challenge strike" and len(pos) == 1:
-        return [_quote(c.name) for c in heroes]
+        return [quote(c.name) for c in heroes]
     if spec == "roll" and not pos:
         return ["archetype", "aspect", "fortune"]
     if spec == "scene end" and not pos:
