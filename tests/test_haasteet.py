@@ -363,12 +363,13 @@ def test_the_walk_through_the_results_and_the_status_bar_read_as_haasteet(tmp_pa
     session = Session(Journal(tmp_path / "w.sqlite"), follow=False)
     ok(session, "campaign new Walk --rules haasteet --seed 2")
     answers = iter(["", "Mabel", "a librarian of the Miskatonic, at home among old books", "1", "1", "1", "1",
-                    "0", "2", "1", "1"])
+                    "0", "2", "1", "1", "4", "3"])
     out = io.StringIO()
     repl = Repl(session, console=Console(file=out, width=120), history_dir=tmp_path, ask=lambda q: next(answers))
     repl.new_character()
     mabel = session.status()["characters"]["Mabel"]
     assert mabel["strengths"] == {"daring": 0, "tenacity": 2, "instinct": 1, "steadfastness": 1}
+    assert mabel["mind"] == 3 and "a number from 1 to 3, or Enter for 2" in out.getvalue()
     assert "exactly one strength must be higher" in out.getvalue()
     ok(session, "enemy add Ghoul")
     ok(session, "hit Mabel 3")

@@ -338,3 +338,38 @@ def test_a_rhun_adventure_in_director_mode_walks_through_a_character_and_asks_ev
     t.line("6 6", "next face of the Effect")  # Precision the first 6, Effect the second: it explodes
     t.line("1", "Disposition 5→0")
     assert "Effect 7" in t.text() and "Tarn G3 E4" in t.toolbar()
+
+
+def test_a_haasteet_adventure_in_director_mode_makes_an_investigator_and_asks_both_sides(term_factory):
+    """Haasteet in a real terminal: The Drowned Bell from the list, its walk-through (description,
+    strengths with one strictly highest, mind strength), the status bar, then a contest whose two
+    sides are both asked for at the table."""
+    t = term_factory("--director")
+    t.wait_for("Start one? [Y/n]")
+    screen = t.line("", "Adventure (number")
+    listed = re.search(r"(\d+) The Drowned Bell \(Haasteet\)", screen.replace("\n", ""))
+    assert listed, screen
+    t.line(listed.group(1), "Campaign name:")
+    t.line("Bell", "Seed")
+    t.line("7", "Campaign die")
+    t.line("", "make your own")
+    t.line("", "Name:")
+    t.line("Mary Quill", "Description")
+    t.line("a nurse from Salem, good with knots", "Daring (0-3)")
+    t.line("1", "Tenacity")
+    t.line("3", "Instinct")
+    t.line("0", "Steadfastness")
+    t.line("3", "exactly one strength")  # two at 3: asked again
+    t.line("1", "Tenacity")
+    t.line("3", "Instinct")
+    t.line("0", "Steadfastness")
+    t.line("2", "Mind strength")
+    t.line("", "Another character?")
+    t.line("n", "solo>")
+    assert "Mary Quill joins: daring 1, tenacity 3, instinct 0, steadfastness 2; mind 2" in t.text()
+    assert "Mary D1T3I0S2 xp0" in t.toolbar()
+    t.line("enemy add 'Amos Pike' --tenacity 2", "Opponent Amos Pike")
+    t.line("contest mary 'stare him down' --vs pike --rating 2 --opp-rating 2", "Roll 2d10 for Mary Quill's pool")
+    assert "win 31%, tie 38%, lose 31%" in t.text()  # the exact odds first
+    t.line("9 3", "Roll 2d10 for Amos Pike's pool")
+    t.line("7 7", "Amos Pike wins by 1")

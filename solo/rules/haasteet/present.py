@@ -148,7 +148,7 @@ def create_character(state: HaasteetState, talk: Conversation, pregens: list[Pre
                      ready_made: Any, rng: random.Random) -> rc.Command | None:
     """[Hahmon luominen] a ready-made investigator, or: a name, the description that sets the
     ratings (3 at the core, 2 near the background, 1 otherwise), the four strengths (0-3, one
-    strictly highest) and the mind strength (2)."""
+    strictly highest) and the mind strength (2 unless the player says; Rulings *Creation*)."""
     free = [p for p in pregens if state.find(p.name) is None]
     if free:
         talk.say("Ready-made investigators: " + "; ".join(f"{i} {escape(p.name)} ({escape(p.summary)})"
@@ -176,4 +176,9 @@ def create_character(state: HaasteetState, talk: Conversation, pregens: list[Pre
         if sorted(values.values())[-2] < top:
             break
         talk.error("exactly one strength must be higher than every other: give them again")
-    return rc.AddCharacter(name=name, strengths=values, mind=2, describe=describe or None)
+    while True:
+        mind = talk.ask("Mind strength, the dice against horror (1-3, Enter for 2):").strip() or "2"
+        if mind in ("1", "2", "3"):
+            break
+        talk.error("a number from 1 to 3, or Enter for 2")
+    return rc.AddCharacter(name=name, strengths=values, mind=int(mind), describe=describe or None)
