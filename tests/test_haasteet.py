@@ -290,6 +290,9 @@ def test_the_solo_director_tells_clues_complications_and_the_fight_from_haasteet
     assert _tasks(ok(solo, "challenge Sammy 'search the desk' --clue --rating 3 --dice 9,8,2")) == ["clue", "clue"]
     assert _tasks(ok(solo, "challenge Sammy climb --dice 1")) == ["complication"]
     ok(solo, "enemy add Ghoul --tenacity 0")
+    assert _tasks(ok(solo, "contest Sammy 'outstare' --vs Ghoul --dice 9 --against 1")) == ["success"]
+    assert _tasks(ok(solo, "contest Sammy 'outrun' --vs Ghoul --dice 1 --against 9")) == ["complication"]
+    assert _tasks(ok(solo, "contest Sammy 'outwait' --vs Ghoul --dice 1 --against 1")) == []  # a tie: nothing
     ok(solo, "combat start")  # the Director's move: the Ghoul declares an attack on Sammy
     assert solo.status()["combat"]["declared"]["Ghoul"] == {"kind": "attack", "target": "Sammy", "crosses": None}
     ok(solo, "declare Sammy attack Ghoul --rating 3")

@@ -178,6 +178,12 @@ class HaasteetDirector:
                     out.narrations.append(n.one("success", "complication.on_success", rng, character=who))
                 else:
                     out.narrations.append(n.one("complication", "complication.on_fail", rng, character=who))
+            case "contest" if r.get("winner") is not None:  # [Haasteet] a contest is a challenge with two sides
+                who = r["character"]
+                won = r["winner"] == who
+                ctx = {"character": who, "enemy": r["opponent"]}
+                out.narrations.append(n.one("success", "complication.on_success", rng, **ctx) if won
+                                      else n.one("complication", "complication.on_fail", rng, **ctx))
             case "repair":
                 out.narrations.append(n.one("clue", "clue.found", rng, character=r["character"]))
             case "shock" if r.get("rolled") and r["loss"] > 0:
