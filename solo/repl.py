@@ -425,6 +425,8 @@ class Repl:
                 chosen = next(((file, rules) for title, file, rules in adventures if title == choice), None)
                 if chosen is not None:  # the adventure's own rule system asks its own campaign options
                     source, system = chosen[0], installed().get(chosen[1], system)
+            if source is None:
+                system = self._rule_system(system)
             name = ask_required(self, "Campaign name:")
             seed = self.ask("Seed (Enter for a random one):").strip()
             options: dict[str, list[str]] = {}
@@ -436,9 +438,11 @@ class Repl:
                     options[option.dest] = [value.replace(" ", "")]
             words = ["campaign", "new", name] + (["--seed", seed] if seed else []) + (["--from", source] if source
                                                                                         else [])
+            rules = system.name if source is None and system.name != self.session.system.name else None
+            words += ["--rules", rules] if rules else []
             try:
                 command = parser.CampaignNew(name=name, seed=int(seed) if seed else None, source=source,
-                                             options=options) if not seed or (seed.isascii() and seed.isdigit()
+                                             rules=rules, options=options) if not seed or (seed.isascii() and seed.isdigit()
                                                                              and len(seed) < 19) else None
             except ValueError:
                 command = None
@@ -466,6 +470,17 @@ class Repl:
                 if self.ask("Another character? [y/N]").strip().lower() not in ("y", "yes"):
                     break
         self.console.print("When the cast is ready: `scene start` opens the first scene.")
+
+    def _rule_system(self, default: Any) -> Any:
+        """An improvised campaign's rule system, when more than one is installed (Enter: the default)."""
+        systems = installed()
+        if len(systems) < 2:
+            return default
+        others = [s for s in systems.values() if s.name != default.name]
+        titles = [default.title, *(s.title for s in others)]
+        self.console.print("Rule systems: " + ", ".join(f"{i} {escape(t)}" for i, t in enumerate(titles, 1)))
+        choice = ask_choice(self, f"Rule system (number; Enter for {default.title}):", titles, random.Random(0))
+        return next((s for s in others if s.title == choice), default)
 
     def _adventures(self) -> list[tuple[str, str, str]]:
         """(title, file name, rule system) of the adventures in campaigns/ that load."""

@@ -85,7 +85,8 @@ def test_create_roll_spend_luck_quit_and_find_everything_again(term_factory):
     t = term_factory()
     t.wait_for("Start one? [Y/n]")
     t.line("", "Adventure (number")
-    t.line("", "Campaign name:")  # Enter: an improvised campaign
+    t.line("", "Rule system (number")  # Enter: an improvised campaign
+    t.line("", "Campaign name:")  # Enter: ENIGMA
     t.line("Marseille", "Seed")
     t.line("42", "Optional rules")
     t.line("", "Name:")
@@ -153,6 +154,7 @@ def test_director_mode_asks_for_physical_dice_and_keeps_narration_private(term_f
     t = term_factory("--director")
     t.wait_for("Start one?")
     t.line("", "Adventure (number")
+    t.line("", "Rule system (number")
     t.line("", "Campaign name:")
     t.line("Table", "Seed")
     t.line("7", "Optional rules")
@@ -213,6 +215,35 @@ def test_the_first_screen_appears_at_once_while_the_bundled_model_loads(tmp_path
         assert time.monotonic() - begun < 2.0
     finally:
         child.terminate(force=True)
+
+
+def test_an_improvised_campaign_may_be_played_by_any_installed_rule_system(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from solo.journal import Journal
+    from solo.repl import Repl
+    from solo.session import Session
+
+    out = io.StringIO()
+    answers = iter(["", "", "9", "HAASTEET", "Night", "4", "12", "", "Mary", "a nurse", "1", "3", "0", "2", "", "n"])
+
+    def ask(question: str) -> str:
+        answer = next(answers)
+        if answer == "HAASTEET":  # its number in the list shown
+            listed = out.getvalue().split("Rule systems: ")[1].split("\n")[0].split(", ")
+            answer = next(item.split()[0] for item in listed if item.endswith("Haasteet"))
+        return answer
+
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    repl = Repl(session, console=Console(file=out, width=100), history_dir=tmp_path, ask=ask)
+    repl.new_campaign()
+    assert "Rule systems: 1 ENIGMA" in out.getvalue() and "choose 1 to 3" in out.getvalue()
+    status = session.status()
+    assert (status["rules"], status["die"], status["campaign"], status["seed"]) == ("haasteet", 12, "Night", 4)
+    assert list(status["characters"]) == ["Mary"]
+    assert session.journal.commands(session.campaign.id)[0]["line"] == "campaign new Night --seed 4 --rules haasteet --die 12"
 
 
 def test_a_command_typed_at_a_walk_through_question_runs(term_factory):
@@ -289,7 +320,7 @@ def test_a_command_at_every_question_of_the_walk_throughs_leaves_it_and_runs(tmp
     from solo.repl import Repl
     from solo.session import Session
 
-    normal = ["y", "", "Walk", "3", "", "Nara", "1", "archivist", "r", "old maps", "", "1", "", "Snakes!", "n"]
+    normal = ["y", "", "", "Walk", "3", "", "Nara", "1", "archivist", "r", "old maps", "", "1", "", "Snakes!", "n"]
     for k in range(len(normal)):
         asked: list[str] = []
         answers = iter(normal[:k] + ["note left at question"] + ["MORE"] * 40)
