@@ -603,7 +603,7 @@ class Session:
             moved_to = self.system.fold(after, extra)
             if reaction.tell_moves:  # each move's result shown apart from the command's own
                 decision.reported_from = min(decision.reported_from, len(decision.events))
-                decision.apart.append({"kind": type(proposal).__name__,
+                decision.apart.append({"move": type(proposal).__name__,
                                        **self.system.describe(after, proposal, extra, moved_to)})
             decision.events.extend(extra)
             moved.extend(extra)

@@ -293,7 +293,8 @@ def test_the_solo_director_tells_clues_complications_and_the_fight_from_haasteet
     assert _tasks(ok(solo, "contest Sammy 'outstare' --vs Ghoul --dice 9 --against 1")) == ["success"]
     assert _tasks(ok(solo, "contest Sammy 'outrun' --vs Ghoul --dice 1 --against 9")) == ["complication"]
     assert _tasks(ok(solo, "contest Sammy 'outwait' --vs Ghoul --dice 1 --against 1")) == []  # a tie: nothing
-    ok(solo, "combat start")  # the Director's move: the Ghoul declares an attack on Sammy
+    started = ok(solo, "combat start")  # the Director's move: the Ghoul declares an attack on Sammy, shown
+    assert [(d["move"], d["actor"], d["target"]) for d in started["director"]] == [("Declare", "Ghoul", "Sammy")]
     assert solo.status()["combat"]["declared"]["Ghoul"] == {"kind": "attack", "target": "Sammy", "crosses": None}
     ok(solo, "declare Sammy attack Ghoul --rating 3")
     rolled = ok(solo, "round roll --dice Sammy=9,9,1 --dice Ghoul=2")
@@ -318,7 +319,7 @@ def test_improvised_scenes_bring_opponents_and_horrors_the_rules_test(tmp_path):
         if sammy["shocks_this_session"]:
             kinds.add("shock")
             shock, = opened["director"]
-            assert shock["kind"] == "Shock" and shock["rolled"] and "Then:" in str(opened["narration"])
+            assert shock["move"] == "Shock" and shock["rolled"] and "Then:" in str(opened["narration"])
         if solo.status()["enemies"]:
             kinds.add("opponent")
             assert "In the way:" in str(opened["narration"])

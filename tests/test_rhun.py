@@ -263,7 +263,7 @@ def test_the_director_answers_from_rhuns_tables_and_moves_in_solo_play(tmp_path)
     failed = ok(solo, "risk Anna exertion 'cut' --vs Orc --dice 1,2,3")
     assert _tasks(failed)[:2] == ["consequence", "strike"]  # the strike's band, told after the rules rolled it
     strike, = failed["director"]  # the strike's own result, apart from the Risky Action's
-    assert strike["kind"] == "Strike" and strike["target"] == "Anna" and failed["outcome"] == "fail"
+    assert strike["move"] == "Strike" and strike["target"] == "Anna" and failed["outcome"] == "fail"
     from solo.render import render
     from solo.rules.rhun import SYSTEM
     from solo.session import Outcome

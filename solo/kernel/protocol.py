@@ -106,7 +106,7 @@ class Reaction(Generic[C]):
     proposals: list[C] = field(default_factory=list)
     reported_apart: list[C] = field(default_factory=list)  # proposals whose events the result shows on their own
     solo_moves: list[C] = field(default_factory=list)  # the emulated Director's own moves: applied in solo play only
-    # solo play: each move's result is reported apart ({"kind": command class, ...its result}) and the
+    # solo play: each move's result is reported apart ({"move": command class, ...its result}) and the
     # Director reacts once more to the moves' events, for their narration
     tell_moves: bool = False
     lessons: list[str] = field(default_factory=list)

@@ -242,3 +242,4 @@ class HaasteetDirector:
             out.solo_moves.append(rc.Declare(actor=foe.name, action="attack", target=rng.choice(targets),
                                              rating=int(own.get("rating", 2 if foe.strengths.get("daring") else 1)),
                                              weapon=int(own.get("weapon", 0))))
+            out.tell_moves = True  # the player sees each attack coming, and may cross it

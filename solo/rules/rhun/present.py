@@ -82,7 +82,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"{escape(r['challenge'])} Morale {r['roll']}: {r['result'].replace('_', ' ')}"]
         case "director":  # the Director's own moves in solo play, each with its result
             return [f"  [dim]Director:[/] {line.strip()}" for change in r["changes"]
-                    for line in (render(str(change.get("kind")), change) or [])]
+                    for line in (render(str(change.get("move")), change) or [])]
         case "LeaveChallenge":
             how = {"flee": "flees", "surrender": "gives up", "removed": "is gone"}[r["how"]]
             return [f"{escape(r['challenge'])} {how}: out of play"]
