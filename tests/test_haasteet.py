@@ -392,6 +392,7 @@ def test_names_may_be_shortened_when_unique(game):
     assert ok(game, "declare castellano attack pike")["actor"] == "Leon Castellano"
     refused(game, "declare leo bonus pike", "no character or enemy named 'leo'")  # Leon or Leona?
     assert ok(game, "declare leona bonus amos")["target"] == "Amos Pike"
+    assert ok(game, "declare pike attack leona --crosses leona")["crosses"] == "Leona"
 
 
 def test_odds_read_in_words(game):

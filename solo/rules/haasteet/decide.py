@@ -376,7 +376,9 @@ def _declare(state: HaasteetState, c: rc.Declare) -> tuple[Any, ...]:
         raise RuleViolation("--weapon goes with an attack")
     crosses = None
     if c.crosses is not None:
-        other = next((d for d in combat.declared if fold(d.actor) == fold(c.crosses)), None)
+        named = state.fighter(c.crosses)  # the whole name, a unique start or unique whole words
+        key = fold(named.name if named is not None else c.crosses)
+        other = next((d for d in combat.declared if fold(d.actor) == key), None)
         if other is None:
             raise RuleViolation(f"{c.crosses} has not declared yet: a crossing answers a declared action")
         if other.crosses is not None or any(d.crosses is not None and fold(d.crosses) == fold(other.actor)
