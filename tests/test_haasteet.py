@@ -181,6 +181,9 @@ def test_bonus_dice_reduced_and_handicap_dice_against_the_wounded(game):
     r = ok(game, "round roll --dice Sammy=9,6 --dice Cultist=10")
     # Sammy's lowest face 6 acts before the Cultist's 10: Sammy gains 2, then loses 1
     assert r["order"] == [["Sammy"], ["Cultist"]] and who(game)["bonus_dice"] == 1
+    assert (r["results"]["Cultist"]["reduce"], r["results"]["Sammy"]["reduce"]) == (True, False)
+    recap = str(ok(game, "recap")).replace("\n", " ")
+    assert "Cultist took 1 bonus die from Sammy" in recap, recap
     ok(game, "round end")
     ok(game, "hit Cultist 3 --cause 'a thrown lamp'")  # no tenacity: recorded at once, 1 handicap die
     assert who(game, "Cultist")["handicap_dice"] == 1

@@ -554,6 +554,8 @@ def _apply_group(state: HaasteetState, outcomes: list[tuple[Declaration, int, bo
         results[d.actor] = {"kind": d.kind, "target": d.target, "pool": combat.pools[d.actor],
                             "dice": list(combat.piles[d.actor]), "threshold": _action_threshold(d), "degree": deg,
                             "success": ok, "lost": False, "damage": damage, **extra}
+        if d.kind == "bonus":
+            results[d.actor]["reduce"] = d.reduce  # the degree taken from the target's bonus dice
         if damage:
             state, more, record = _land(state, d.target, damage, f"{d.actor}'s attack")
             events += more

@@ -144,6 +144,8 @@ def _action_brief(actor: str, a: Mapping[str, Any]) -> str:
         return text
     if not a.get("success"):
         return f"{actor} failed a bonus action against {target}{across}"
+    if a.get("reduce"):
+        return f"{actor} took {_plural(_int(a.get('degree')), 'bonus die')} from {target}{across}"
     return (f"{actor} won a bonus action against {target} by {_degrees(_int(a.get('degree')))}{across}, "
             f"holding {_plural(_int(a.get('bonus_dice')), 'bonus die')}")
 
@@ -152,14 +154,21 @@ def _round_brief(results: object) -> list[str]:
     return [_action_brief(str(actor), _map(a)) for actor, a in _map(results).items()]
 
 
-def _hit_brief(r: Mapping[str, Any]) -> str:
-    target = _who(r, "target")
+def _hit_brief(r: Mapping[str, Any], soaked: bool) -> str:
+    """[Vaurio] a hit recorded (its size, and out of action), or soaked away."""
+    target, damage = _who(r, "target"), _int(r.get("damage"))
     if not r.get("recorded"):
-        return f"{target} soaked all {_int(r.get('damage'))}: no hit"
-    return f"{target} took a hit of {_int(r.get('size'))}" + (", out of action" if r.get("out_of_action") else "")
+        return f"{target} soaked all {damage}: no hit"
+    took = f" soaked {_int(r.get('soaked'))} of {damage} and" if soaked else ""
+    return (f"{target}{took} took a hit of {_int(r.get('size'))}"
+            + (", out of action" if r.get("out_of_action") else ""))
 
 
 def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
+    """A command's result in a line: challenges and contests ([Haasteet]), a clue repaired
+    ([Johtolankojen etsiminen]), shock tests and treatment ([Mielenterveyssäännöt]), the fight
+    ([Taistelu], [Vaurio], [Parantuminen]), death ([Kuolema]), growth ([Kokemuspisteet],
+    [Hahmokehitys]). A repeat shock from a source faced this session tells nothing."""
     who = _who(r)
     match command:
         case "pc_add":
@@ -176,8 +185,8 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
             hard = " (hard)" if _int(r.get("threshold"), 5) >= 6 else ""
             did = f"{who} tried to {_text(r.get('action'), 'do something')}{hard}"
             if success:
-                return RecapLine(text=f"{did}: {_degrees(degree)}, success" + (", a clue found" if r.get("clue") else ""),
-                                 names=_names(r.get("character")))
+                found = ", a clue found" if r.get("clue") else ""
+                return RecapLine(text=f"{did}: {_degrees(degree)}, success{found}", names=_names(r.get("character")))
             return RecapLine(text=f"{did}: failure" + (", the clue search lost" if r.get("clue") else ""),
                              names=_names(r.get("character")))
         case "repair":
@@ -223,12 +232,11 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
             cause = _text(r.get("cause"))
             by = f" ({cause})" if cause else ""
             if r.get("pending", True) is not False:
-                return RecapLine(text=f"{target} was hit for {_int(r.get('damage'))}{by}", names=_names(r.get("target")))
-            return RecapLine(text=_hit_brief(r) + by, names=_names(r.get("target")))
+                return RecapLine(text=f"{target} was hit for {_int(r.get('damage'))}{by}",
+                                 names=_names(r.get("target")))
+            return RecapLine(text=_hit_brief(r, soaked=False) + by, names=_names(r.get("target")))
         case "soak":
-            text = _hit_brief(r)
-            if r.get("recorded"):
-                text = text.replace(" took ", f" soaked {_int(r.get('soaked'))} and took ", 1)
+            text = _hit_brief(r, soaked=True)
             more = _round_brief(r.get("results"))
             if more:
                 text += "; then " + "; ".join(more)
@@ -266,10 +274,10 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
 
 
 def recap(payload: Mapping[str, Any]) -> RecapLine | None:
-    """[Kokemuspisteet] [Taistelu] a stored Haasteet event as one line of a recap, in plain words
-    (None: nothing to tell). A campaign opens session 1 (the chapter of Haasteet), the ballot at a
-    session's end opens the next, a scene's start opens a scene; snapshots repeat what a command's
-    result tells and say nothing."""
+    """[Haasteet] [Taistelu] [Kokemuspisteet] a stored Haasteet event as one line of a recap, in
+    plain words (None: nothing to tell). A campaign opens session 1 (the chapter of Haasteet), the
+    ballot at a session's end opens the next, a scene's start opens a scene; snapshots repeat what
+    a command's result tells and say nothing."""
     match payload.get("type"):
         case "haasteet_campaign_started":
             return RecapLine(starts="chapter")
@@ -293,9 +301,10 @@ def _action_full(actor: str, a: Mapping[str, Any]) -> list[str]:
     if a.get("lost"):
         return [f"  - {actor}'s {kind} on {target} is **lost**: {pile} rolled for nothing."]
     crossed = _text(a.get("crossed"))
-    across = f", crossing {crossed}: {'won' if a.get('won') else 'lost'} (net)" if crossed else ""
+    across = f", crossed with {crossed} and {'won' if a.get('won') else 'lost'}" if crossed else ""
+    net = " (net)" if crossed and a.get("won") else ""
     text = (f"  - {actor}'s {kind} on {target}: {pile} over {_int(a.get('threshold'), 5)}"
-            f"{across}: {_degrees(_int(a.get('degree')))}")
+            f"{across}: {_degrees(_int(a.get('degree')))}{net}")
     if a.get("kind") == "attack":
         text += f", **hit** for {_int(a.get('damage'))} damage" if a.get("success") else ", **miss**"
     else:
@@ -334,6 +343,9 @@ def _soak_full(r: Mapping[str, Any]) -> list[str]:
 
 
 def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
+    """A command's result with its mechanics: faces, pools, thresholds, degrees, spent strengths
+    ([Vahvuudet]), sanity before→after ([Mielenterveyssäännöt]), the wound grid ([Vaurio]), the
+    death number and die ([Kuolema]), XP ([Kokemuspisteet], [Hahmokehitys])."""
     who = _who(r)
     match command:
         case "pc_add":
@@ -386,11 +398,13 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
             rating = _int(r.get("rating"), len(_seq(r.get("against"))))
             steadfast = _int(_map(r.get("spent")).get("steadfastness"))
             pool = _int(r.get("pool"), len(_seq(r.get("dice"))))
-            mind = f"mind {_int(r.get('mind'), pool - steadfast)}" + (f" + {steadfast} steadfastness" if steadfast else "")
+            mind = f"mind {_int(r.get('mind'), pool - steadfast)}" + (
+                f" + {steadfast} steadfastness" if steadfast else "")
             sanity = _map(r.get("sanity"))
             if r.get("winner") == "shock" or _int(r.get("loss")) > 0:
                 told = (f"the shock wins by {_int(r.get('loss'))}; sanity {sanity.get('before', '?')}→"
-                        f"{sanity.get('after', '?')}, now **{_stage(r)}**" + (", with symptoms" if r.get("symptoms") else ""))
+                        f"{sanity.get('after', '?')}, now **{_stage(r)}**"
+                        + (", with symptoms" if r.get("symptoms") else ""))
             else:
                 told = f"{who} holds firm" if r.get("winner") == "character" else "a tie: it costs nothing"
                 told += f"; still {_stage(r)}"
@@ -409,7 +423,7 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
             rounds = _int(r.get("rounds"))
             return ["- The fight ends" + (f" after {_plural(rounds, 'round')}." if rounds else ".")]
         case "round_end":
-            return [f"- Round {_int(r.get('round'), 0) or 'the next'} begins."]
+            return [f"- Round {_int(r.get('round'))} begins." if _int(r.get("round")) else "- The next round begins."]
         case "declare":
             kind = "an attack" if r.get("kind") == "attack" else "a bonus action"
             paid = _spent(r.get("paid"))
@@ -511,6 +525,8 @@ def _told(degree: int) -> str:
 
 
 def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
+    """A command's result as the tale tells it: how well it went in words ([Haasteet]), the stage
+    of a shaken mind ([Mielenterveyssäännöt]), a wound by its size ([Vaurio]); no numbers."""
     who = _who(r)
     match command:
         case "pc_add":
@@ -533,7 +549,7 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
         case "contest":
             opponent = _who(r, "opponent")
             winner = _text(r.get("winner"))
-            return [f"- **{who}** pits themself against {opponent}: *{_text(r.get('action'), 'a test of wills')}*.",
+            return [f"- **{who}** is pitted against {opponent}: *{_text(r.get('action'), 'a test of wills')}*.",
                     f"  - {winner} prevails." if winner else "  - Neither gains the upper hand."]
         case "shock":
             if r.get("rolled") is False:
@@ -545,8 +561,8 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
         case "treat":
             sanity = _map(r.get("sanity"))
             if sanity.get("before") != sanity.get("after"):
-                return [f"- **{who}** undergoes treatment and is {_stage(r)} again." if _stage(r) != "healthy"
-                        else f"- **{who}** undergoes treatment and is well again."]
+                return [f"- **{who}** undergoes treatment and is well again." if _stage(r) == "healthy"
+                        else f"- **{who}** undergoes treatment and steadies, though still {_stage(r)}."]
             return [f"- **{who}** undergoes treatment; the symptoms ease."]
         case "combat_start":
             return ["- A fight breaks out."]
@@ -563,8 +579,7 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
             return [f"- **{target}** is hurt{by}.{_wound_story(target, r)}"]
         case "soak":
             target = _who(r, "target")
-            first = (f"- {target} grits their teeth:{_wound_story(target, r)}" if r.get("recorded")
-                     else f"- {target} shrugs off the blow.")
+            first = (f"-{_wound_story(target, r)}" if r.get("recorded") else f"- {target} shrugs off the blow.")
             return [first, *_results_story(r)]
         case "heal":
             cause = _text(_map(r.get("healed")).get("cause"))
@@ -623,8 +638,8 @@ def export_cast(status: Mapping[str, Any]) -> list[str]:
     for name, c in _map(status.get("characters")).items():
         c = _map(c)
         name = str(name)
-        flags = [w for w, on in (("dead", c.get("dead")), ("out of action", c.get("out_of_action") and not c.get("dead")))
-                 if on]
+        flags = [w for w, on in (("dead", c.get("dead")),
+                                 ("out of action", c.get("out_of_action") and not c.get("dead"))) if on]
         extra = f" ({', '.join(flags)})" if flags else ""
         describe = _text(c.get("describe"))
         lines.append(f"- **{_link(name)}**{extra}" + (f": {describe.rstrip('.')}." if describe else "."))
