@@ -21,15 +21,18 @@ from platformdirs import user_data_dir
 from rich.console import Console
 
 from .errors import SoloError
+from .i18n import set_language
 from .journal import Journal
 from .render import render
 from .session import Outcome, Session
 
-USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--no-model] COMMAND
+USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--no-model] [--lang en|fi] COMMAND
   solo play [CAMPAIGN] [--director]  play interactively (--director: co-pilot for a human Director)
   solo script FILE|- [--json]  run a file of commands (- reads standard input)
   solo LINE...                 run one command, e.g. solo status --json
-  solo help                    list the commands"""
+  solo help                    list the commands
+  --lang en|fi                 the language of a rule system's messages where it has one (Haasteet: fi);
+                               default $SOLO_LANG, else en; commands and JSON stay the same"""
 
 
 @dataclass
@@ -50,7 +53,7 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
     rest = list(argv)
     while rest and rest[0].startswith("--"):
         flag, eq, inline = rest[0].partition("=")
-        if flag in ("--db", "--model", "--llm-url"):
+        if flag in ("--db", "--model", "--llm-url", "--lang"):
             if eq:
                 value = inline
                 rest = rest[1:]
@@ -59,7 +62,10 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
                 rest = rest[2:]
             else:
                 raise SoloError(f"{flag} needs a value")
-            setattr(opts, flag[2:].replace("-", "_"), value)
+            if flag == "--lang":
+                set_language(value)  # an unknown code: InvalidCommand, one line on stderr
+            else:
+                setattr(opts, flag[2:].replace("-", "_"), value)
         elif flag == "--no-model":
             opts.no_model = True
             rest = rest[1:]

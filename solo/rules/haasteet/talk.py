@@ -22,6 +22,7 @@ from .data_rules import DIES, FINNISH_STRENGTHS, MAX_HIT, STRENGTHS, fold
 from .decide import DiceProbe, Pool, decide
 from .grammar import SPECS
 from .odds import contest_odds, degrees, pool_odds
+from .present import tr
 from .state import HaasteetState
 
 ROLLS = (rc.Challenge, rc.Contest, rc.Shock, rc.RollRound, rc.Death)
@@ -79,20 +80,26 @@ def prepare(state: HaasteetState, command: rc.Command, talk: Conversation) -> rc
     threshold = command.threshold
     if isinstance(command, rc.Challenge):
         o = pool_odds(mine.count, threshold, state.die)
-        talk.say(f"  [dim]{escape(mine.who)} rolls {mine.count}d{state.die} over {threshold}: "
-                 f"{o['at_least_one']:.0%} at least one degree, {o['expected_degrees']:.1f} expected[/]")
+        talk.say("  [dim]" + tr("{who} rolls {count}d{die} over {threshold}: {at_least_one:.0%} at least one degree, "
+                                "{expected:.1f} expected", who=escape(mine.who), count=mine.count, die=state.die,
+                                threshold=threshold, at_least_one=o["at_least_one"],
+                                expected=o["expected_degrees"]) + "[/]")
         return command
     theirs = rolled.get("against")
     if theirs is None:  # the other side's faces are typed already: their degree is fixed
         return command
     c = contest_odds(mine.count, theirs.count, threshold, state.die)
     if isinstance(command, rc.Shock):
-        talk.say(f"  [dim]{escape(mine.who)}'s mind {mine.count}d against the shock's {theirs.count}d over "
-                 f"{threshold}: {c['win']:.0%} unshaken, {c['tie']:.0%} a tie, {c['lose']:.0%} shaken; sanity lost "
-                 f"{expected_loss(mine.count, theirs.count, threshold, state.die):.1f} expected[/]")
+        talk.say("  [dim]" + tr("{who}'s mind {count}d against the shock's {shock}d over {threshold}: {win:.0%} "
+                                "unshaken, {tie:.0%} a tie, {lose:.0%} shaken; sanity lost {loss:.1f} expected",
+                                who=escape(mine.who), count=mine.count, shock=theirs.count, threshold=threshold,
+                                win=c["win"], tie=c["tie"], lose=c["lose"],
+                                loss=expected_loss(mine.count, theirs.count, threshold, state.die)) + "[/]")
     else:
-        talk.say(f"  [dim]{escape(mine.who)} {mine.count}d against {escape(theirs.who)} {theirs.count}d over "
-                 f"{threshold}: win {c['win']:.0%}, tie {c['tie']:.0%}, lose {c['lose']:.0%}[/]")
+        talk.say("  [dim]" + tr("{who} {count}d against {other} {other_count}d over {threshold}: win {win:.0%}, "
+                                "tie {tie:.0%}, lose {lose:.0%}", who=escape(mine.who), count=mine.count,
+                                other=escape(theirs.who), other_count=theirs.count, threshold=threshold,
+                                win=c["win"], tie=c["tie"], lose=c["lose"]) + "[/]")
     return command
 
 
@@ -110,22 +117,24 @@ def after(state: HaasteetState, command: rc.Command, talk: Conversation) -> None
         who = state.find(command.character)
         last = who.last_challenge if who is not None else None
         if who is not None and last is not None and last.clue and not last.success and any(who.strengths.values()):
-            lines.append(f"`repair {quote(who.name)} STRENGTH` spends 1 point to find the clue after all")
+            lines.append(tr("`repair {name} STRENGTH` spends 1 point to find the clue after all",
+                            name=quote(who.name)))
     for hit in state.pending:
         target = state.fighter(hit.target)
         left = target.strengths.get("tenacity", 0) if target is not None else 0
-        lines.append(f"{escape(hit.target)} takes {hit.damage}: `soak {quote(hit.target)} K` with 0 to "
-                     f"{min(hit.damage, left)} tenacity")
+        lines.append(tr("{target} takes {damage}: `soak {quoted} K` with 0 to {most} tenacity",
+                        target=escape(hit.target), damage=hit.damage, quoted=quote(hit.target),
+                        most=min(hit.damage, left)))
     if not state.pending:
         if isinstance(command, (rc.RollRound, rc.Soak, rc.Hit)):
             for c in state.characters:
                 if not c.dead and (c.biggest >= MAX_HIT or len(c.hits) >= MAX_HIT):
-                    lines.append(f"{escape(c.name)}'s life is at stake: `death {quote(c.name)} N` with the death "
-                                 "number 1-6")
+                    lines.append(tr("{name}'s life is at stake: `death {quoted} N` with the death number 1-6",
+                                    name=escape(c.name), quoted=quote(c.name)))
         combat = state.combat
         if combat is not None and combat.rolled and not combat.waiting and isinstance(command, (rc.RollRound,
                                                                                                  rc.Soak)):
-            lines.append("`round end` begins the next round, `combat end` closes the fight")
+            lines.append(tr("`round end` begins the next round, `combat end` closes the fight"))
     if lines:
         talk.say("\n".join(f"  [dim]{line}[/]" for line in lines))
 
