@@ -16,6 +16,7 @@ from typing import Any
 from rich.markup import escape
 
 from ...i18n import language
+from ...kernel.grammar import quote
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
 from . import commands as rc
 from .data_rules import STRENGTHS
@@ -98,8 +99,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                     + (f": {escape(r['title'])}" if r["title"] else "")]
         case "AddEnemy":
             return [tr("Opponent {enemy}: {strengths}", enemy=f"[bold]{escape(r['enemy'])}[/]",
-                       strengths=", ".join(f"{term(s)} {v}" for s, v in r["strengths"].items() if v))
-                    or tr("no strengths")]
+                       strengths=", ".join(f"{term(s)} {v}" for s, v in r["strengths"].items() if v)
+                       or tr("no strengths"))]
         case "LeaveEnemy":
             return [f"{escape(r['enemy'])} " + tr(LEFT.get(r["how"], "leaves")) + "."]
         case "Declare":
@@ -139,6 +140,32 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                     + tr(", now {stage}", stage=term(r["stage"])) if r["loss"] else tr("holds firm"))
             return [tr("{character} {dice} against the shock's {against}: {outcome}", character=escape(r["character"]),
                        dice=_dice(r), against=_dice(r, "against"), outcome=lost)]
+        case "Repair":
+            return [tr("{character} spends 1 {strength} ({before}→{after}): the clue is found after all",
+                       character=escape(r["character"]), strength=term(r["strength"]),
+                       before=r["points"]["before"], after=r["points"]["after"])]
+        case "Heal":
+            return [tr("{target}'s hit of {size} has healed: {grid}", target=escape(r["target"]),
+                       size=r["healed"]["size"], grid=_grid(r))]
+        case "Experience":
+            return [tr("{character} earns {awarded} XP (now {xp})", character=escape(r["character"]),
+                       awarded=r["awarded"], xp=r["xp"])]
+        case "Raise":
+            return [tr("{character}'s {strength} rises to {max} for 10 XP ({xp} left)",
+                       character=escape(r["character"]), strength=term(r["strength"]), max=r["max"]["after"],
+                       xp=r["xp"]["after"])]
+        case "Learn":
+            return [tr("{character} has learned: {learned}", character=escape(r["character"]),
+                       learned=escape(r["learned"][-1] if r["learned"] else ""))]
+        case "Recover":
+            back = [f"{escape(name)} ({', '.join(f'{term(s)} {n}' for s, n in points.items())})"
+                    for name, points in r["recovered"].items()]
+            return [tr("Strengths back to full: {who}", who="; ".join(back))]
+        case "EndSession":
+            votes = ", ".join(f"{escape(name)} {n}" for name, n in r["votes"].items())
+            return [tr("Session {before} ends: {winner} wins the ballot ({votes}) and {awarded} XP; session {after} "
+                       "begins", before=r["session"]["before"], after=r["session"]["after"],
+                       winner=f"[bold]{escape(r['winner'])}[/]", votes=votes or "-", awarded=r["awarded"])]
         case "Treat":
             return [tr("{character} after treatment: {stage}", character=escape(r["character"]), stage=term(r["stage"]))
                     + (" " + tr("(symptoms eased)") if r["symptoms_eased"] else "")]
@@ -164,8 +191,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [tr("{target} takes a hit of {size}: {grid}", target=escape(r["target"]), size=r["size"],
                        grid=_grid(r))]
         case "Hit":
-            return [tr("{target} is hit for {damage}: `soak {target} K` (tenacity)", target=escape(r["target"]),
-                       damage=r["damage"])]
+            return [tr("{target} is hit for {damage}: `soak {quoted} K` (tenacity)", target=escape(r["target"]),
+                       quoted=escape(quote(r["target"])), damage=r["damage"])]
         case "Death":
             return [tr("{character}: death number {death_number}, rolls {die}: {outcome}",
                        character=escape(r["character"]), death_number=r["death_number"], die=r["die"],

@@ -21,7 +21,7 @@ from ...llm.check import OutcomeRecord
 from ...narration import Narration
 from . import commands as rc
 from . import events as ev
-from . import present, record, results
+from . import journal, present, record, results
 from . import talk as talk_
 from .apply import apply, fold
 from .data_rules import STRENGTHS
@@ -105,18 +105,12 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
         return record.about(event)
 
     def recap(self, payload: dict[str, Any]) -> RecapLine | None:
-        from . import journal
-
         return journal.recap(payload)
 
     def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
-        from . import journal
-
         return journal.export_event(payload, first, story)
 
     def export_cast(self, status: dict[str, Any]) -> list[str]:
-        from . import journal
-
         return journal.export_cast(status)
 
     def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:

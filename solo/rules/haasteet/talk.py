@@ -118,19 +118,19 @@ def after(state: HaasteetState, command: rc.Command, talk: Conversation) -> None
         last = who.last_challenge if who is not None else None
         if who is not None and last is not None and last.clue and not last.success and any(who.strengths.values()):
             lines.append(tr("`repair {name} STRENGTH` spends 1 point to find the clue after all",
-                            name=quote(who.name)))
+                            name=escape(quote(who.name))))
     for hit in state.pending:
         target = state.fighter(hit.target)
         left = target.strengths.get("tenacity", 0) if target is not None else 0
         lines.append(tr("{target} takes {damage}: `soak {quoted} K` with 0 to {most} tenacity",
-                        target=escape(hit.target), damage=hit.damage, quoted=quote(hit.target),
+                        target=escape(hit.target), damage=hit.damage, quoted=escape(quote(hit.target)),
                         most=min(hit.damage, left)))
     if not state.pending:
         if isinstance(command, (rc.RollRound, rc.Soak, rc.Hit)):
             for c in state.characters:
                 if not c.dead and (c.biggest >= MAX_HIT or len(c.hits) >= MAX_HIT):
                     lines.append(tr("{name}'s life is at stake: `death {quoted} N` with the death number 1-6",
-                                    name=escape(c.name), quoted=quote(c.name)))
+                                    name=escape(c.name), quoted=escape(quote(c.name))))
         combat = state.combat
         if combat is not None and combat.rolled and not combat.waiting and isinstance(command, (rc.RollRound,
                                                                                                  rc.Soak)):
