@@ -24,6 +24,7 @@ from solo.llm.check import OutcomeRecord, contradictions  # noqa: E402
 from solo.llm.graph import STOP, ModelNarrator  # noqa: E402
 from solo.narration import Narration  # noqa: E402
 from solo.rules.enigma import SYSTEM  # noqa: E402
+from retellings import watch  # noqa: E402
 
 PROMPTS = SYSTEM.data / "prompts"
 
@@ -115,15 +116,7 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
     from solo.session import Session
 
     model = ModelNarrator(backend)
-    seen: list[tuple[Narration, OutcomeRecord, Narration, list]] = []
-    retell = model.retell
-
-    def spy(oracle: Narration, record: OutcomeRecord, **kwargs):
-        told, calls = retell(oracle, record, **kwargs)
-        seen.append((oracle, record, told, calls))
-        return told, calls
-
-    model.retell = spy  # type: ignore[method-assign]
+    seen = watch(model)
     session = Session(Journal(tmp_path / "rhun.sqlite"), model=model, director_peril=True)
     shown: list[dict] = []
     for line in ("campaign new Rhun --rules rhun --seed 5", RHUN_ANNA, "scene start The ford",
@@ -142,6 +135,53 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
         if told.source == "model":
             assert told.origin == f"{backend.name} retelling {oracle.origin}"
             assert contradictions(told.text, record) == [] and RHUN.check(told.text, record) == [], told.text
+        else:  # refused twice: the oracle's words stand, and the reason is kept
+            assert told.text == oracle.text and "model fallback" in told.origin
+    assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked
+    assert any(t.source == "model" for _, _, t, _ in narrated)
+
+
+def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, tmp_path):
+    """A Haasteet solo campaign through the shared graph: a Wide Shot, a clue, a lost shock test,
+    a combat round (Sammy's attack, the Ghoul's wound, the Ghoul's attack back, declared by the
+    Director), the soaked hit and a death roll. Each narration the player is shown is the model's,
+    and then passes the kernel's and Haasteet's checks against the record of its own fact (each
+    attack its own actor's), or the oracle's own, with why the model's was refused: never a
+    narration contradicting the record."""
+    from solo.journal import Journal
+    from solo.rules.haasteet import SYSTEM as HAASTEET
+    from solo.session import Session
+
+    model = ModelNarrator(backend)
+    seen = watch(model)
+    session = Session(Journal(tmp_path / "haasteet.sqlite"), model=model, director_peril=True)
+    shown: list[dict] = []
+    for line in ("campaign new Arkham --rules haasteet --seed 5",
+                 "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2", "scene start The crypt",
+                 "challenge Sammy 'search the crypt' --clue --rating 2 --dice 9,3",
+                 "shock Sammy 'a ghoul feeding' --rating 3 --dice 1,2 --against 9,4,4",
+                 "enemy add Ghoul", "combat start",  # the Director has the Ghoul declare an attack on Sammy
+                 # both piles' lowest die a 10: one group, neither hit stops the other action [Aloite]
+                 "declare Sammy attack Ghoul --rating 2 --weapon 1", "round roll --dice Sammy=10,10 --dice Ghoul=10",
+                 "soak Sammy 0", "death Sammy 2 --dice 5"):
+        outcome = session.execute(line)
+        assert outcome.ok, (line, outcome.error)
+        told = (outcome.result or {}).get("narration", [])
+        shown += told if isinstance(told, list) else [told]
+    narrated = [(o, r, t, c) for o, r, t, c in seen if o.task in HAASTEET.narration_tasks]
+    assert {"wide_shot", "clue", "symptoms", "attack", "wound", "death"} <= {o.task for o, *_ in narrated}
+    attacks = {r.actor: r for o, r, *_ in narrated if o.task == "attack"}
+    sammy = attacks["Sammy"]
+    assert (sammy.action, sammy.dice, sammy.success) == ("attack Ghoul", (10, 10), True)
+    assert attacks["Ghoul"].action == "attack Sammy" and attacks["Ghoul"].dice == (10,)
+    assert {r.characters[0] for o, r, *_ in narrated if o.task == "wound"} == {"Ghoul", "Sammy"}
+    death = next(r for o, r, *_ in narrated if o.task == "death")
+    assert "The death roll: Sammy lives." in death.details and death.harm_track == "hits"
+    for oracle, record, told, calls in narrated:
+        assert calls and calls[-1].model == backend.name  # the bundled model was asked
+        if told.source == "model":
+            assert told.origin == f"{backend.name} retelling {oracle.origin}"
+            assert contradictions(told.text, record) == [] and HAASTEET.check(told.text, record) == [], told.text
         else:  # refused twice: the oracle's words stand, and the reason is kept
             assert told.text == oracle.text and "model fallback" in told.origin
     assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked

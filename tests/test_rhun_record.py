@@ -7,16 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
+import retellings
 
-from solo.journal import Journal
-from solo.llm.backends import FakeBackend
 from solo.llm.check import OutcomeRecord, contradictions
-from solo.llm.graph import ModelNarrator
-from solo.kernel.events import TYPES as SESSION
-from solo.narration import Narration, OracleNarrator
+from solo.narration import OracleNarrator
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import events as ev
-from solo.session import Session
 from solo.tables import system_tables
 
 ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "
@@ -24,41 +20,12 @@ ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --i
 DUN = ANNA.replace("Anna", "Dun").replace("--dice 4,5,6,3,4", "--dice 4,5,6,2,2").replace(" --aspect bold", "")
 
 
-class Told:
-    """A solo Rhûn session with a scripted model: every narration retold, with its record."""
+class Told(retellings.Told):
+    """A solo Rhûn session with a scripted model."""
 
     def __init__(self, tmp_path):
-        self.fake = FakeBackend()
-        self.model = ModelNarrator(self.fake)
-        self.told: list[tuple[Narration, OutcomeRecord, Narration]] = []
-        retell = self.model.retell
-
-        def spy(oracle: Narration, record: OutcomeRecord, **kwargs):
-            again, calls = retell(oracle, record, **kwargs)
-            self.told.append((oracle, record, again))
-            return again, calls
-
-        self.model.retell = spy  # type: ignore[method-assign]
-        self.session = Session(Journal(tmp_path / "rhun.sqlite"), model=self.model, director_peril=True)
-        self.play("campaign new Rhun --rules rhun --seed 7", ANNA)
-
-    def play(self, *lines: str) -> dict:
-        for line in lines:
-            self.told.clear()
-            outcome = self.session.execute(line)
-            assert outcome.ok, (line, outcome.error)
-        return outcome.result or {}
-
-    def record(self, task: str) -> OutcomeRecord:
-        found = [r for oracle, r, _ in self.told if oracle.task == task]
-        assert len(found) == 1, (task, [o.task for o, _, _ in self.told])
-        return found[0]
-
-    def events(self) -> list:
-        """The rules' events of the last command, as stored."""
-        stored = self.session.journal.events(self.session.campaign.id)
-        last = max(e.command for e in stored)
-        return [SYSTEM.event_from_dict(e.payload) for e in stored if e.command == last and e.type not in SESSION]
+        super().__init__(tmp_path / "rhun.sqlite", SYSTEM, "campaign new Rhun --rules rhun --seed 7", ANNA,
+                         director_peril=True)
 
 
 @pytest.fixture
