@@ -61,6 +61,10 @@ def test_each_narration_of_a_round_is_held_to_its_own_actors_action(game):
     wound = game.record("wound")
     assert (wound.characters, wound.actor, wound.success, wound.dice) == (("Ghoul",), None, None, ())
     assert wound.details == ("Ghoul takes a light hit (size 1).",) and wound.harm_track == "hits"
+    # the damage an attack dealt may be written beside "hits"; another number may not
+    assert contradictions("The Ghoul lunges and hits Sammy for 3 with its claws.", ghoul) == []
+    assert contradictions("The Ghoul lunges and hits Sammy for 4 with its claws.", ghoul) == [
+        "gives a hits number nobody rolled (4)"]
 
 
 def test_the_same_table_told_of_two_actors_finds_each_by_name(game):

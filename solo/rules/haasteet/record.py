@@ -37,7 +37,8 @@ How Haasteet reads into the record:
   the line or its question names.
 - The harm track is the wound grid's hits; no ``peril`` is recorded (which hit of the grid it is
   is told in words, "its second hit"), so the kernel refuses any number the prose writes beside
-  "hits"; a hit's size is told as "size N", damage as "N damage".
+  "hits" unless it is the damage of this attack or the size of this hit (``targets``); a hit's size
+  is told as "size N", damage as "N damage".
 """
 
 from __future__ import annotations
@@ -314,6 +315,7 @@ def record(narration: Narration, events: Sequence[Any], after: HaasteetState) ->
     characters: list[str] = list(facts.get("characters", []))
     details: list[str] = ["A new scene begins."] if narration.task == "wide_shot" else []
     knocked_out: list[str] = []
+    struck: dict[str, int] = {}  # who an attack or a wound struck, and for how much (numbers the prose may give)
     actor: str | None = facts.get("actor")
     action: str | None = facts.get("action")
     who = str(actor or "")
@@ -333,12 +335,15 @@ def record(narration: Narration, events: Sequence[Any], after: HaasteetState) ->
         action = ACTION_WORDS["reduce" if facts["action"] == "bonus" and facts.get("reduce") else facts["action"]]
         action = action.format(target=target)
         details += _action_details(facts)
+        if facts["action"] == "attack" and facts.get("damage"):
+            struck[target] = int(facts["damage"])  # "hits the ghoul for 3" names a number the rules gave
         if facts.get("hit", {}).get("out_of_action"):
             knocked_out.append(target)
     elif kind == "wound":
         characters.append(facts["target"])
         actor = None
         details += _wound_details(facts, after.combat is not None)
+        struck[facts["target"]] = int(facts.get("size") or facts["damage"])
         if facts["out_of_action"]:
             knocked_out.append(facts["target"])
     elif kind == "death":
@@ -353,7 +358,7 @@ def record(narration: Narration, events: Sequence[Any], after: HaasteetState) ->
     return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(c for c in characters if c)),
                          actor=actor, action=action if kind in ("challenge", "contest", "action") else None,
                          dice=tuple(facts.get("dice", ())), success=facts.get("success") if kind != "death" else None,
-                         harm_track=HARM_TRACK, knocked_out=tuple(dict.fromkeys(knocked_out)),
+                         harm_track=HARM_TRACK, knocked_out=tuple(dict.fromkeys(knocked_out)), targets=struck,
                          details=tuple(dict.fromkeys(details)))
 
 
