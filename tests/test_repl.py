@@ -350,7 +350,7 @@ def test_a_rhun_adventure_in_director_mode_walks_through_a_character_and_asks_ev
     assert listed, screen
     t.line(listed.group(1), "Campaign name:")
     t.line("Salt", "Seed")
-    t.line("5", "make your own")
+    t.line("5", "Enter to make one")
     t.line("", "Name:")
     t.line("Tarn", "Archetype")
     t.line("2", "Aspect 1")
@@ -383,9 +383,8 @@ def test_a_haasteet_adventure_in_director_mode_makes_an_investigator_and_asks_bo
     t.line(listed.group(1), "Campaign name:")
     t.line("Bell", "Seed")
     t.line("7", "Campaign die")
-    t.line("", "make your own")
-    t.line("", "Name:")
-    t.line("Mary Quill", "Description")
+    t.line("", "Enter to make one")
+    t.line("Mary Quill", "Description")  # a name at the ready-made question makes one's own
     t.line("a nurse from Salem, good with knots", "Daring (0-3)")
     t.line("1", "Tenacity")
     t.line("3", "Instinct")

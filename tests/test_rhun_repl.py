@@ -43,8 +43,7 @@ def last_line(session: Session) -> str:
 
 
 def test_the_walk_through_builds_a_character_by_the_creation_rules(tmp_path):
-    answers = ["",            # no ready-made character: make my own
-               "Tarn",        # name
+    answers = ["Tarn",        # no ready-made character: my own, named at once
                "2",           # Champion (Exertion & Finesse: both in Prowess)
                "1", "keen eyed",  # aspects: Bold, Keen-eyed (two: no more asked)
                "4 5 6 3 4",   # the creation dice typed: Insight 2, Prowess 2, Resolve 3, Grit 3, Ego 4
@@ -85,6 +84,11 @@ def test_the_walk_through_offers_the_ready_made_characters_first(tmp_path):
     repl.new_character()
     assert "Ready-made characters: 1 Halden Roe" in out.getvalue()
     assert list(session.status()["characters"]) == ["Halden Roe"]
+    session, repl, out, asked = repl_for(tmp_path / "own", ["", "Tarn"])  # Enter: one's own, then its name
+    with pytest.raises(StopIteration):
+        repl.new_character()
+    assert asked[:2] == ["A ready-made character (number, r for random), or the name of your own (Enter to make "
+                         "one):", "Name:"] and asked[2].startswith("Archetype")
 
 
 def test_bad_answers_are_asked_again_with_one_line(tmp_path):

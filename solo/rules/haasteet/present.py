@@ -243,11 +243,14 @@ def create_character(state: HaasteetState, talk: Conversation, pregens: list[Pre
     if free:
         talk.say(tr("Ready-made investigators: {choices}", choices="; ".join(
             f"{i} {escape(p.name)} ({escape(p.summary)})" for i, p in enumerate(free, 1))))
-        choice = ask_choice(talk, tr("A ready-made investigator (number, r for random), or Enter to make your own:"),
-                            [p.name for p in free], rng)
-        if choice:
-            return ready_made(next(p for p in free if p.name == choice))  # type: ignore[no-any-return]
-    name = ask_required(talk, tr("Name:"))
+        choice = ask_choice(talk, tr("A ready-made investigator (number, r for random), or the name of your own "
+                                     "(Enter to make one):"), [p.name for p in free], rng, free=True)
+        found = next((p for p in free if p.name == choice), None)
+        if found is not None:
+            return ready_made(found)  # type: ignore[no-any-return]
+        name = choice or ask_required(talk, tr("Name:"))
+    else:
+        name = ask_required(talk, tr("Name:"))
     while state.taken(name):
         talk.error(tr("the name {name} is taken: choose another", name=name))
         name = ask_required(talk, tr("Name:"))

@@ -147,11 +147,14 @@ def create_character(state: RhunState, talk: Conversation, pregens: Sequence[Pre
     if free:
         talk.say("Ready-made characters: " + "; ".join(f"{i} {escape(p.name)} ({escape(p.summary)})"
                                                        for i, p in enumerate(free, 1)))
-        choice = ask_choice(talk, "A ready-made character (number, r for random), or Enter to make your own:",
-                            [p.name for p in free], rng)
-        if choice:
-            return ready_made(next(p for p in free if p.name == choice))
-    name = ask_required(talk, "Name:")
+        choice = ask_choice(talk, "A ready-made character (number, r for random), or the name of your own "
+                            "(Enter to make one):", [p.name for p in free], rng, free=True)
+        found = next((p for p in free if p.name == choice), None)
+        if found is not None:
+            return ready_made(found)
+        name = choice or ask_required(talk, "Name:")
+    else:
+        name = ask_required(talk, "Name:")
     while state.find(name) is not None:
         talk.error(f"there is already a character named {name}: choose another name")
         name = ask_required(talk, "Name:")
