@@ -93,12 +93,14 @@ def _first(name: str) -> str:
     return name.split()[0]
 
 
-def _track_numbers(text: str, track: str) -> list[int]:
-    """Numbers written within a few words of the harm track's name."""
+def numbers_near(text: str, word: str) -> list[int]:
+    """Numbers written within a few words of ``word`` (a regular expression matched as whole words):
+    the numbers prose gives a harm track, damage, a degree. A run of more digits than any die or
+    track reaches is not one of them (and never a number too long to read)."""
     numbers = []
-    for match in re.finditer(re.escape(track), text, re.I):
+    for match in re.finditer(rf"\b(?:{word})\b", text, re.I):
         window = text[max(0, match.start() - 25): match.end() + 25]
-        numbers += [int(n) for n in re.findall(r"\b(\d+)\b", window)]
+        numbers += [int(n) for n in re.findall(r"\b(\d{1,6})\b", window)]
     return numbers
 
 
@@ -142,7 +144,7 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
     allowed = {n for pair in record.peril.values() for n in pair}
     allowed |= {abs(after - before) for before, after in record.peril.values()}
     allowed |= set(record.targets.values())
-    invented = [n for n in _track_numbers(text, record.harm_track) if n not in allowed]
+    invented = [n for n in numbers_near(text, re.escape(record.harm_track)) if n not in allowed]
     if invented:
         problems.append(f"gives a {record.harm_track} number nobody rolled ({invented[0]})")
     return problems

@@ -47,7 +47,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ...llm.check import OutcomeRecord
+from ...llm.check import OutcomeRecord, numbers_near
 from ...narration import Narration
 from . import events as ev
 from .data_rules import STAGES
@@ -431,13 +431,6 @@ def _said_of(name: str, head: str, text: str) -> bool:
                for v in _variants(name))
 
 
-def _numbers_near(text: str, word: str) -> list[int]:
-    numbers = []
-    for match in re.finditer(rf"\b{word}\b", text, re.I):
-        numbers += [int(n) for n in re.findall(r"\b(\d+)\b", text[max(0, match.start() - 25): match.end() + 25])]
-    return numbers
-
-
 def _target(record: OutcomeRecord) -> str | None:
     """The one a round's action aims at, read back from the record's ``action``."""
     if record.task not in ("attack", "bonus") or not record.action:
@@ -509,7 +502,7 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
                 break
     told = {int(n) for n in re.findall(r"\b(\d+)\b", " ".join(record.lines()))}
     for what, word in _NUMBERED.items():
-        invented = [n for n in _numbers_near(text, word) if n not in told]
+        invented = [n for n in numbers_near(text, word) if n not in told]
         if invented:
             problems.append(f"gives a {what} number nobody rolled ({invented[0]})")
     return problems

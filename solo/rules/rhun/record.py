@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ...llm.check import OutcomeRecord
+from ...llm.check import OutcomeRecord, numbers_near
 from ...narration import Narration
 from . import events as ev
 from .data_rules import RACES
@@ -177,13 +177,6 @@ def record(narration: Narration, events: Sequence[Any], after: RhunState) -> Out
                          enemy=enemy, targets=targets, details=tuple(dict.fromkeys(details)))
 
 
-def _numbers_near(text: str, word: str) -> list[int]:
-    numbers = []
-    for match in re.finditer(rf"\b{word}\b", text, re.I):
-        numbers += [int(n) for n in re.findall(r"\b(\d+)\b", text[max(0, match.start() - 25): match.end() + 25])]
-    return numbers
-
-
 # Words telling that a Challenge took a blow or gave way (checked after a Fail)
 _BLOW_AFTER = (r"(?:(?:is|was|gets|got)\s+(?:hit|struck|wounded|beaten|defeated|driven back|overcome)|falls|"
                r"gives way|crumbles|collapses|flees|yields)")
@@ -213,7 +206,7 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
             problems.append(f"tells a blow against {record.enemy} on a Fail")
     told = {int(n) for n in re.findall(r"\b(\d+)\b", " ".join(record.lines()))}
     for word in _NUMBERED:
-        invented = [n for n in _numbers_near(text, word) if n not in told]
+        invented = [n for n in numbers_near(text, word) if n not in told]
         if invented:
             problems.append(f"gives an {word} number nobody rolled ({invented[0]})" if word == "Ego"
                             else f"gives a {word} number nobody rolled ({invented[0]})")
