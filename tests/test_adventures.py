@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from playing import ok
 from solo.adventure import AdventureError, load_adventure
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.adventure import PREGENS, foes, load_pregens
@@ -20,12 +21,6 @@ FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
 ADVENTURES = sorted(p for p in FOLDER.glob("*.toml") if p.name != "pregens.toml")
 ENIGMA_ADVENTURES = [p for p in ADVENTURES if tomllib.loads(p.read_text(encoding="utf-8")).get("rules") == "enigma"]
 FULL = [p for p in ENIGMA_ADVENTURES if p.name != "first_adventure.toml"]
-
-
-def ok(session: Session, line: str) -> dict:
-    outcome = session.execute(line)
-    assert outcome.ok, f"{line!r}: {outcome.error}"
-    return outcome.result or {}
 
 
 def told(result: dict) -> list[dict]:

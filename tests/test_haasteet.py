@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from playing import ok, refused
 from solo.journal import Journal
 from solo.session import Session
 
@@ -19,20 +20,6 @@ def game(tmp_path):
     ok(session, "campaign new Arkham --rules haasteet --seed 4")
     ok(session, SAMMY)
     return session
-
-
-def ok(session: Session, line: str) -> dict:
-    outcome = session.execute(line)
-    assert outcome.ok, f"{line!r}: {outcome.error}"
-    return outcome.result or {}
-
-
-def refused(session: Session, line: str, words: str) -> str:
-    before = session.status()
-    outcome = session.execute(line)
-    assert not outcome.ok and words in (outcome.error or ""), (line, outcome.error)
-    assert "\n" not in (outcome.error or "") and session.status() == before  # one line, nothing changed
-    return outcome.error or ""
 
 
 def who(session: Session, name: str = "Sammy") -> dict:

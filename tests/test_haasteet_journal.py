@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from playing import exported, ok
 from solo.journal import Journal
 from solo.rules.haasteet import SYSTEM
 from solo.rules.haasteet import journal as hj
@@ -47,12 +48,6 @@ PLAY = (
 )
 
 
-def ok(session: Session, line: str) -> dict:
-    outcome = session.execute(line)
-    assert outcome.ok, f"{line!r}: {outcome.error}"
-    return outcome.result or {}
-
-
 @pytest.fixture
 def played(tmp_path):
     session = Session(Journal(tmp_path / "haasteet.sqlite"))
@@ -60,11 +55,6 @@ def played(tmp_path):
     for line in PLAY:
         ok(session, line)
     return session
-
-
-def exported(session: Session, path, story: bool = False) -> str:
-    ok(session, f"export md {path}" + (" --story" if story else ""))
-    return path.read_text(encoding="utf-8")
 
 
 def stored(session: Session) -> list[dict]:

@@ -5,15 +5,14 @@ a line that parses back, and opponents leaving the scene (`enemy leave`)."""
 
 from __future__ import annotations
 
-import io
 import shlex
 
+import playing
 import pytest
-from rich.console import Console
 
+from playing import last_line
 from solo import parser
 from solo.journal import Journal
-from solo.repl import Repl
 from solo.rules.haasteet import SYSTEM
 from solo.rules.haasteet import commands as rc
 from solo.session import Session
@@ -22,24 +21,8 @@ SAMMY = "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2"
 
 
 def repl_for(tmp_path, answers, *, director=False, lines=()):
-    session = Session(Journal(tmp_path / "j.sqlite"), follow=False, suggest=director)
-    for line in ("campaign new Arkham --rules haasteet --seed 5", SAMMY, *lines):
-        assert session.execute(line).ok, line
-    out = io.StringIO()
-    queue = iter(answers)
-    asked: list[str] = []
-
-    def ask(question: str) -> str:
-        asked.append(question)
-        return next(queue)
-
-    repl = Repl(session, console=Console(file=out, width=140), history_dir=tmp_path, ask=ask, director=director)
-    return session, repl, out, asked
-
-
-def last_line(session: Session) -> str:
-    assert session.campaign is not None
-    return str(session.journal.commands(session.campaign.id)[-1]["line"])
+    return playing.repl_for(tmp_path, "campaign new Arkham --rules haasteet --seed 5", answers, director=director,
+                            lines=(SAMMY, *lines))
 
 
 def questions(asked: list[str]) -> list[str]:

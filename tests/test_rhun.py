@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from playing import ok, refused
 from solo.journal import Journal
 from solo.session import Session
 
@@ -18,20 +19,6 @@ def rhun(tmp_path):
     session = Session(Journal(tmp_path / "rhun.sqlite"))
     ok(session, "campaign new Rhun --rules rhun --seed 7")
     return session
-
-
-def ok(session: Session, line: str) -> dict:
-    outcome = session.execute(line)
-    assert outcome.ok, f"{line!r}: {outcome.error}"
-    return outcome.result or {}
-
-
-def refused(session: Session, line: str, words: str) -> str:
-    before = session.status()
-    outcome = session.execute(line)
-    assert not outcome.ok and words in outcome.error, (line, outcome.error)
-    assert "\n" not in outcome.error and session.status() == before  # one line, nothing changed
-    return outcome.error
 
 
 def hero(session: Session, name: str = "Anna") -> dict:

@@ -11,6 +11,7 @@ from typing import get_args
 
 import pytest
 
+from playing import exported, ok
 from solo.journal import Journal
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import events as ev
@@ -38,12 +39,6 @@ PLAY = (
 )
 
 
-def ok(session: Session, line: str) -> dict:
-    outcome = session.execute(line)
-    assert outcome.ok, f"{line!r}: {outcome.error}"
-    return outcome.result or {}
-
-
 @pytest.fixture
 def played(tmp_path):
     session = Session(Journal(tmp_path / "rhun.sqlite"))
@@ -51,11 +46,6 @@ def played(tmp_path):
     for line in PLAY:
         ok(session, line)
     return session
-
-
-def exported(session: Session, path, story: bool = False) -> str:
-    ok(session, f"export md {path}" + (" --story" if story else ""))
-    return path.read_text(encoding="utf-8")
 
 
 def journaled_types(session: Session) -> set[str]:

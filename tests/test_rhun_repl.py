@@ -4,42 +4,23 @@ Action, and every command the REPL builds journaled as a line that replays."""
 
 from __future__ import annotations
 
-import io
 import shlex
 
+import playing
 import pytest
-from rich.console import Console
 
+from playing import last_line
 from solo import parser
-from solo.journal import Journal
-from solo.repl import Repl
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import commands as rc
-from solo.session import Session
 
 ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "
         "--finesse 0 --exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4")
 
 
 def repl_for(tmp_path, answers, *, director=False, lines=()):
-    session = Session(Journal(tmp_path / "j.sqlite"), follow=False, suggest=director)
-    for line in ("campaign new Rhun --rules rhun --seed 11", *lines):
-        assert session.execute(line).ok, line
-    out = io.StringIO()
-    queue = iter(answers)
-    asked: list[str] = []
-
-    def ask(question: str) -> str:
-        asked.append(question)
-        return next(queue)
-
-    repl = Repl(session, console=Console(file=out, width=140), history_dir=tmp_path, ask=ask, director=director)
-    return session, repl, out, asked
-
-
-def last_line(session: Session) -> str:
-    assert session.campaign is not None
-    return str(session.journal.commands(session.campaign.id)[-1]["line"])
+    return playing.repl_for(tmp_path, "campaign new Rhun --rules rhun --seed 11", answers, director=director,
+                            lines=tuple(lines))
 
 
 def test_the_walk_through_builds_a_character_by_the_creation_rules(tmp_path):
