@@ -8,9 +8,11 @@ Usage (CONTRACT.md *Entry points*):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
+import sqlite3
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,7 +24,8 @@ from rich.console import Console
 
 from .errors import SoloError
 from .i18n import set_language
-from .journal import Journal
+from .inert import InertConsole, inert
+from .journal import Journal, storage_message
 from .render import render
 from .session import Outcome, Session
 
@@ -83,15 +86,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         opts, rest = _global_options(sys.argv[1:] if argv is None else argv)
     except SoloError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {inert(str(exc))}", file=sys.stderr)
         return 2
     if rest == ["--usage"]:
         print(USAGE)
         return 0
+    if opts.db.strip() in ("", ":memory:") or opts.db.startswith("file::memory:"):
+        print("error: --db needs a file: an empty name or :memory: would keep nothing", file=sys.stderr)
+        return 2
     try:
         journal = Journal(opts.db)
     except SoloError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {inert(str(exc))}", file=sys.stderr)
         return 2
     model = _model(opts, background=not rest or rest[0] == "play")
     try:
@@ -102,9 +108,16 @@ def main(argv: list[str] | None = None) -> int:
         return one_shot(journal, rest, opts, model)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `solo script ... | head -2`: the reader left; say nothing more
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (sqlite3.Error, OSError) as exc:  # a storage fault outside a command (opening the journal)
+        print(f"error: {inert(storage_message(exc, journal.path))}", file=sys.stderr)
+        return 2
     except Exception as exc:  # last resort: a bug, reported on one line, details in the log
         log = _log_crash(exc)
-        print(f"internal error: {type(exc).__name__}: {exc} (details in {log}); nothing more was written",
+        print(f"internal error: {type(exc).__name__}: {inert(str(exc))[:200]} (details in {log}); nothing more was written",
               file=sys.stderr)
         return 3
     finally:
@@ -160,7 +173,7 @@ def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = Non
 
 
 def _print(session: Session, outcome: Outcome, console: Console | None = None) -> None:
-    console = console or Console(highlight=False, soft_wrap=True)
+    console = console or InertConsole(highlight=False, soft_wrap=True)
     console.print(render(outcome, session.system))
 
 
@@ -191,11 +204,11 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
         try:
             source = path.read_text(encoding="utf-8", errors="replace").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"error: cannot read {name}: {exc}", file=sys.stderr)
+            print(f"error: cannot read {inert(name)[:80]}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
             return 2
         base_dir = Path.cwd()
     session = Session(journal, base_dir=base_dir, model=model)
-    console = Console(highlight=False, soft_wrap=True)
+    console = InertConsole(highlight=False, soft_wrap=True)
     all_ok = True
     for number, text in script_lines(source):
         outcome = session.execute(text)
@@ -226,7 +239,7 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
 
 
 def _plain_loop(session: Session, names: list[str]) -> int:
-    console = Console(highlight=False, soft_wrap=True)
+    console = InertConsole(highlight=False, soft_wrap=True)
     if names:
         _print(session, session.execute(shlex.join(["campaign", "use", *names])), console)
     console.print(f"{session.system.intro.split(';')[0]}. Type `help` for commands, Ctrl-D to leave.")

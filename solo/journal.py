@@ -148,10 +148,15 @@ def migrate(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATI
     """Apply the migrations not yet recorded in ``_migrations``, in order; returns their names.
 
     Each runs in its own write transaction, so two processes opening a new file at
-    once apply each migration exactly once."""
-    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
+    once apply each migration exactly once. A journal that needs none is only read, so a
+    read-only file still opens for reading."""
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)"
+               if not _has_migrations(db) else "SELECT 1")
+    done = {row[0] for row in db.execute("SELECT name FROM _migrations").fetchall()}
     applied = []
     for name, step in migrations:
+        if name in done:
+            continue
         with write_transaction(db.conn):
             if db.execute("SELECT 1 FROM _migrations WHERE name = ?", [name]).fetchone():
                 continue
@@ -161,20 +166,56 @@ def migrate(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATI
     return applied
 
 
+def _has_migrations(db: sqlite_utils.Database) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone() is not None
+
+
+def newer_migrations(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
+    """Migrations recorded in the file that this version does not know: a newer solo wrote it."""
+    known = {name for name, _ in migrations}
+    return [row[0] for row in db.execute("SELECT name FROM _migrations ORDER BY name").fetchall() if row[0] not in known]
+
+
+def storage_message(exc: BaseException, path: str) -> str:
+    """One line naming a storage fault (SQLite or the file system) and what to do about it."""
+    text = str(exc)
+    low = text.lower()
+    if isinstance(exc, sqlite3.Error):
+        if "full" in low:
+            return f"the disk holding the journal {path} is full: nothing was written; free some space and repeat"
+        if "readonly" in low or "read-only" in low:
+            return f"the journal {path} is read-only: nothing was written; make it writable or pick another file with --db"
+        if "locked" in low or "busy" in low:
+            return f"the journal {path} is busy in another process: nothing was written; try again"
+        if "malformed" in low or "not a database" in low or "corrupt" in low or type(exc) is sqlite3.DatabaseError:
+            return (f"the journal {path} is damaged ({text}): nothing was written; "
+                    "restore a copy or pick another file with --db")
+        return f"the journal {path} failed ({text}): nothing was written"
+    if isinstance(exc, OSError):
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        return f"cannot use the file{where}: {exc.strerror or text}"
+    return text
+
+
 @contextmanager
 def write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """A transaction holding the database's write lock from its start (``BEGIN IMMEDIATE``)."""
+    """A transaction holding the database's write lock from its start (``BEGIN IMMEDIATE``).
+
+    If anything fails inside, the transaction is rolled back whole (SQLite may already have
+    done so after a full disk), so a command is never half-written."""
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
-        raise JournalConflict(f"the journal is busy in another process ({exc}): try again") from None
+        if "locked" in str(exc).lower() or "busy" in str(exc).lower():
+            raise JournalConflict(f"the journal is busy in another process ({exc}): try again") from None
+        raise
     try:
         yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    else:
         conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 # --- the journal ------------------------------------------------------------------
@@ -227,8 +268,16 @@ class Journal:
             conn.execute("PRAGMA foreign_keys=ON")
             self.db = sqlite_utils.Database(conn)
             migrate(self.db, clock=clock)
+            newer = newer_migrations(self.db)
         except sqlite3.DatabaseError as exc:
+            if "readonly" in str(exc).lower():
+                raise JournalError(f"the journal {self.path} is read-only and not yet set up: "
+                                   "make it writable or pick another file with --db") from None
             raise JournalError(f"{self.path} is not a usable solo journal ({exc}): pick another file with --db") from None
+        # a journal a newer solo wrote is read, never written: its events may mean what this one cannot know
+        self.refuse_writes: str | None = (
+            f"the journal {self.path} was written by a newer solo ({newer[0]}): update solo to write to it"
+            if newer else None)
 
     def close(self) -> None:
         self.db.conn.close()
@@ -237,6 +286,8 @@ class Journal:
 
     def transaction(self) -> contextlib.AbstractContextManager[None]:
         """One command's write transaction (see ``write_transaction``)."""
+        if self.refuse_writes:
+            raise JournalError(self.refuse_writes)
         return write_transaction(self.db.conn)
 
     # campaigns --------------------------------------------------------------------

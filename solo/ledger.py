@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import JournalError
 from .journal import Head, Journal
 from .kernel.events import (
     TYPES,
@@ -76,7 +77,13 @@ class Ledger:
         return Folded(state, tension, progress)
 
     def decode(self, kind: str, payload: dict[str, Any]) -> Event:
-        return session_event_from_dict(payload) if kind in TYPES else self.system.event_from_dict(payload)
+        """A stored event; ``JournalError`` (one line) for one this version cannot read: a newer
+        solo's event type, or a damaged row."""
+        try:
+            return session_event_from_dict(payload) if kind in TYPES else self.system.event_from_dict(payload)
+        except (ValueError, KeyError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
+            raise JournalError(f"the journal holds a {kind!r} event this version of solo cannot read "
+                               f"({type(exc).__name__}): update solo to play this campaign") from None
 
     def fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Folded, Head]:
         """Everything the events of the commands not undone fold into, starting from the

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import InvalidCommand, SoloError
+from .inert import refusal
 from .kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 
@@ -321,6 +322,9 @@ def parse(line: str, system: AnySystem | None = None) -> Any:
     system's); ``InvalidCommand`` if it cannot be one."""
     if system is None:
         system = get_system(DEFAULT)
+    why = refusal(line)
+    if why:
+        raise InvalidCommand(why)
     words = split_line(line)
     if not words:
         raise InvalidCommand("empty command: type `help` for the list")

@@ -28,6 +28,7 @@ from rich.panel import Panel
 
 from . import parser
 from .errors import SoloError
+from .inert import InertConsole, inert
 from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from .kernel.registry import installed
 from .render import render
@@ -114,7 +115,7 @@ class Repl:
                  history_dir: Path | None = None, ask: Callable[[str], str] | None = None):
         self.session = session
         self.director = director
-        self.console = console or Console(highlight=False, soft_wrap=True)
+        self.console = console or InertConsole(highlight=False, soft_wrap=True)
         self.history_dir = history_dir or Path(user_data_dir("solo", appauthor=False)) / "history"
         self._prompt: PromptSession[str] | None = None
         self._prompt_campaign: int | None = None
@@ -151,7 +152,7 @@ class Repl:
                 answer = self._ask(question)
             else:
                 answer = self._questions.prompt(f"{question} ")
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
             raise Cancelled from None
         if self._open_questions and self._is_command(answer):
             raise LeftForCommand(answer.strip())
@@ -202,7 +203,7 @@ class Repl:
         width = self._width()
         parts = system.toolbar(status, width)
         parts.append(f"tension {self.session.tension}/{system.tension_max}")
-        return HTML("\n".join(" " + " │ ".join(line) for line in _wrap(parts, width - 1)))
+        return HTML(inert("\n".join(" " + " │ ".join(line) for line in _wrap(parts, width - 1))))
 
     def _width(self) -> int:
         try:
@@ -232,12 +233,12 @@ class Repl:
             style = "dim"
         else:
             style = "italic"
-        body = escape(n["text"])
+        body = escape(inert(n["text"]))
         if n.get("peril") and not self.session.director_peril:
             track = self.session.system.harm_track
             body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} NAME +{n['peril']}` "
                      "if you agree)[/]")
-        self.console.print(Panel(body, title=escape(title), subtitle=escape(n.get("source", "")), style=style,
+        self.console.print(Panel(body, title=escape(inert(title)), subtitle=escape(inert(n.get("source", ""))), style=style,
                                  title_align="left", subtitle_align="right"), soft_wrap=False)
 
     def error(self, message: str) -> None:
@@ -263,7 +264,8 @@ class Repl:
                     line = self._prompt_session().prompt("solo> ")
                 except KeyboardInterrupt:
                     continue
-                self._guarded(lambda: self.handle(line))
+                for part in line.splitlines() or [""]:  # a pasted block runs line by line, in order
+                    self._guarded(lambda part=part: self.handle(part))  # type: ignore[misc]
         except EOFError:  # Ctrl-D, or `quit` typed anywhere
             self.console.print("Everything is saved. Farewell!")
             return 0

@@ -13,8 +13,10 @@ system: it asks the campaign's ``RuleSystem`` (``solo.kernel.protocol``).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 from . import parser
 from .adventure import Adventure, find_adventure, load_adventure
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
-from .journal import Campaign, Head, Journal
+from .inert import inert
+from .journal import Campaign, Head, Journal, storage_message
 from .kernel.events import (
     FOLDED,
     TYPES,
@@ -144,18 +147,24 @@ class Session:
                 self.campaign = None
                 self.unavailable = (f"the current campaign {campaign.name!r} plays the {campaign.rules!r} rules, "
                                     "which are not installed here: `campaign use` another, or install them")
+            except JournalError as exc:  # a newer solo's events: other campaigns still play
+                self.campaign = None
+                self.unavailable = f"the current campaign {campaign.name!r} cannot be read: {exc}"
 
     # loading ---------------------------------------------------------------------
 
     def _switch(self, campaign: Campaign) -> None:
-        self.campaign = campaign
-        self.system = get_system(campaign.rules)
-        self.ledger = Ledger(self.journal, self.system)
-        self.story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
+        """Make ``campaign`` current; if it cannot be read (a rule system not installed, an event
+        of a newer solo), raise a one-line error and keep the campaign that was current."""
+        system = get_system(campaign.rules)
+        ledger = Ledger(self.journal, system)
+        folded, head = ledger.fold(campaign.id, use_snapshots=True)
+        story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
+        self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
         if self.model is not None:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
                            check=self.system.check)
-        self.reload()
+        self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
 
     def reload(self) -> None:
         """Fold the current campaign from its newest valid snapshot."""
@@ -217,6 +226,10 @@ class Session:
             return Outcome(line=line, ok=False, error=f"{exc}; the campaign was reloaded, repeat the command", kind=kind)
         except SoloError as exc:
             return Outcome(line=line, ok=False, error=str(exc), kind=kind)
+        except (sqlite3.Error, OSError) as exc:  # a storage fault: the transaction was rolled back whole
+            with contextlib.suppress(SoloError, sqlite3.Error, OSError):  # the journal is whole; resync from it if it reads
+                self.reload()
+            return Outcome(line=line, ok=False, error=storage_message(exc, self.journal.path), kind=kind)
         return Outcome(line=line, ok=True, result=result, kind=kind)
 
     def open_suggestions(self) -> list[dict[str, Any]]:
@@ -702,7 +715,7 @@ class Session:
         if not path.is_absolute():
             path = self.base_dir / path
         try:
-            path.write_text(text, encoding="utf-8")
+            path.write_text(inert(text), encoding="utf-8")
         except (OSError, ValueError) as exc:
             raise JournalError(f"cannot write {str(path)[:80]}: {getattr(exc, 'strerror', None) or exc}") from None
         return {"file": str(path), "bytes": len(text.encode())}

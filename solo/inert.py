@@ -1,0 +1,51 @@
+"""Text from names, notes, data files and models made inert before it reaches a terminal or a file.
+
+A character named with an escape sequence must not retitle the terminal, clear it or break the
+REPL's status bar. Typed lines holding control characters are refused by the parser (``refusal``);
+everything shown is passed through ``inert`` as well, since old journals, data files and model
+output may still hold them. Tabs and newlines stay; every other C0 control, DEL and the C1
+controls (which include the 8-bit CSI) are shown as visible symbols.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Console
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Unicode control pictures: ␛ for ESC, ␀ for NUL
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return f"\\x{code:02x}"  # a C1 control: its code, as Python writes it
+
+
+def inert(text: str) -> str:
+    """``text`` with its control characters (but tab and newline) shown as symbols, never run."""
+    return _CONTROL.sub(_picture, text) if _CONTROL.search(text) else text
+
+
+def refusal(line: str) -> str | None:
+    """Why a typed line cannot be a command (a control character, several lines), or None."""
+    if "\n" in line:
+        count = line.count("\n") + 1
+        return f"{count} lines at once: type or paste one command at a time (nothing ran)"
+    found = _CONTROL.search(line)
+    if found:
+        return (f"the line holds a control character ({inert(found.group())} at column {found.start() + 1}): "
+                "type it without")
+    return None
+
+
+class InertConsole(Console):
+    """A rich console that shows the text it prints inert (markup strings; other renderables are
+    built by our own code from text already passed through ``inert``)."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:  # noqa: A003 - rich's own name
+        super().print(*(inert(o) if isinstance(o, str) else o for o in objects), **kwargs)
