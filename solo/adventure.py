@@ -11,14 +11,14 @@ rule system defines (its enemies, its pregens, its lessons) are checked by that 
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Literal
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
+from .datafile import DataFileError, load_toml
 from .errors import RuleViolation, SoloError
 
 
@@ -60,7 +60,7 @@ class Scene(Strict):
     obstacles: tuple[str, ...] = Field(min_length=1)
     clues: Clues
     enemies: tuple[dict[str, Any], ...] = ()  # the rule system's enemies (ENIGMA: name, type, ...)
-    tumult: bool = False  # the scene is (or turns into) a Tumult
+    tumult: StrictBool = False  # the scene is (or turns into) a Tumult
     treasure: tuple[str, ...] = ()
     success: Way
     failure: Way
@@ -94,8 +94,8 @@ class Villain(Strict):
     name: str = Field(min_length=1)
     description: str = Field(min_length=1)
     scheme: str = Field(min_length=1)
-    threshold: int = Field(default=4, ge=1)  # ENIGMA [Dangers]: a villain's success threshold
-    danger: int = Field(default=5, ge=0)  # ... and danger rating
+    threshold: int = Field(default=4, ge=1, le=99)  # ENIGMA [Dangers]: a villain's success threshold
+    danger: int = Field(default=5, ge=0, le=99)  # ... and danger rating
 
 
 class Adventure(Strict):
@@ -168,13 +168,9 @@ def message(path: Path, exc: ValidationError) -> str:
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise AdventureError(f"{path}: no such file (adventures live in campaigns/)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AdventureError(f"{path.name}: cannot read ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise AdventureError(f"{path.name}: not valid TOML ({exc})") from None
+        return load_toml(path, missing=f"{str(path)[:120]}: no such file (adventures live in campaigns/)")
+    except DataFileError as exc:
+        raise AdventureError(str(exc)) from None
 
 
 def load_adventure(path: str | Path) -> Adventure:

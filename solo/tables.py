@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .datafile import DataFileError, load_toml
 from .errors import SoloError
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
@@ -92,7 +92,7 @@ class Entry(BaseModel):
 
     text: str = Field(min_length=1)
     range: str | None = None
-    weight: float = 1.0
+    weight: float = Field(default=1.0, allow_inf_nan=False)
     peril: int | None = None  # a consequence that costs Peril, applied through the rules
     tags: tuple[str, ...] = ()  # where it fits (SCENE_TAGS, "!tag" for where it must not be); none: anywhere
 
@@ -295,11 +295,9 @@ class OracleTables:
 def load_file(path: Path) -> list[Table]:
     name = path.name
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableError(f"{name}: cannot read ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"{name}: not valid TOML ({exc})") from None
+        data = load_toml(path)
+    except DataFileError as exc:
+        raise TableError(str(exc)) from None
     raw = data.get("tables")
     if not isinstance(raw, dict) or not raw:
         raise TableError(f"{name}: no [tables.NAME] sections")
@@ -309,7 +307,10 @@ def load_file(path: Path) -> list[Table]:
         if not isinstance(body, dict):
             raise TableError(f"{name}: table {table_id} is not a table")
         body = dict(body)
-        body["entries"] = [{"text": e} if isinstance(e, str) else e for e in body.get("entries", [])]
+        entries = body.get("entries", [])
+        if not isinstance(entries, list):
+            raise TableError(f"{name}: table {table_id}: entries: a list of entries, not {type(entries).__name__}")
+        body["entries"] = [{"text": e} if isinstance(e, str) else e for e in entries]
         try:
             out.append(Table(id=table_id, file=name, **body))
         except ValidationError as exc:
@@ -325,21 +326,27 @@ def load_file(path: Path) -> list[Table]:
 
 
 def _check_cycles(tables: dict[str, Table]) -> None:
-    graph = {tid: {ref for e in t.entries for ref in REFERENCE.findall(e.text)} for tid, t in tables.items()}
+    """No table refers back to itself, however long the chain (walked without recursion)."""
+    graph = {tid: sorted({ref for e in t.entries for ref in REFERENCE.findall(e.text)}) for tid, t in tables.items()}
     state: dict[str, int] = {}
-
-    def visit(node: str, path: list[str]) -> None:
-        state[node] = 1
-        for nxt in graph[node]:
-            if state.get(nxt) == 1:
-                raise TableError(f"{tables[node].file}: table {node} refers back to itself through {' -> '.join(path + [nxt])}")
-            if state.get(nxt) is None:
-                visit(nxt, path + [nxt])
-        state[node] = 2
-
-    for node in graph:
-        if node not in state:
-            visit(node, [node])
+    for root in graph:
+        if root in state:
+            continue
+        state[root] = 1
+        path, stack = [root], [iter(graph[root])]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                chain = path[path.index(nxt):] + [nxt]
+                shown = " -> ".join(chain if len(chain) <= 6 else [*chain[:3], "...", *chain[-2:]])
+                raise TableError(f"{tables[path[-1]].file}: table {path[-1]} refers back to itself through {shown}")
+            elif state.get(nxt) is None and nxt in graph:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(graph[nxt]))
 
 
 def default_folder() -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -217,3 +218,88 @@ def test_a_reader_that_leaves_early_ends_the_script_quietly(tmp_path):
     done = subprocess.run(f"{sys.executable} -m solo.cli --db {db} script - --json | head -2", shell=True,
                           input=lines, capture_output=True, text=True, timeout=300)
     assert done.stdout.count("\n") == 2 and "Error" not in done.stderr and "internal" not in done.stderr, done.stderr
+
+
+# data files ----------------------------------------------------------------------------------
+
+TABLE = '[tables.t]\ntitle = "T"\ndice = "list"\nentries = ["one", "two"]\n'
+
+
+def _tables(folder: Path, text: str) -> str:
+    from solo.tables import OracleTables, TableError
+
+    folder.mkdir(exist_ok=True)
+    (folder / "broken.toml").write_text(text, encoding="utf-8")
+    try:
+        OracleTables.load(folder)
+    except TableError as exc:
+        assert "\n" not in str(exc) and "broken.toml" in str(exc), exc
+        return str(exc)
+    return "loaded"
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("\ufeff" + TABLE, "loaded"),  # a byte-order mark left by an editor
+    ("x = " + "[" * 3000 + "]" * 3000 + "\n" + TABLE, "nested too deeply"),
+    ("x = " + "{a = " * 200 + "1" + "}" * 200 + "\n" + TABLE, "nested too deeply"),
+    ('[tables.t]\ntitle = "T"\nentries = 5\n', "a list of entries, not int"),
+    ('[tables.t]\ntitle = "T"\nentries = "abc"\n', "a list of entries, not str"),
+    ('[tables.t]\ntitle = "T"\ndice = "weighted"\nentries = [{text = "a", weight = nan}]\n', "weight"),
+    ('[tables.t]\ntitle = "T"\ndice = "weighted"\nentries = [{text = "a", weight = inf}]\n', "weight"),
+    ('[tables.t]\ntitle = "T\\u0000"\nentries = ["a"]\n', "tables.t.title: holds a control character"),
+    ('[tables.t]\ntitle = "T"\nentries = ["\\u001b]0;x\\u0007"]\n', "tables.t.entries[0]: holds a control character"),
+])
+def test_a_broken_table_file_is_one_line_naming_it(tmp_path, text, words):
+    assert words in _tables(tmp_path / "tables", text)
+
+
+def test_a_long_chain_of_table_references_loads_and_a_long_loop_is_named(tmp_path):
+    chain = "".join(f'[tables.t{i}]\ntitle = "T"\nentries = ["{{broken.t{i + 1}}}"]\n' for i in range(3000))
+    assert _tables(tmp_path / "a", chain + '[tables.t3000]\ntitle = "T"\nentries = ["end"]\n') == "loaded"
+    loop = chain + '[tables.t3000]\ntitle = "T"\nentries = ["{broken.t0}"]\n'
+    assert "refers back to itself" in _tables(tmp_path / "b", loop)
+
+
+ADVENTURE = Path(__file__).resolve().parent.parent / "campaigns" / "first_adventure.toml"
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda t: t.replace("tumult = true", 'tumult = "yes"', 1), "tumult"),
+    (lambda t: t.replace('title = "', 'title = "\\u0000', 1), "control character"),
+    (lambda t: t + "\n[deep]\nx = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    (lambda t: "\ufeff" + t, None),
+])
+def test_a_broken_adventure_file_is_one_line_naming_it(tmp_path, session, change, words):
+    text = ADVENTURE.read_text(encoding="utf-8")
+    assert 'tumult = true' in text
+    path = tmp_path / "adventure.toml"
+    path.write_text(change(text), encoding="utf-8")
+    outcome = session.execute(f"campaign validate {path}")
+    if words is None:
+        assert outcome.ok, outcome.error
+    else:
+        assert not outcome.ok and words in (outcome.error or "") and "\n" not in (outcome.error or ""), outcome.error
+
+
+def test_an_enemy_threshold_past_any_die_is_refused(tmp_path, session):
+    text = ADVENTURE.read_text(encoding="utf-8")
+    path = tmp_path / "adventure.toml"
+    changed = re.sub(r"(?m)^threshold = \d+$", "threshold = 99999999999999999999", text, count=1)
+    assert changed != text
+    path.write_text(changed, encoding="utf-8")
+    outcome = session.execute(f"campaign validate {path}")
+    assert not outcome.ok and "threshold" in (outcome.error or ""), outcome.error
+
+
+def test_the_walk_through_goes_on_with_tables_that_lack_the_drive_samples(tmp_path, monkeypatch):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    (folder / "meaning.toml").write_text(
+        (Path(__file__).resolve().parent.parent / "oracle_tables" / "meaning.toml").read_text(encoding="utf-8"))
+    monkeypatch.setenv("SOLO_TABLES", str(folder))
+    from playing import repl_for
+
+    session, repl, out, asked = repl_for(tmp_path, "campaign new Bare --seed 2", [
+        "Nara", "1", "archaeologist", "driven by curiosity", "stonework", "", "rope", "", "", "n"])
+    repl.new_character()
+    assert "Nara" in session.status()["characters"], out.getvalue()

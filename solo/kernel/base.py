@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any, ClassVar, Generic
 from pydantic import BaseModel, TypeAdapter
 
 from ..adventure import Adventure
+from ..datafile import load_toml
 from ..errors import InvalidCommand, RuleViolation
 from ..llm.calls import ModelCall
 from ..llm.check import OutcomeRecord
@@ -169,8 +169,7 @@ class BaseSystem(Generic[S, C, E]):
         and text in the project's own words); a topic is found by its key or a unique start of it."""
         path = getattr(self, "data", None)
         file = path / "reference.toml" if isinstance(path, Path) else None
-        topics: dict[str, Any] = (tomllib.loads(file.read_text(encoding="utf-8")).get("topics", {})
-                                  if file is not None and file.is_file() else {})
+        topics: dict[str, Any] = (load_toml(file).get("topics", {}) if file is not None and file.is_file() else {})
         if topic is None:
             return {"topics": sorted(topics), "credit": self.credit}
         plain = "".join(ch for ch in unicodedata.normalize("NFKD", topic.casefold()) if not unicodedata.combining(ch))
@@ -249,7 +248,7 @@ class BaseSystem(Generic[S, C, E]):
         path = getattr(self, "data", None)
         file = path / "pregens.toml" if isinstance(path, Path) else None
         if file is not None and file.is_file():
-            found += tomllib.loads(file.read_text(encoding="utf-8")).get("characters", [])
+            found += load_toml(file).get("characters", [])
         return [PregenEntry(name=str(p["name"]), summary=self.pregen_summary(p), data=p) for p in found]
 
     def pregen_summary(self, pregen: Mapping[str, Any]) -> str:

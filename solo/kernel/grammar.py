@@ -101,14 +101,42 @@ class SpecTable:
         return sorted({s.name.split()[0] for s in self.specs} | {a for s in self.specs for a in s.aliases})
 
 
+_PIECE = re.compile(r"""(?P<space>[ \t\r\n]+)|'(?P<single>[^']*)'|"(?P<double>(?:[^"\\]|\\.)*)"|\\(?P<escaped>.)"""
+                    r"""|(?P<plain>[^ \t\r\n'"\\]+)|(?P<open>['"\\])""", re.DOTALL)
+_DOUBLE_ESCAPE = re.compile(r'\\([\\"])')
+
+
+def posix_split(line: str) -> list[str]:
+    """``shlex.split(line)``, in time linear in the line (shlex builds each word a character at
+    a time, which takes quadratic time on a long word); ``ValueError`` as shlex raises it."""
+    words: list[str] = []
+    parts: list[str] = []
+    started = False
+    for match in _PIECE.finditer(line):
+        kind = match.lastgroup
+        if kind == "space":
+            if started:
+                words.append("".join(parts))
+                parts, started = [], False
+            continue
+        if kind == "open":
+            raise ValueError("No escaped character" if match.group() == "\\" else "No closing quotation")
+        value = match.group(kind or "plain")
+        parts.append(_DOUBLE_ESCAPE.sub(r"\1", value) if kind == "double" else value)
+        started = True
+    if started:
+        words.append("".join(parts))
+    return words
+
+
 def split_line(line: str) -> list[str]:
     """Words as a POSIX shell splits them. A line that only fails because of apostrophes
     inside words (Nara's, don't) is read with those apostrophes as plain letters."""
     try:
-        return shlex.split(line)
+        return posix_split(line)
     except ValueError as exc:
         try:
-            return shlex.split(_APOSTROPHE.sub("\\'", line))
+            return posix_split(_APOSTROPHE.sub("\\'", line))
         except ValueError:
             raise InvalidCommand(f"cannot read the line ({exc}): close every quote") from None
 
@@ -239,14 +267,16 @@ def named_faces(args: Args, values: list[str], sides: int = 6) -> dict[str, tupl
 def pairs(args: Args, values: list[str], what: str, lo: int = -99, hi: int = 99) -> dict[str, int]:
     """``NAME:N,NAME:N`` lists (targets, payments); a name given twice is refused."""
     out: dict[str, int] = {}
+    folded: set[str] = set()
     for value in values:
         for part in value.split(","):
             name, sep, amount = part.strip().rpartition(":")
             name = name.strip()
             if not sep or not name:
                 raise args.fail(f"{what} are NAME:N, not {part.strip()[:40]!r}")
-            if name.casefold() in (n.casefold() for n in out):
+            if name.casefold() in folded:
                 raise args.fail(f"{name} is named twice in the {what}")
+            folded.add(name.casefold())
             out[name] = number(args, amount, f"the amount for {name}", lo, hi)
     return out
 

@@ -43,8 +43,8 @@ class Foe(Strict):
 
     name: str = Field(min_length=1)
     type: EnemyType
-    threshold: int | None = Field(default=None, ge=1)
-    danger: int | None = Field(default=None, ge=0)
+    threshold: int | None = Field(default=None, ge=1, le=99)
+    danger: int | None = Field(default=None, ge=0, le=99)
     tactics: str | None = None
 
 
