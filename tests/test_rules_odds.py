@@ -157,3 +157,40 @@ def test_odds_report_agrees_with_success_chance():
     assert report.with_catchphrase == pytest.approx(float(success_chance(2, 2, True)))
     assert report.expected_peril == pytest.approx(2 / 6)
     assert odds_report(1).with_catchphrase is None
+
+
+def enumerated_with_helper(pool: int, saves: int, catchphrase: bool, helper: int) -> Fraction:
+    """Every roll of the own dice and the helper's die (``helper``: 0 rolled, else its face); the
+    catchphrase re-rolls the own dice only, the helper's die stays (Ruling *Helping Out*)."""
+    own = list(itertools.product(range(1, 7), repeat=pool))
+    helpers = range(1, 7) if helper == 0 else [helper]
+    wins = total = 0
+    for h in helpers:
+        for first in own:
+            if saveable((*first, h), saves):
+                wins += len(own) if catchphrase else 1
+            elif catchphrase:
+                wins += sum(saveable((*second, h), saves) for second in own)
+            total += len(own) if catchphrase else 1
+    return Fraction(wins, total)
+
+
+@pytest.mark.parametrize("pool", [1, 2])
+@pytest.mark.parametrize("saves", [0, 2, 4])
+@pytest.mark.parametrize("helper", [0, 1, 4, 6])
+@pytest.mark.parametrize("catchphrase", [False, True])
+def test_a_helpers_die_counts_once_rolled_or_given(pool, saves, helper, catchphrase):
+    assert success_chance(pool, saves, catchphrase, helper=helper) == enumerated_with_helper(
+        pool, saves, catchphrase, helper)
+
+
+def test_the_odds_of_a_helped_gamble_with_a_catchphrase_reroll_only_the_own_dice(session):
+    for line in ("campaign new Odds --seed 1", "pc add Nara --knack boxing --catchphrase Hah --dice 2",
+                 "pc add Max --knack boxing --dice 1", "leg start --dice Nara=2,Max=1"):
+        assert session.execute(line).ok, line
+    rolled = session.execute("odds Nara punch --help Max:boxing").result
+    assert rolled["pool"] == 2 and rolled["with_catchphrase"] == pytest.approx(26 / 27)  # one own die, saves 2
+    given = session.execute("odds Nara punch --help Max:boxing:6").result
+    assert given["success"] == 1.0  # the helper's 6 is rolled already: a success whatever Nara rolls
+    failed = session.execute("odds Nara punch --help Max:boxing:2").result
+    assert failed["success"] == pytest.approx(1 / 3)

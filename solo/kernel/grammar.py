@@ -224,8 +224,10 @@ def number(args: Args, text: str, what: str, lo: int | None = None, hi: int | No
 
 
 def face(args: Args, text: str, sides: int = 6) -> int:
-    """One die face 1..sides."""
+    """One die face 1..sides (a list of several names the count the rules call for: one)."""
     text = text.strip()
+    if "," in text:
+        raise args.fail(f"this roll needs 1 die, got {text.count(',') + 1}: give 1 value with --dice")
     if not _FACE.match(text) or not 1 <= int(text) <= sides:
         raise args.fail(f"{text[:30]!r} is not a d{sides} face: dice show 1 to {sides}")
     return int(text)

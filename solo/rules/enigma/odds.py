@@ -4,6 +4,8 @@
 probability (4/6)^n. [Lucky Saves] spent after the roll raise one die each: with L
 saves at hand, the roll succeeds when its highest die is at least 5 - L. The
 catchphrase ([Catchphrase]) re-rolls a failed roll once, before saves are spent.
+[Helping Out] a helper's die joins the pool; the catchphrase re-rolls the acting character's
+own dice only (Ruling *Helping Out*), so the helper's die counts once, rolled or given.
 """
 
 from __future__ import annotations
@@ -15,17 +17,25 @@ from pydantic import BaseModel, ConfigDict
 from .state import SUCCESS_FACE
 
 
-def success_chance(pool: int, lucky_saves: int = 0, catchphrase: bool = False) -> Fraction:
-    """Exact chance that a pool of ``pool`` dice succeeds, with ``lucky_saves`` to spend
-    on the best die after rolling and, if ``catchphrase``, one re-roll of a failure."""
+def success_chance(pool: int, lucky_saves: int = 0, catchphrase: bool = False, helper: int | None = None
+                   ) -> Fraction:
+    """Exact chance that a pool of ``pool`` of the character's own dice succeeds, with
+    ``lucky_saves`` to spend on the best die after rolling and, if ``catchphrase``, one re-roll of
+    the own dice after a failure. ``helper``: a helper's die to roll (0) or already rolled
+    (its face); None: no helper."""
     if pool < 1:
         raise ValueError("a pool has at least one die")
     saves = max(0, lucky_saves)
     # faces that still fail even after every save goes onto the highest die
     failing_faces = max(0, SUCCESS_FACE - 1 - saves)
-    fail = Fraction(failing_faces, 6) ** pool
-    if catchphrase:
-        fail = fail * fail
+    own_fail = Fraction(failing_faces, 6) ** pool
+    if helper is None:
+        helper_fail = Fraction(1)
+    elif helper == 0:
+        helper_fail = Fraction(failing_faces, 6)
+    else:
+        helper_fail = Fraction(1 if helper <= failing_faces else 0)
+    fail = helper_fail * own_fail * (own_fail if catchphrase else 1)
     return 1 - fail
 
 
@@ -52,12 +62,16 @@ class OddsReport(BaseModel):
     expected_peril: float
 
 
-def odds_report(pool: int, lucky_saves: int = 0, catchphrase_available: bool = False) -> OddsReport:
+def odds_report(pool: int, lucky_saves: int = 0, catchphrase_available: bool = False, helper: int | None = None
+                ) -> OddsReport:
+    """``pool``: the character's own dice; ``helper`` as for ``success_chance`` (the reported pool
+    counts the helper's die)."""
     return OddsReport(
-        pool=pool,
-        success=float(success_chance(pool)),
-        with_extra_die=float(success_chance(pool + 1)),
-        with_lucky_saves=tuple(float(success_chance(pool, k)) for k in range(0, min(lucky_saves, 4) + 1)),
-        with_catchphrase=float(success_chance(pool, lucky_saves, catchphrase=True)) if catchphrase_available else None,
-        expected_peril=float(expected_peril(pool)),
+        pool=pool + (helper is not None),
+        success=float(success_chance(pool, helper=helper)),
+        with_extra_die=float(success_chance(pool + 1, helper=helper)),
+        with_lucky_saves=tuple(float(success_chance(pool, k, helper=helper)) for k in range(0, min(lucky_saves, 4) + 1)),
+        with_catchphrase=(float(success_chance(pool, lucky_saves, catchphrase=True, helper=helper))
+                          if catchphrase_available else None),
+        expected_peril=float(expected_peril(pool + (helper is not None))),
     )

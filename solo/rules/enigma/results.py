@@ -204,8 +204,9 @@ def odds(state: GameState, query: rc.Odds) -> dict[str, Any]:
     rolled = next(e for e in events if isinstance(e, ev.GambleRolled))
     actor = state.find(rolled.character)
     assert actor is not None
-    report = odds_mod.odds_report(len(rolled.dice) + (1 if rolled.help else 0), actor.lucky_saves,
-                                  actor.catchphrase_available)
+    given = query.gamble.help.die if query.gamble.help is not None else None
+    helper = None if rolled.help is None else (given or 0)  # a helper's die typed in is known already
+    report = odds_mod.odds_report(len(rolled.dice), actor.lucky_saves, actor.catchphrase_available, helper)
     return {"character": rolled.character, "pool": report.pool, "bonus": list(rolled.bonus),
             "penalties": list(rolled.penalties), "helper": rolled.help.helper if rolled.help else None,
             **report.model_dump(exclude={"pool"})}
