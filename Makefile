@@ -22,6 +22,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/scale.py 2000 20000
 
 bench-narration: $(STAMP)
 	$(BIN)/python bench/narration.py 50

@@ -8,8 +8,8 @@ end. The file suits an Obsidian vault (front matter with tags, plain headings).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from .journal import Campaign, Journal
 from .kernel.events import TYPES
@@ -32,9 +32,34 @@ def _yaml(text: str) -> str:
 
 def _places(journal: Journal, campaign: Campaign, undone: dict[int, int]) -> list[str]:
     """The titles of the scenes played, in order, once each (from the session's own scene moves)."""
-    titles = [e.payload["title"] for e in journal.events(campaign.id)
+    titles = [e.payload["title"] for e in journal.iter_events(campaign.id)
               if e.command not in undone and e.type == "adventure_moved" and e.payload.get("title")]
     return list(dict.fromkeys(titles))
+
+
+T = TypeVar("T")
+
+
+def _by_command(rows: Iterator[T], command_of: Callable[[T], int]) -> Callable[[int], list[T]]:
+    """A reader of ``rows`` (sorted by command) that hands out each command's rows in turn,
+    holding no more than one command's rows at a time."""
+    ahead: list[T] = []
+
+    def take(command: int) -> list[T]:
+        out: list[T] = []
+        while True:
+            if not ahead:
+                nxt = next(rows, None)
+                if nxt is None:
+                    return out
+                ahead.append(nxt)
+            if command_of(ahead[0]) > command:
+                return out
+            row = ahead.pop()
+            if command_of(row) == command:
+                out.append(row)
+
+    return take
 
 
 def _without_question(text: str) -> str:
@@ -47,19 +72,19 @@ def _without_question(text: str) -> str:
 
 def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
                     story: bool = False) -> str:
-    """The Markdown journal; ``story`` leaves out the mechanics (dice, rolls, where words came from)."""
-    undone = journal.undone_commands(campaign.id)
-    by_command: dict[int, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
-    for stored in journal.events(campaign.id):
-        by_command[stored.command].append((stored.type, stored.payload))
-    notes: dict[int, list[str]] = defaultdict(list)
-    for note in journal.notes(campaign.id):
-        notes[note["command"]].append(note["text"])
-    narrations: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for narration in journal.narrations(campaign.id):
-        narrations[narration["command"]].append(narration)
+    """The Markdown journal as one text (see ``markdown_lines``)."""
+    return "\n".join(markdown_lines(journal, campaign, system, status, story)).rstrip() + "\n"
 
-    lines = [
+
+def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
+                   story: bool = False) -> Iterator[str]:
+    """The Markdown journal, line by line, read from the journal as it is written, so memory stays
+    flat in a campaign's length; ``story`` leaves out the mechanics (dice, rolls, where words came from)."""
+    undone = journal.undone_commands(campaign.id)
+    events = _by_command(journal.iter_events(campaign.id), lambda e: e.command)
+    notes = _by_command(journal.iter_rows("notes", campaign.id), lambda n: int(n["command"]))
+    narrations = _by_command(journal.iter_rows("narrations", campaign.id), lambda n: int(n["command"]))
+    yield from [
         "---",
         f"campaign: {_yaml(campaign.name)}",
         f"rules: {campaign.rules}",
@@ -74,29 +99,29 @@ def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, sta
         f"_{system.credit}_",
         "",
     ]
-    for command in journal.commands(campaign.id):
-        cid = command["id"]
+    for command in journal.iter_rows("commands", campaign.id):
+        cid = int(command["id"])
+        its_events, its_notes, its_narrations = events(cid), notes(cid), narrations(cid)
         if cid in undone:
             continue
-        for i, (kind, payload) in enumerate(by_command.get(cid, [])):
-            if kind in TYPES:
-                lines += _session_event(payload, story)
+        for i, stored in enumerate(its_events):
+            if stored.type in TYPES:
+                yield from _session_event(stored.payload, story)
             else:
-                lines += system.export_event(payload, i == 0, story)
-        for text in notes.get(cid, []):
-            lines.append("")
-            lines.extend(f"> {line}" for line in text.splitlines() or [""])
-            lines.append("")
-        for n in narrations.get(cid, []):
+                yield from system.export_event(stored.payload, i == 0, story)
+        for note in its_notes:
+            yield ""
+            yield from (f"> {line}" for line in str(note["text"]).splitlines() or [""])
+            yield ""
+        for n in its_narrations:
             if story and (n["task"] == "lesson" or (n["task"] == "success" and n["source"] == "oracle")):
                 continue  # teaching notes and prompts for the player's words are not the story
             if story and n["task"] == "wide_shot":
                 n = {**n, "text": _without_question(n["text"])}
             origin = f", {n['origin']}" if n.get("origin") else ""
             heading = n["task"].replace("_", " ").capitalize()
-            lines.append(f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n")
-            lines.append(n["text"])
-            lines.append("")
-    lines += ["", "## The cast now", ""]
-    lines += system.export_cast(status)
-    return "\n".join(lines).rstrip() + "\n"
+            yield f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n"
+            yield n["text"]
+            yield ""
+    yield from ["", "## The cast now", ""]
+    yield from system.export_cast(status)

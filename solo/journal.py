@@ -368,6 +368,21 @@ class Journal:
         ).fetchall()
         return [StoredEvent(seq, cmd, typ, ver, json.loads(payload), created) for seq, cmd, typ, ver, payload, created in rows]
 
+    def iter_events(self, campaign: int) -> Iterator[StoredEvent]:
+        """``events``, read lazily from a cursor: memory stays flat however long the campaign."""
+        cursor = self.db.execute("SELECT seq, command, type, version, payload, created FROM events"
+                                 " WHERE campaign = ? ORDER BY seq", [campaign])
+        for seq, cmd, typ, ver, payload, created in cursor:
+            yield StoredEvent(seq, cmd, typ, ver, json.loads(payload), created)
+
+    def iter_rows(self, table: str, campaign: int) -> Iterator[dict[str, Any]]:
+        """The rows of ``commands``, ``notes`` or ``narrations`` of a campaign, by command, read lazily."""
+        order = {"commands": "id", "notes": "command, id", "narrations": "command, id"}[table]
+        cursor = self.db.execute(f"SELECT * FROM {table} WHERE campaign = ? ORDER BY {order}", [campaign])
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row))
+
     def commands_backwards(self, campaign: int) -> Iterator[tuple[int, list[str]]]:
         """(command, its event types), newest first, read lazily: callers stop early."""
         cursor = self.db.execute("SELECT command, type FROM events WHERE campaign = ? ORDER BY seq DESC", [campaign])

@@ -706,16 +706,35 @@ class Session:
         return status
 
     def _export(self, command: parser.ExportMarkdown) -> dict[str, Any]:
-        from .export import export_markdown
+        from .export import markdown_lines
 
         campaign = self._need_campaign()
         self._refresh()
-        text = export_markdown(self.journal, campaign, self.system, self.status(), story=command.story)
         path = Path(command.file).expanduser()
         if not path.is_absolute():
             path = self.base_dir / path
+        lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story)
+        part = path.with_name(path.name + ".part")  # written beside it, then put in its place whole
+        size = 0
         try:
-            path.write_text(inert(text), encoding="utf-8")
+            with part.open("w", encoding="utf-8") as out:
+                # the lines joined by newlines, trailing white space held back so the file ends in one newline
+                held, first = "", True
+                for line in lines:
+                    piece = inert(line) if first else "\n" + inert(line)
+                    first = False
+                    body = piece.rstrip()
+                    if body:
+                        out.write(held + body)
+                        size += len((held + body).encode())
+                        held = piece[len(body):]
+                    else:
+                        held += piece
+                out.write("\n")
+                size += 1
+            part.replace(path)
         except (OSError, ValueError) as exc:
+            with contextlib.suppress(OSError, ValueError):
+                part.unlink(missing_ok=True)
             raise JournalError(f"cannot write {str(path)[:80]}: {getattr(exc, 'strerror', None) or exc}") from None
-        return {"file": str(path), "bytes": len(text.encode())}
+        return {"file": str(path), "bytes": size}

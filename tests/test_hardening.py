@@ -303,3 +303,23 @@ def test_the_walk_through_goes_on_with_tables_that_lack_the_drive_samples(tmp_pa
         "Nara", "1", "archaeologist", "driven by curiosity", "stonework", "", "rope", "", "", "n"])
     repl.new_character()
     assert "Nara" in session.status()["characters"], out.getvalue()
+
+
+def test_export_streams_to_the_same_text_and_leaves_no_partial_file(tmp_path, session):
+    from solo.export import export_markdown
+
+    ok(session, "campaign new Stream --seed 4")
+    ok(session, "pc add Nara --knack climbing")
+    for i in range(30):
+        ok(session, f"note step {i}  ")
+        ok(session, "gamble Nara climb --knack climbing --dice 5,6")
+    ok(session, "undo")
+    for story in (False, True):
+        path = tmp_path / f"out{story}.md"
+        result = ok(session, f"export md {path}" + (" --story" if story else ""))
+        text = export_markdown(session.journal, session.campaign, session.system, session.status(), story=story)
+        assert path.read_text(encoding="utf-8") == text and result["bytes"] == len(text.encode())
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    assert not session.execute(f"export md {blocked}").ok  # a folder: nothing is left beside it
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".part")) == []
