@@ -403,3 +403,17 @@ def test_a_haasteet_adventure_in_director_mode_makes_an_investigator_and_asks_bo
     assert "win 31%, tie 38%, lose 31%" in t.text()  # the exact odds first
     t.line("9 3", "Roll 2d10 for Amos Pike's pool")
     t.line("7 7", "Amos Pike wins by 1")
+
+
+def test_a_pasted_block_runs_line_by_line_and_ctrl_d_at_a_question_only_cancels_it(term_factory):
+    t = term_factory()
+    t.wait_for("Start one? [Y/n]")
+    t.line("campaign new Paste --seed 3", "Campaign Paste begins")
+    t.child.send("\x1b[200~pc add Nara --dice 4\rpc add Max --dice 2\x1b[201~")  # a terminal's bracketed paste
+    t.line("", "Max joins the cast")
+    assert "Nara joins the cast" in t.text() and "control character" not in t.text()
+    t.line("create", "Name:")
+    t.child.sendcontrol("d")  # Ctrl-D at a walk-through question: that question goes, the program stays
+    t.wait_for("cancelled")
+    t.line("pc add Ann --dice 2", "Ann joins the cast")
+    t.line("quit", "Everything is saved")
