@@ -323,3 +323,30 @@ def test_export_streams_to_the_same_text_and_leaves_no_partial_file(tmp_path, se
     blocked.mkdir()
     assert not session.execute(f"export md {blocked}").ok  # a folder: nothing is left beside it
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".part")) == []
+
+
+MEGA = 1_000_000
+LONG_LINES = [
+    "note " + "x" * MEGA,
+    "gamble Nara " + "y" * MEGA,
+    "ask " + "is it " * (MEGA // 6),
+    "rest --dice " + ",".join(f"N{i}=1" for i in range(MEGA // 10)),
+    "leg start --dice " + ",".join(["Nara=1"] * (MEGA // 7)),
+    "group x --dice Nara=" + ",".join(["1"] * (MEGA // 2)),
+    "group x " + "--with Nara:a " * (MEGA // 14),
+    "enemy act Thug --target " + ",".join(f"N{i}:1" for i in range(MEGA // 10)),
+    "flashpoint --pay " + ",".join(f"N{i}:1" for i in range(MEGA // 10)),
+    "gamble Nara x --dice " + ",".join(["1"] * (MEGA // 2)),
+    "pc add Zed " + "--knack a " * (MEGA // 10),
+    "luck Nara " + "9" * MEGA,
+]
+
+
+@pytest.mark.parametrize("line", LONG_LINES, ids=lambda line: line[:24])
+def test_a_megabyte_line_is_handled_or_refused_in_one_line(session, line):
+    """Each of these took quadratic time (up to minutes) before the line splitter and the
+    NAME:N reader became linear; bench/scale.py measures, this holds the outcome."""
+    for setup in ("campaign new Long --seed 1", "pc add Nara --dice 3", "scene start", "enemy add Thug --type minion"):
+        ok(session, setup)
+    outcome = session.execute(line)
+    assert outcome.ok or (outcome.error and "\n" not in outcome.error and len(outcome.error) < 600), outcome.error
