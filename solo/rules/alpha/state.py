@@ -1,0 +1,102 @@
+"""Alpha's game state: frozen, folded from events by ``apply`` (shared/seeds/001, *Alpha 1.1 Combat*)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .data_rules import ACTIONS, fold
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+Side = Literal["party", "foes"]
+Standing = Literal["active", "sacrificed", "defeated"]
+
+
+class Creature(Frozen):
+    """A party member or a foe: capacity dice (current and base), Life Points, the day's recovery,
+    the reaction debt and whom it is hidden from ([Action Economy]; [Damage]; Rulings *Capacities*)."""
+
+    name: str
+    side: Side
+    base: dict[str, int]  # capacity -> sides of its undiminished die
+    dice: dict[str, int]  # capacity -> sides of its current die
+    lp: int
+    lp_max: int
+    breathers_used: int = 0
+    rested: bool = False
+    reaction_debt: int = 0
+    hidden_from: tuple[str, ...] = ()
+    status: Standing = "active"
+    costs: tuple[str, ...] = ()  # what each Survive cost [Mortal Peril › Survive]
+
+    @property
+    def speed(self) -> int:
+        """Rulings *Speed* [Move › Speed]: the maximum face of the current Navigate die."""
+        return self.dice["navigate"]
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def diminished(self) -> list[str]:
+        return [cap for cap, sides in self.dice.items() if sides < self.base[cap]]
+
+    def is_hidden_from(self, name: str) -> bool:
+        return any(fold(n) == fold(name) for n in self.hidden_from)
+
+
+class Combat(Frozen):
+    """The Order of Battle and whose turn it is ([Order of Battle]; Rulings *Rounds and Escalation*)."""
+
+    round: int = 1
+    escalation: int = 1
+    order: tuple[str, ...] = ()
+    current: int | None = 0  # index into ``order``; None when the order is empty
+    actions_left: int = ACTIONS
+
+    @property
+    def current_name(self) -> str | None:
+        return self.order[self.current] if self.current is not None and self.current < len(self.order) else None
+
+
+class AlphaState(Frozen):
+    campaign: str = ""
+    rules: Literal["alpha"] = "alpha"
+    seed: int = 0
+    day: int = 1
+    scene: int = 0
+    scene_title: str | None = None
+    characters: tuple[Creature, ...] = ()
+    enemies: tuple[Creature, ...] = ()
+    combat: Combat | None = None
+    peril: str | None = None  # Rulings *Mortal Peril*: the character whose fate awaits
+
+    @property
+    def chapter(self) -> int:
+        return self.day
+
+    @property
+    def everyone(self) -> tuple[Creature, ...]:
+        return (*self.characters, *self.enemies)
+
+    def get(self, name: str) -> Creature | None:
+        """By the whole name (case, accents and spacing ignored)."""
+        key = fold(name)
+        return next((c for c in self.everyone if fold(c.name) == key), None)
+
+    def with_creature(self, who: Creature) -> AlphaState:
+        field = "characters" if who.side == "party" else "enemies"
+        items: tuple[Creature, ...] = getattr(self, field)
+        key = fold(who.name)
+        found = any(fold(c.name) == key for c in items)
+        updated = tuple(who if fold(c.name) == key else c for c in items)
+        return self.model_copy(update={field: updated if found else (*updated, who)})
+
+    def in_order(self, name: str) -> bool:
+        return self.combat is not None and any(fold(n) == fold(name) for n in self.combat.order)
