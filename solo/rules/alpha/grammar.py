@@ -121,14 +121,15 @@ def _hide(a: Args) -> rc.Hide:
     bare: int | None = None
     if against is not None:
         if "=" in against:
-            named = {}
+            named, seen = {}, set()
             for part in against.split(","):
                 name, sep, face = part.partition("=")
                 name = " ".join(name.split())
                 if not sep or not name:
                     raise a.fail(f"--against is FOE=F,FOE=F (one face a foe), not {part.strip()[:30]!r}")
-                if name.casefold() in (n.casefold() for n in named):
+                if name.casefold() in seen:
                     raise a.fail(f"{name} is named twice in --against")
+                seen.add(name.casefold())
                 named[name] = _face(a, face, "--against")
         else:
             bare = _face(a, against, "--against")
