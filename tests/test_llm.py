@@ -327,3 +327,17 @@ def test_no_oracle_line_of_any_installed_system_reads_as_a_loop():
             for i in range(len(tables.tables[name].entries) * 2):
                 text, _ = narrator_.draw(name, random.Random(i), {})
                 assert not loops(text), (system.name, name, text)
+
+
+def test_a_model_echoing_the_players_question_does_not_ask_it_twice():
+    """Seen with the bundled model: a Wide Shot's question echoed with a word changed, then asked
+    again by the engine. The engine asks the oracle's question once, in the oracle's words."""
+    question = "Nara, the back of your neck prickles because someone is watching: from where?"
+    wide = Narration(task="wide_shot", text=f"Here we are: the harbour. Water drips steadily. {question}",
+                     origin="wide_shot.x #1", question=question)
+    record = OutcomeRecord(task="wide_shot", characters=("Nara Quinn",))
+    model, _ = narrator("Gulls wheel over the cranes. Nara, the back of your neck pricks because someone is "
+                        "watching: from where?")
+    told, _ = model.retell(wide, record, cast=Cast(members=[{"name": "Nara Quinn", "description": ""}]), seed=1)
+    assert told.source == "model" and "Gulls wheel over the cranes." in told.text
+    assert told.text.count("?") == 1 and told.text.endswith(question)

@@ -104,6 +104,14 @@ def numbers_near(text: str, word: str) -> list[int]:
     return numbers
 
 
+def without_questions(text: str) -> str:
+    """``text`` without the sentences that ask something: where the oracle puts a question to the
+    player, the engine asks it, in its words; a small model echoing it (slightly changed) would ask
+    twice."""
+    sentences = re.split(r"(?<=[.!?…])\s+", text.strip())
+    return " ".join(s for s in sentences if not s.rstrip("\"'”’)").endswith("?")).strip()
+
+
 def loops(text: str) -> bool:
     """A small model caught in a loop: a run of six words said twice, or of four words three times.
     Held against the model's own words only (on the rails they follow the facts, which they may echo)."""

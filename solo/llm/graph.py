@@ -24,7 +24,7 @@ from ..errors import NarratorError
 from ..narration import Narration
 from .backends import Backend, StreamCallback
 from .calls import Cast, ModelCall
-from .check import OutcomeRecord, clean, contradictions, grounded, loops
+from .check import OutcomeRecord, clean, contradictions, grounded, loops, without_questions
 
 # The model would go on inventing more examples: stop at their headings (a bare "\n" cannot be a
 # stop, as some models open with a newline); the first paragraph is kept (see first_paragraph).
@@ -188,6 +188,8 @@ class ModelNarrator:
         if error:
             call.fallback = error
         own = clean(first_paragraph(done.text))
+        if state["oracle"].question:
+            own = without_questions(own)
         text = f"{state['opening']} {own}".strip() if state.get("opening") else own
         return {"attempt": attempt, "text": text, "own": own, "error": error,
                 "calls": [*state.get("calls", []), call]}
@@ -202,7 +204,9 @@ class ModelNarrator:
         if state.get("opening") and not problems:
             # on the rails the facts open the text: the model's own words must still be a narration
             problems = [f"its own words: {p}" for p in contradictions(state.get("own", ""), record)]
-        if not problems and self.grounding == "strict" and not grounded(text, record, [state["oracle"].text]):
+        oracle = state["oracle"]
+        facts = oracle.text.removesuffix(oracle.question).strip() if oracle.question else oracle.text
+        if not problems and self.grounding == "strict" and not grounded(text, record, [facts or oracle.text]):
             # a small model on the rails: the oracle and the model must tell the same story
             problems = ["leaves out the drawn facts or a character"]
         if problems:
