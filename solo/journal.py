@@ -192,7 +192,8 @@ def storage_message(exc: BaseException, path: str) -> str:
                     "restore a copy or pick another file with --db")
         return f"the journal {path} failed ({text}): nothing was written"
     if isinstance(exc, OSError):
-        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        name = str(exc.filename) if getattr(exc, "filename", None) else ""
+        where = f" {name[:77]}..." if len(name) > 80 else f" {name}" if name else ""
         return f"cannot use the file{where}: {exc.strerror or text}"
     return text
 
