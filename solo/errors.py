@@ -6,7 +6,12 @@ renders ``str(error)`` and changes nothing; anything else escaping is a bug.
 
 
 class SoloError(Exception):
-    """Base of every error meant to be shown to a player or Director."""
+    """Base of every error meant to be shown to a player or Director. Its text is always one
+    line: a line break quoted from a file or a typed value becomes a space."""
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
 
 
 class RuleViolation(SoloError):

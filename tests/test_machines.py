@@ -159,6 +159,6 @@ def _machine(name: str) -> type[Play]:
 @pytest.mark.parametrize("name", sorted(installed()))
 def test_random_play_keeps_the_engines_promises(name):
     machine = _machine(name)
-    machine.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None,
+    machine.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None, derandomize=True,
                                          suppress_health_check=list(HealthCheck))
     machine.TestCase().runTest()
