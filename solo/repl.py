@@ -435,9 +435,9 @@ class Repl:
             for option in system.campaign_options:
                 if not option.question:
                     continue  # an alias (another language's flag) of an option asked already
-                value = self.ask(option.question).strip()
+                value = self.ask(option.question).strip() or option.default
                 if value:
-                    options[option.dest] = [value.replace(" ", "")]
+                    options[option.dest] = [value if option.spaced else value.replace(" ", "")]
             words = ["campaign", "new", name] + (["--seed", seed] if seed else []) + (["--from", source] if source
                                                                                         else [])
             rules = system.name if source is None and system.name != self.session.system.name else None
@@ -466,6 +466,9 @@ class Repl:
                     self.error(str(exc))
                     continue
                 self._play(command, shlex.join(["pc", "pregen", name]))
+        elif not self.session.system.creates_characters:
+            self.new_character()  # no cast to build: the system says what comes first instead
+            return
         else:
             while True:
                 self.new_character()

@@ -27,7 +27,8 @@ NEW = f"campaign new Run --rules beyond-code --deck {EXAMPLE} --seed 7 --draw wa
 
 @pytest.fixture
 def game(tmp_path: Path) -> Session:
-    session = Session(Journal(tmp_path / "b.sqlite"), base_dir=tmp_path)
+    # the rules' results alone: the Director's narration is tested in tests/test_beyond_code_director.py
+    session = Session(Journal(tmp_path / "b.sqlite"), base_dir=tmp_path, narrate=False)
     ok(session, NEW)
     return session
 
@@ -44,7 +45,7 @@ def variant(tmp_path: Path, *changes: tuple[str, str], name: str = "deck.toml") 
 
 
 def started(tmp_path: Path, deck: Path, *extra: str) -> Session:
-    session = Session(Journal(tmp_path / "v.sqlite"), base_dir=tmp_path)
+    session = Session(Journal(tmp_path / "v.sqlite"), base_dir=tmp_path, narrate=False)
     ok(session, f"campaign new Run --rules beyond-code --deck {deck} --seed 3 --draw wanderer " + " ".join(extra))
     return session
 
@@ -493,7 +494,7 @@ def test_time_expires_by_a_time_step_and_by_the_time_command(tmp_path):
 
 
 def test_late_expiry_loses_only_past_the_last_slot(tmp_path):
-    s = Session(Journal(tmp_path / "l.sqlite"))
+    s = Session(Journal(tmp_path / "l.sqlite"), narrate=False)
     ok(s, f"campaign new L --rules beyond-code --deck {EXAMPLE} --seed 2 --draw wanderer --easy late-expiry")
     on_last = ok(s, "time +7")
     assert on_last == {"time": {"before": 1, "after": 8}, "expired": False, "over": None}
@@ -538,7 +539,7 @@ def test_a_first_victory_reveals_the_reserve_at_random_and_returns_the_tokens(ga
 
 
 def test_keep_tokens_keeps_what_the_mission_did_not_use(tmp_path):
-    s = Session(Journal(tmp_path / "k.sqlite"))
+    s = Session(Journal(tmp_path / "k.sqlite"), narrate=False)
     ok(s, f"campaign new K --rules beyond-code --deck {EXAMPLE} --seed 2 --draw wanderer --easy keep-tokens")
     ok(s, "token take chaos")
     ok(s, "token take decryption")

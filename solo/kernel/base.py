@@ -78,6 +78,9 @@ class BaseSystem(Generic[S, C, E]):
     tension_max: ClassVar[int] = 6
     opens_pending: ClassVar[frozenset[str]] = frozenset()
     journal_only_events: ClassVar[frozenset[str]] = frozenset()
+    # False when the walk-through builds no cast, and `create_character` says what comes instead
+    # (Beyond Code: the deck's Characters play in turn)
+    creates_characters: ClassVar[bool] = True
 
     @property
     def intro(self) -> str:

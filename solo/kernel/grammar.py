@@ -34,6 +34,8 @@ class Option:
     multi: bool = False
     takes_value: bool = True
     question: str = ""  # how the REPL's walk-through asks for it (campaign options)
+    default: str = ""  # the walk-through's answer when Enter is typed at its question ("": the option is left out)
+    spaced: bool = False  # the walk-through keeps the answer's spaces (a file name); else they are dropped
 
 
 @dataclass

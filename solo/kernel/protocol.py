@@ -207,6 +207,7 @@ class RuleSystem(Protocol[S, C, E]):
     tension_start: int
     tension_max: int
     journal_only_events: frozenset[str]  # its event types that change nothing (a table roll): `undo` steps over them
+    creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> S: ...

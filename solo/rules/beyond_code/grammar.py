@@ -13,7 +13,8 @@ from .deck import EXAMPLE, load_deck
 
 EASY = ("late-expiry", "keep-tokens")
 CAMPAIGN_OPTIONS = (
-    Option("--deck", "deck", question="Deck file (your cards in your own words; `example` for the placeholders):"),
+    Option("--deck", "deck", question="Deck file (your cards in your own words; Enter for the example deck of "
+                                      "placeholders):", default="example", spaced=True),
     Option("--easy", "easy", question="Easier play: late-expiry, keep-tokens, both comma separated (Enter: none):"),
     Option("--draw", "draw"),
 )

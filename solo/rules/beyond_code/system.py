@@ -18,10 +18,13 @@ from pydantic import TypeAdapter
 
 from ...datafile import DataFileError, parse_toml
 from ...kernel.base import BaseSystem
-from ...kernel.protocol import Where
+from ...kernel.protocol import Conversation, RecapLine, Where
+from ...llm.check import OutcomeRecord
+from ...narration import Narration
+from ...tables import OracleTables
 from . import commands as rc
 from . import events as ev
-from . import present, results
+from . import journal, present, record, results, talk
 from .apply import apply, fold
 from .deck import DeckError, check_deck
 from .decide import decide
@@ -47,7 +50,11 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
     # a command whose only event is its result changed nothing (a token taken while held): `undo` steps over it
     journal_only_events: ClassVar[frozenset[str]] = frozenset({"beyond_resolved"})
-    harm_track = "time"
+    harm_track = record.HARM_TRACK
+    creates_characters = False  # the deck's three Characters play in turn: the walk-through builds no cast
+    narration_tasks = frozenset({"turned_up", "silenced", "chaos_rises", "time_short", "shuffled", "phantom", "victory",
+                                 "next_game", "defeat", "triumph", "random_event", "treasure", "path_forward",
+                                 "recap"})
     setting = "A Victorian mansion outside London in the Second World War, where cryptologists race Chaos."
 
     @property
@@ -90,7 +97,50 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
                     ) -> list[str]:
         if spec == "rules":
             return self.reference(None)["topics"]  # type: ignore[no-any-return]
-        return []
+        return talk.completions(state, spec, args, previous, current)
+
+    # the REPL's conversation: talk.py
+    def prepare(self, state: BeyondState, command: rc.Command, conversation: Conversation) -> rc.Command:
+        return talk.prepare(state, command, conversation)
+
+    def after(self, state: BeyondState, command: rc.Command, conversation: Conversation) -> None:
+        talk.after(state, command, conversation)
+
+    def as_line(self, command: rc.Command, typed: str) -> str:
+        return talk.as_line(command, typed)
+
+    def create_character(self, state: BeyondState, conversation: Conversation, tables: OracleTables | None,
+                         rng: random.Random) -> rc.Command | None:
+        """No cast to create: who plays first, their Mission and the first move instead."""
+        talk.welcome(state, conversation)
+        return None
+
+    # narration: director.py, record.py; recaps and export: journal.py
+    def director(self, tables: OracleTables) -> Any:
+        from .director import BeyondDirector
+
+        return BeyondDirector(tables)
+
+    def record(self, narration: Narration, events: Sequence[Any], after: BeyondState) -> OutcomeRecord:
+        return record.record(narration, events, after)
+
+    def check(self, text: str, outcome: OutcomeRecord) -> list[str]:
+        return record.check(text, outcome)
+
+    def cast(self, state: BeyondState) -> list[dict[str, str]]:
+        return record.cast(state)
+
+    def about(self, event: Any) -> dict[str, Any] | None:
+        return record.about(event)
+
+    def recap(self, payload: dict[str, Any]) -> RecapLine | None:
+        return journal.recap(payload)
+
+    def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
+        return journal.export_event(payload, first, story)
+
+    def export_cast(self, status: dict[str, Any]) -> list[str]:
+        return journal.export_cast(status, self.credit)
 
     def validate_data_file(self, path: Path) -> dict[str, Any] | None:
         """`campaign validate FILE` of a deck file, recognised by its `[deck]` table; None for any other file."""

@@ -100,6 +100,7 @@ class EnigmaSystem:
     tension_max = TENSION_MAX
     opens_pending = frozenset({"gamble_rolled"})
     journal_only_events: frozenset[str] = frozenset()
+    creates_characters: bool = True
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> GameState:

@@ -1,0 +1,191 @@
+"""Beyond Code's Director: the Mansion's answer to what the rules decided, from Beyond Code's own
+oracle tables (original writing, ``data/tables``).
+
+The solo mode has no opponent but time, so the Director proposes no moves: it only tells. After a
+command it reads the command's result (``beyond_resolved``) and draws one line per beat: a card
+turned up or silenced ([Your Turn 1]), the Chaos symbol moving time ([Your Turn 2]), time running
+short, the Enigma Machine shuffling the open cards and the Scherbius Phantom changing Character
+([Changes in Solo Mode]), a Mission accomplished and the next Character beginning
+([Victory and Preparations for the Next Game]), the third victory, and the run lost to time or to a
+failed Mission ([Time Expires]). It never names a card lying face-down: only cards a result turned up.
+
+Each narration keeps the fact it tells in ``facts["about"]``; ``record.py`` holds a model's retelling
+to it. Solo procedures after the rules of *Enigma. Beyond Code* (CrowD Games).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...kernel.protocol import Reaction, StoryView
+from ...narration import Narration, OracleNarrator
+from . import commands as rc
+from . import events as ev
+from .state import BeyondState
+
+REQUIRED_TABLES = (
+    "mansion.turned_up", "mansion.silenced", "mansion.chaos_rises", "mansion.time_short", "mansion.shuffled",
+    "mansion.phantom", "mansion.victory", "mansion.next_game", "mansion.defeat_time", "mansion.defeat_mission",
+    "mansion.triumph", "mansion.find", "mansion.path", "oracle_events.event", "oracle_events.focus",
+)
+SHORT = 1  # time runs short when this many slots or fewer lie between the token and the last slot
+PICKS = ("choose", "decrypt", "solowork")
+
+
+def name_of(state: BeyondState, character: str) -> str:
+    """A Character by the deck's name (its id when the deck does not know it)."""
+    found = state.deck.find_character(character) if state.deck is not None else None
+    return found.name if found is not None else character
+
+
+class BeyondNarrator(OracleNarrator):
+    required = REQUIRED_TABLES
+
+    def one(self, task: str, table: str, rng: random.Random, about: dict[str, Any], **context: str) -> Narration:
+        """A line of ``table`` told as ``task``, keeping the fact it tells (``about``) for the record."""
+        told = self.tell(task, [self.draw(table, rng, context)])
+        return told.model_copy(update={"facts": {**told.facts, "about": about}})
+
+
+def moment(state: BeyondState, rng: random.Random) -> dict[str, str]:
+    """The Character playing, and a card lying face-up (else the Mansion itself) as the place."""
+    out = {"place": "the Mansion"}
+    if state.character:
+        out["character"] = name_of(state, state.character)
+    shown = [c.card for c in state.grid if c.face_up]
+    if shown and state.deck is not None:
+        out["place"] = state.deck.card_of(rng.choice(shown)).name
+    return out
+
+
+def _time(before: int, after: int, state: BeyondState) -> dict[str, Any]:
+    return {"before": before, "after": after, "last": state.last, "reserve": max(0, state.last - after - 1)}
+
+
+class BeyondDirector:
+    """Tells the run from Beyond Code's tables; it has no moves of its own to make."""
+
+    def __init__(self, tables: Any):
+        self.narrator = BeyondNarrator(tables)
+
+    def _n(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None) -> BeyondNarrator:
+        told: BeyondNarrator = self.narrator.with_context(moment(state, rng), tags)
+        return told
+
+    def moment(self, state: BeyondState, rng: random.Random) -> dict[str, str]:
+        return moment(state, rng)
+
+    def answered(self, state: BeyondState, question: str, answer: str, rng: random.Random,
+                 story: StoryView) -> Reaction[rc.Command]:
+        return Reaction()
+
+    def random_event(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        return self._n(state, rng, tags).oracle_event(rng)
+
+    def treasure(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        n = self._n(state, rng, tags)
+        who = n.context.get("character", "")
+        return n.one("treasure", "mansion.find", rng, {"kind": "find", "character": who})
+
+    def path_forward(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None = None
+                     ) -> Narration:
+        n = self._n(state, rng, tags)
+        who = n.context.get("character", "")
+        return n.with_meaning(n.one("path_forward", "mansion.path", rng, {"kind": "path", "character": who}), rng)
+
+    def react(self, before: BeyondState, events: Sequence[Any], after: BeyondState, rng: random.Random,
+              story: StoryView) -> Reaction[rc.Command]:
+        out: Reaction[rc.Command] = Reaction()
+        n = self._n(after, rng, story.tags)
+        for event in events:
+            if isinstance(event, ev.Resolved):
+                out.narrations += tell(n, event.command, event.result, before, after, rng)
+        return out
+
+
+def tell(n: BeyondNarrator, command: str, r: dict[str, Any], before: BeyondState, after: BeyondState,
+         rng: random.Random) -> list[Narration]:
+    """The beats of one command's result, in the order they happened."""
+    who = name_of(before, before.character)
+    told: list[Narration] = []
+    if command in PICKS and "pos" in r:
+        told += _pick(n, r, who, after, rng)
+    elif command == "reveal":
+        told.append(n.one("turned_up", "mansion.turned_up", rng,
+                          {"kind": "card", "character": who, "card": r.get("name", ""), "was": "face_down"},
+                          character=who, place=str(r.get("name", ""))))
+    elif command == "enigma" and not r.get("cancelled"):
+        told.append(n.one("shuffled", "mansion.shuffled", rng,
+                          {"kind": "shuffle", "character": who, "positions": list(r.get("reshuffled", []))},
+                          character=who))
+    elif command == "phantom":
+        new = name_of(after, str(r.get("character", {}).get("after", "")))
+        told.append(n.one("phantom", "mansion.phantom", rng,
+                          {"kind": "phantom", "character": new, "before": who}, character=new))
+    elif command == "mission":
+        told += _mission(n, r, who, after, rng)
+    time = r.get("time")
+    if command != "mission" and isinstance(time, dict) and "before" in time and "after" in time:
+        told += _time_beats(n, r, int(time["before"]), int(time["after"]), who, after, rng, command)
+    return told
+
+
+def _pick(n: BeyondNarrator, r: dict[str, Any], who: str, after: BeyondState, rng: random.Random) -> list[Narration]:
+    """[Your Turn 1-2] the card picked: turned up, or silenced; its Chaos symbol moving time is its
+    own beat (``_time_beats``), so a Chaos card is told there instead."""
+    name = str(r.get("name", ""))
+    t = r.get("time", {})
+    if r.get("corner") == "chaos" and t.get("after", 0) > t.get("before", 0):
+        return []
+    if r.get("silenced"):
+        return [n.one("silenced", "mansion.silenced", rng, {"kind": "card", "character": who, "card": name,
+                                                             "was": "face_up"}, character=who, place=name)]
+    return [n.one("turned_up", "mansion.turned_up", rng, {"kind": "card", "character": who, "card": name,
+                                                           "was": "face_down"}, character=who, place=name)]
+
+
+def _time_beats(n: BeyondNarrator, r: dict[str, Any], before: int, after: int, who: str, state: BeyondState,
+                rng: random.Random, command: str) -> list[Narration]:
+    """Time moving on: a Chaos symbol's advance ([Your Turn 2]), time running short, the run lost
+    when the token reached the last slot ([Time Expires])."""
+    out = []
+    moved = _time(before, after, state)
+    if command in PICKS and r.get("corner") == "chaos" and after > before:
+        name = str(r.get("name", ""))
+        out.append(n.one("chaos_rises", "mansion.chaos_rises", rng,
+                         {"kind": "chaos", "character": who, "card": name, "was": r.get("was"), "time": moved},
+                         character=who, place=name))
+    if r.get("over") == "lost" and r.get("expired"):
+        out.append(n.one("defeat", "mansion.defeat_time", rng, {"kind": "lost", "why": "time", "character": who,
+                                                                  "time": moved}, character=who))
+    elif after > before and state.over is None and moved["reserve"] <= SHORT:
+        out.append(n.one("time_short", "mansion.time_short", rng, {"kind": "time", "character": who, "time": moved},
+                         character=who))
+    return out
+
+
+def _mission(n: BeyondNarrator, r: dict[str, Any], who: str, after: BeyondState, rng: random.Random
+             ) -> list[Narration]:
+    """[Victory and Preparations for the Next Game; Third Victory] a Mission accomplished, the next
+    Character, the run won and its fate; or a Mission failed and the run lost."""
+    if not r.get("success"):
+        return [n.one("defeat", "mansion.defeat_mission", rng, {"kind": "lost", "why": "mission", "character": who},
+                      character=who)]
+    triumph = int(r.get("triumph", 0))
+    if r.get("over") == "won":
+        fate = name_of(after, str(r.get("fate", "")))
+        told = n.one("triumph", "mansion.triumph", rng, {"kind": "won", "character": who, "fate": fate,
+                                                         "triumph": triumph}, character=who)
+        return [told.model_copy(update={"text": f"{told.text} It is {fate}'s ending that tells what becomes of "
+                                                "the world."})]
+    out = [n.one("victory", "mansion.victory", rng, {"kind": "victory", "character": who, "game": r.get("game"),
+                                                     "triumph": triumph}, character=who)]
+    nxt = r.get("next")
+    if isinstance(nxt, dict):
+        new = name_of(after, str(nxt.get("character", "")))
+        out.append(n.one("next_game", "mansion.next_game", rng,
+                         {"kind": "next_game", "character": new, "game": nxt.get("game"),
+                          "time": {"after": nxt.get("slot"), "last": after.last}}, character=new))
+    return out
