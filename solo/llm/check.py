@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -112,6 +113,15 @@ def without_questions(text: str) -> str:
     return " ".join(s for s in sentences if not s.rstrip("\"'”’)").endswith("?")).strip()
 
 
+def without_numbered_names(text: str, names: Iterable[str]) -> str:
+    """``text`` with every name that holds a number ("Soldier 2") blanked out (as long as it was, so
+    nothing else comes nearer a word), so the number of a name is never read as a harm number, damage
+    or a roll beside it. Names without digits stay."""
+    for name in sorted({n for n in names if any(ch.isdigit() for ch in n)}, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda m: "_" * len(m.group(0)), text, flags=re.I)
+    return text
+
+
 def loops(text: str) -> bool:
     """A small model caught in a loop: a run of six words said twice, or of four words three times.
     Held against the model's own words only (on the rails they follow the facts, which they may echo)."""
@@ -152,7 +162,9 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
     allowed = {n for pair in record.peril.values() for n in pair}
     allowed |= {abs(after - before) for before, after in record.peril.values()}
     allowed |= set(record.targets.values())
-    invented = [n for n in numbers_near(text, re.escape(record.harm_track)) if n not in allowed]
+    named = [*record.characters, *record.peril, *record.targets, *record.knocked_out, *filter(None, [record.enemy])]
+    invented = [n for n in numbers_near(without_numbered_names(text, named), re.escape(record.harm_track))
+                if n not in allowed]
     if invented:
         problems.append(f"gives a {record.harm_track} number nobody rolled ({invented[0]})")
     return problems

@@ -4,9 +4,17 @@ each creature's LP). JSON never changes; this is for people."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
+
+from ...errors import SoloError
+from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
+from . import commands as rc
+from .data_rules import CAPACITIES, DEFAULT_DIE, LADDER, capacity_name, die_label, parse_die
+from .state import AlphaState
 
 
 def _name(text: str) -> str:
@@ -74,13 +82,16 @@ def _attack(r: dict[str, Any]) -> list[str]:
 def render(kind: str, r: dict[str, Any]) -> list[str] | None:
     """Rich-markup lines for an Alpha result (None: not one of Alpha's)."""
     match kind:
-        case "AddCharacter":
+        case "AddCharacter" | "PregenAdd" if "character" in r:
             dice = ", ".join(f"{cap} {d}" for cap, d in r["dice"].items())
             return [f"{_name(r['character'])} joins the party: {dice}; LP {r['lp']}, speed {r['speed']}"]
         case "AddEnemy":
             dice = ", ".join(f"{cap} {d}" for cap, d in r["dice"].items())
             return [f"Foe{'s' if len(r['enemies']) > 1 else ''} {', '.join(map(_name, r['enemies']))}: {dice}; "
                     f"LP {r['lp']}, speed {r['speed']}"]
+        case "director":  # the Director's own moves in solo play (a scene's foes), each with its result
+            return ["  [dim]Director:[/] " + line.strip() for change in r.get("changes", [])
+                    for line in (render(str(change.get("move")), change) or [])]
         case "StartScene":
             return [f"[bold]Day {r['day']}, scene {r['scene']}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
         case "StartCombat":
@@ -193,3 +204,87 @@ def toolbar(status: dict[str, Any], width: int) -> list[str]:
             if c["status"] == "active":
                 parts.append(_html(f"{name} {c['lp']}/{c['lp_max']}"))
     return parts
+
+
+# --- the character walk-through ----------------------------------------------------------------------
+
+# what each capacity the chapter names is for, in the walk-through's questions (Rulings *Capacities*,
+# *Speed*, *Ranged bands*, *Life Points*)
+ROLES = {"attack": "striking blows and shots", "endure": "taking blows; its size is the Life Points",
+         "navigate": "moving, dodging shots, hiding; its size is the speed",
+         "glean": "noticing; its size is the ranged reach"}
+DICE_TEXT = "d4, d6, d8, d10 or d12"
+
+
+def _ask_die(talk: Conversation, question: str) -> int:
+    """A die of the ladder; Enter for the default d6."""
+    while True:
+        answer = talk.ask(question).strip()
+        if not answer:
+            return DEFAULT_DIE
+        sides = parse_die(answer)
+        if sides is not None:
+            return sides
+        talk.error(f"a die of the ladder: {DICE_TEXT} (Enter for d{DEFAULT_DIE})")
+
+
+def _ask_name(state: AlphaState, talk: Conversation, first: str) -> str:
+    name = " ".join(first.split())
+    while True:
+        if not name:
+            name = " ".join(ask_required(talk, "Name:").split())
+            continue
+        taken = state.get(name)
+        if taken is not None:
+            talk.error(f"the name {taken.name} is taken: choose another")
+        elif any(ch in name for ch in ",="):
+            talk.error("a name cannot hold ',' or '=' (they separate names in commands)")
+        elif name.startswith("-"):
+            talk.error("a name cannot begin with '-'")
+        else:
+            return name
+        name = ""
+
+
+def _ask_others(talk: Conversation, dice: dict[str, int]) -> None:
+    """Capacities beyond the four, as NAME=dN, until Enter."""
+    while True:
+        answer = talk.ask("Another capacity as NAME=dN, e.g. influence=d8 (Enter for none):").strip()
+        if not answer:
+            return
+        name, sep, size = answer.partition("=")
+        key = capacity_name(name)
+        sides = parse_die(size) if sep else None
+        if key is None or sides is None:
+            talk.error(f"NAME=dN: a name of letters, digits, - and _, and a die ({DICE_TEXT})")
+        elif key in dice:
+            talk.error(f"{key} has its die already (d{dice[key]})")
+        else:
+            dice[key] = sides
+
+
+def create_character(state: AlphaState, talk: Conversation, pregens: list[PregenEntry],
+                     ready_made: Callable[[PregenEntry], rc.Command], rng: random.Random) -> rc.Command | None:
+    """A ready-made combatant, or one's own (Rulings *Capacities*): a name, then the attack, endure,
+    navigate and glean dice (d4..d12, Enter for d6), then any other capacity. Life Points are the
+    Endure die's size [Damage › Life Points], speed the Navigate die's [Move › Speed]."""
+    free = [p for p in pregens if state.get(p.name) is None]
+    first = ""
+    if free:
+        talk.say("Ready-made combatants:\n" + "\n".join(f"  {i} [bold]{escape(p.name)}[/]: {escape(p.summary)}"
+                                                          for i, p in enumerate(free, 1)))
+        choice = ask_choice(talk, "A ready-made combatant (number, r for random), or the name of your own "
+                                  "(Enter to make one):", [p.name for p in free], rng, free=True)
+        found = next((p for p in free if p.name == choice), None)
+        if found is not None:
+            try:
+                return ready_made(found)
+            except SoloError as exc:  # a damaged pregens file: say so, and build one instead
+                talk.error(str(exc))
+        first = choice if found is None else ""
+    name = _ask_name(state, talk, first)
+    talk.say(f"[dim]Capacity dice climb the ladder {DICE_TEXT}; Enter keeps d{DEFAULT_DIE}.[/]")
+    dice = {cap: _ask_die(talk, f"{cap.capitalize()} die, for {ROLES[cap]} ({die_label(LADDER[0])}-"
+                                f"{die_label(LADDER[-1])}, Enter for d{DEFAULT_DIE}):") for cap in CAPACITIES}
+    _ask_others(talk, dice)
+    return rc.AddCharacter(name=name, dice=dice)

@@ -2,8 +2,8 @@
 ``AlphaState``, Alpha's commands and its events.
 
 Combat rules after *Alpha 1.1 Combat* (shared/seeds/001; no licence stated): its procedures are
-implemented, its names and numbers used as data, every description is our own. Presentation,
-narration and the Director's tables keep ``BaseSystem``'s defaults.
+implemented, its names and numbers used as data, every description is our own. The Director
+and narration: director.py, record.py and data/tables, data/prompts.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
+from ...adventure import Adventure
+from ...errors import SoloError
 from ...kernel.base import BaseSystem
-from ...kernel.protocol import Where
+from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from . import commands as rc
 from . import events as ev
-from . import present, results
+from . import journal, present, results, scenario
+from . import talk as talk_
 from .apply import apply, fold
 from .combat import band
 from .core import active, die, find
@@ -28,6 +31,11 @@ from .decide import decide
 from .grammar import SPECS, start_command
 from .odds import as_result, check, opposed
 from .state import AlphaState
+
+# the Director and narration: director.py (the emulator and its tables), record.py (what prose is held to)
+from ...llm.check import OutcomeRecord
+from ...narration import Narration
+from . import record as told
 
 CREDIT = "Combat rules after *Alpha 1.1 Combat* (no licence stated); paraphrased, never quoted."
 DATA = Path(__file__).resolve().parent / "data"
@@ -46,7 +54,36 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
     event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
     opens_pending: ClassVar[frozenset[str]] = ev.OPENS_PENDING
     journal_only_events: ClassVar[frozenset[str]] = ev.JOURNAL_ONLY  # a command that only reports (a free check)
-    harm_track = "LP"
+    harm_track = told.HARM_TRACK
+    narration_tasks: ClassVar[frozenset[str]] = frozenset({
+        "wide_shot", "scene_transition", "combat_start", "hit", "miss", "defeated", "peril", "sacrifice", "survive",
+        "hide", "notice", "success", "failure", "escalation", "enemy_turn", "combat_end", "breather", "rest",
+        "path_forward", "random_event", "treasure", "recap"})
+    setting: ClassVar[str] = (
+        "Sword-and-sorcery skirmishes on a rough frontier of ruined forts, old roads, haunted woods and smugglers' "
+        "coves: a small band of adventurers against raiders, beasts and stranger things, where every round of a "
+        "fight is more dangerous than the last.")
+
+    # the Director and narration ------------------------------------------------------------------
+    def director(self, tables: Any) -> Any:
+        """The Director emulator (director.py) on these tables: narration, foes' turns in solo play."""
+        from .director import AlphaDirector
+
+        return AlphaDirector(tables)
+
+    def record(self, narration: Narration, events: Sequence[Any], after: AlphaState) -> OutcomeRecord:
+        """What the rules decided about this narration, for the model to be held to (record.py)."""
+        return told.record(narration, events, after)
+
+    def check(self, text: str, outcome: OutcomeRecord) -> list[str]:
+        """Alpha's checks of model prose beyond the kernel's (record.py)."""
+        return told.check(text, outcome)
+
+    def cast(self, state: AlphaState) -> list[dict[str, str]]:
+        return told.cast(state)
+
+    def about(self, event: Any) -> dict[str, Any] | None:
+        return told.about(event)
 
     def initial_state(self) -> AlphaState:
         return AlphaState()
@@ -82,6 +119,60 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
 
     def toolbar(self, status: dict[str, Any], width: int) -> list[str]:
         return present.toolbar(status, width)
+
+    # the REPL's conversation: talk.py; the walk-through: present.py; recaps and export: journal.py
+    def create_character(self, state: AlphaState, talk: Conversation, tables: Any, rng: random.Random
+                         ) -> rc.Command | None:
+        try:
+            ready = self.pregens(None)
+        except SoloError as exc:  # a damaged pregens file: the walk-through builds one instead
+            talk.error(str(exc))
+            ready = []
+        return present.create_character(state, talk, ready, lambda p: self.pregen_command(p, None), rng)
+
+    def prepare(self, state: AlphaState, command: rc.Command, talk: Conversation) -> rc.Command:
+        return talk_.prepare(state, command, talk)
+
+    def after(self, state: AlphaState, command: rc.Command, talk: Conversation) -> None:
+        talk_.after(state, command, talk)
+
+    def dice_needed(self, state: AlphaState, command: rc.Command) -> list[DiceNeed]:
+        return talk_.dice_needed(state, command)
+
+    def with_dice(self, state: AlphaState, command: rc.Command, faces: Mapping[str, tuple[int, ...]]
+                  ) -> rc.Command:
+        return talk_.with_dice(state, command, faces)
+
+    def completions(self, state: AlphaState, spec: str, args: Sequence[str], previous: str, current: str
+                    ) -> list[str]:
+        if spec == "rules":
+            return list(self.reference(None)["topics"])
+        return talk_.completions(state, spec, args, previous, current)
+
+    def as_line(self, command: rc.Command, typed: str) -> str:
+        return talk_.as_line(command, typed)
+
+    def recap(self, payload: dict[str, Any]) -> RecapLine | None:
+        return journal.recap(payload)
+
+    def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
+        return journal.export_event(payload, first, story)
+
+    def export_cast(self, status: dict[str, Any]) -> list[str]:
+        return journal.export_cast(status)
+
+    # adventures and ready-made combatants: scenario.py
+    def check_adventure(self, adventure: Adventure) -> None:
+        scenario.check_adventure(adventure)
+
+    def pregen_summary(self, pregen: Mapping[str, Any]) -> str:
+        return scenario.summary(pregen)
+
+    def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
+        return scenario.pregen_command(entry.data, dice)
+
+    def validate_data_file(self, path: Path) -> dict[str, Any] | None:
+        return scenario.validate_pregens(path, DATA / "pregens.toml")
 
     # results
     def status(self, state: AlphaState) -> dict[str, Any]:
