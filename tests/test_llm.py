@@ -316,7 +316,7 @@ def test_no_oracle_line_of_any_installed_system_reads_as_a_loop():
     import random
 
     from solo.kernel.registry import installed
-    from solo.llm.check import loops
+    from solo.llm.check import PROMPT_LEAKS, loops
     from solo.narration import OracleNarrator
     from solo.tables import system_tables
 
@@ -327,6 +327,7 @@ def test_no_oracle_line_of_any_installed_system_reads_as_a_loop():
             for i in range(len(tables.tables[name].entries) * 2):
                 text, _ = narrator_.draw(name, random.Random(i), {})
                 assert not loops(text), (system.name, name, text)
+                assert not PROMPT_LEAKS.search(text), (system.name, name, text)
 
 
 def test_a_model_echoing_the_players_question_does_not_ask_it_twice():
@@ -341,3 +342,21 @@ def test_a_model_echoing_the_players_question_does_not_ask_it_twice():
     told, _ = model.retell(wide, record, cast=Cast(members=[{"name": "Nara Quinn", "description": ""}]), seed=1)
     assert told.source == "model" and "Gulls wheel over the cranes." in told.text
     assert told.text.count("?") == 1 and told.text.endswith(question)
+
+
+@pytest.mark.parametrize("text", [
+    # seen from the bundled model on an Alpha Wide Shot: the prompt's voice, and a narrator saying "I"
+    "Narrators: Tallow, Wren, and I, with my three eyes on the toll bridge.",
+    "The wind drops. I watch from the ridge as Nara climbs.",
+])
+def test_a_model_speaking_as_itself_or_the_prompt_is_refused(text):
+    model, _ = narrator(text, text)
+    told, calls = model.retell(oracle(), BLUNDER, cast=Cast(), seed=1)
+    assert told.source == "oracle" and len(calls) == 2
+
+
+def test_speech_in_quotes_may_say_i():
+    from solo.llm.check import speaks_as_itself
+
+    assert not speaks_as_itself('Nara grins. "I told you the rope would hold," she says to Max.')
+    assert speaks_as_itself("Nara grins, and I grin with her.")

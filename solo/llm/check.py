@@ -28,7 +28,10 @@ ACTION_VERBS = frozenset(
     "attacks leaps jumps runs grabs fires shoots punches strikes climbs dodges charges kicks throws swings draws "
     "rushes dashes lunges fights hits tackles sprints vaults races stands rises wakes".split()
 )
-PROMPT_LEAKS = re.compile(r"(^|\n)\s*(Task|Facts|Outcome|Example|Narration|Cast|Setting)\s*:", re.I)
+PROMPT_LEAKS = re.compile(r"(^|\n)\s*(Task|Facts|Outcome|Example|Narration|Cast|Setting)\s*:"
+                          r"|\b(Narrators?|Narration|Facts|Outcome|Task)\s*:", re.I)
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’")
+_FIRST_PERSON = re.compile(r"\bI\b|\b(?:my|me|myself)\b")
 STOPWORDS = frozenset(
     "about above after again against along among another around because before behind below beneath beside "
     "between beyond could doesn during every from have having here into itself just might more most much never "
@@ -120,6 +123,12 @@ def without_numbered_names(text: str, names: Iterable[str]) -> str:
     for name in sorted({n for n in names if any(ch.isdigit() for ch in n)}, key=len, reverse=True):
         text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda m: "_" * len(m.group(0)), text, flags=re.I)
     return text
+
+
+def speaks_as_itself(text: str) -> bool:
+    """The model stepping out of the story to speak as a narrator ("and I, with my three eyes"):
+    I, me or my outside quoted speech. Held against the model's own words only."""
+    return bool(_FIRST_PERSON.search(_QUOTED.sub("", text)))
 
 
 def loops(text: str) -> bool:

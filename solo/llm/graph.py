@@ -24,7 +24,7 @@ from ..errors import NarratorError
 from ..narration import Narration
 from .backends import Backend, StreamCallback
 from .calls import Cast, ModelCall
-from .check import OutcomeRecord, clean, contradictions, grounded, loops, without_questions
+from .check import OutcomeRecord, clean, contradictions, grounded, loops, speaks_as_itself, without_questions
 
 # The model would go on inventing more examples: stop at their headings (a bare "\n" cannot be a
 # stop, as some models open with a newline); the first paragraph is kept (see first_paragraph).
@@ -201,6 +201,8 @@ class ModelNarrator:
             problems = self.check(text, record)
         if not problems and loops(state.get("own") or text):
             problems = ["garbled: a phrase repeated over and over"]
+        if not problems and speaks_as_itself(state.get("own") or text):
+            problems = ["the narrator speaks as itself (I, me, my outside speech)"]
         if state.get("opening") and not problems:
             # on the rails the facts open the text: the model's own words must still be a narration
             problems = [f"its own words: {p}" for p in contradictions(state.get("own", ""), record)]
