@@ -131,6 +131,17 @@ def speaks_as_itself(text: str) -> bool:
     return bool(_FIRST_PERSON.search(_QUOTED.sub("", text)))
 
 
+def _runs(text: str, size: int) -> set[tuple[str, ...]]:
+    plain = [w for w in (re.sub(r"\W+", "", w.casefold()) for w in text.split()) if w]
+    return {tuple(plain[i:i + size]) for i in range(len(plain) - size + 1)}
+
+
+def echoes_prompt(own: str, prompt: str, story: str, size: int = 7) -> bool:
+    """The model's own words repeat the prompt's instructions: a run of ``size`` words found in the
+    prompt but not in the ``story`` it was given to tell (the facts, the player's words, the cast)."""
+    return bool((_runs(own, size) & _runs(prompt, size)) - _runs(story, size))
+
+
 def loops(text: str) -> bool:
     """A small model caught in a loop: a run of six words said twice, or of four words three times.
     Held against the model's own words only (on the rails they follow the facts, which they may echo)."""

@@ -24,7 +24,8 @@ from ..errors import NarratorError
 from ..narration import Narration
 from .backends import Backend, StreamCallback
 from .calls import Cast, ModelCall
-from .check import OutcomeRecord, clean, contradictions, grounded, loops, speaks_as_itself, without_questions
+from .check import (OutcomeRecord, clean, contradictions, echoes_prompt, grounded, loops, speaks_as_itself,
+                    without_questions)
 
 # The model would go on inventing more examples: stop at their headings (a bare "\n" cannot be a
 # stop, as some models open with a newline); the first paragraph is kept (see first_paragraph).
@@ -203,6 +204,11 @@ class ModelNarrator:
             problems = ["garbled: a phrase repeated over and over"]
         if not problems and speaks_as_itself(state.get("own") or text):
             problems = ["the narrator speaks as itself (I, me, my outside speech)"]
+        cast = state["cast"]
+        story = " ".join([state["oracle"].text, state.get("player") or "", " ".join(record.lines()), cast.setting,
+                          *(f"{m.get('name', '')} {m.get('description', '')}" for m in cast.members)])
+        if not problems and echoes_prompt(state.get("own") or text, state.get("prompt", ""), story):
+            problems = ["repeats the prompt's instructions"]
         if state.get("opening") and not problems:
             # on the rails the facts open the text: the model's own words must still be a narration
             problems = [f"its own words: {p}" for p in contradictions(state.get("own", ""), record)]
