@@ -18,39 +18,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...kernel.protocol import RecapLine
+from ...kernel.payload import as_int as _int
+from ...kernel.payload import as_list as _seq
+from ...kernel.payload import as_map as _map
+from ...kernel.payload import as_text as _text
+from ...kernel.payload import link as _link
+from ...kernel.payload import names as _names
+from ...kernel.payload import who as _who
 from .data_rules import CAPACITIES
-
-# --- reading payloads that may lack fields --------------------------------------------------------------
-
-
-def _map(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _seq(value: object) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else []
-
-
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _text(value: object, default: str = "") -> str:
-    return value if isinstance(value, str) and value.strip() else default
-
-
-def _who(r: Mapping[str, Any], key: str = "character") -> str:
-    return _text(r.get(key), "someone")
-
-
-def _names(*names: object) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(n for n in names if isinstance(n, str) and n))
-
-
-def _link(name: str) -> str:
-    """``[[name]]``, a note an Obsidian vault can link (as the other systems' exports do)."""
-    target = "".join(ch for ch in name if ch not in "[]|#^").strip()
-    return f"[[{target}]]" if target == name else f"[[{target}|{name}]]"
 
 
 def _and(names: Sequence[str]) -> str:

@@ -22,25 +22,14 @@ from pathlib import PurePath
 from typing import Any
 
 from ...kernel.protocol import RecapLine
+from ...kernel.payload import as_int as _int
+from ...kernel.payload import as_list as _seq
+from ...kernel.payload import as_map as _map
+
 
 TOKEN = {"chaos": "Chaos", "decryption": "Decryption"}
 ROMAN = {1: "I", 2: "II", 3: "III"}
 TIME_OUT = "time reached the last slot: Chaos broke through and the run was lost"
-
-
-# --- reading payloads that may lack fields -----------------------------------------------------
-
-
-def _map(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _seq(value: object) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else []
-
-
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _text(value: object, default: str = "") -> str:

@@ -15,47 +15,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...kernel.protocol import RecapLine
+from ...kernel.payload import as_int as _int
+from ...kernel.payload import as_list as _seq
+from ...kernel.payload import as_map as _map
+from ...kernel.payload import as_text as _text
+from ...kernel.payload import link as _link
+from ...kernel.payload import names as _names
+from ...kernel.payload import who as _who
 from .data_rules import STAGES, STRENGTHS
+
 
 # [Vaurio] a hit by its size, in words for the story (1 a scrape, 5 out of the fight)
 WOUND = {1: "a graze", 2: "a staggering hit", 3: "a serious wound", 4: "a grievous wound", 5: "a crippling wound"}
 LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was taken away"}
 LEAVES = {"flee": "flees", "surrender": "surrenders", "removed": "is taken away"}
 DEGREE_WORDS = {1: "It works.", 2: "It works well."}  # 3 and more: "It works splendidly."
-
-
-# --- reading payloads that may lack fields -----------------------------------------------------
-
-
-def _map(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _seq(value: object) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else []
-
-
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _text(value: object, default: str = "") -> str:
-    return value if isinstance(value, str) and value.strip() else default
-
-
-def _who(r: Mapping[str, Any], key: str = "character") -> str:
-    return _text(r.get(key), "someone")
-
-
-def _names(*names: object) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(n for n in names if isinstance(n, str) and n))
-
-
-def _link(name: str) -> str:
-    """``[[name]]``, a note an Obsidian vault can link (as Rhûn's and ENIGMA's exports do);
-    characters a link cannot hold are dropped from the target, the name is shown as written."""
-    target = "".join(ch for ch in name if ch not in "[]|#^").strip()
-    return f"[[{target}]]" if target == name else f"[[{target}|{name}]]"
 
 
 def _faces(dice: object) -> str:

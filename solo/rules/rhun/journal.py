@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...kernel.protocol import RecapLine
+from ...kernel.payload import link as _link
 from . import events as ev
 from .data_rules import RACES
 from .state import Challenge
@@ -25,13 +26,6 @@ LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was gone"}
 LEAVES = {"flee": "flees", "surrender": "surrenders", "removed": "is gone"}
 BAND = {"annoying": "an annoying", "troublesome": "a troublesome", "devastating": "a devastating",
         "harmful": "a harmful"}
-
-
-def _link(name: str) -> str:
-    """``[[name]]``, a note an Obsidian vault can link (the characters, as ENIGMA's export does);
-    characters a link cannot hold are dropped from the target, the name is shown as written."""
-    target = "".join(ch for ch in name if ch not in "[]|#^").strip()
-    return f"[[{target}]]" if target == name else f"[[{target}|{name}]]"
 
 
 def _faces(dice: Sequence[int]) -> str:
