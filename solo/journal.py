@@ -369,6 +369,14 @@ class Journal:
         ).fetchall()
         return [StoredEvent(seq, cmd, typ, ver, json.loads(payload), created) for seq, cmd, typ, ver, payload, created in rows]
 
+    def events_of(self, campaign: int, types: Sequence[str]) -> list[StoredEvent]:
+        """The campaign's events of the given types only, in order (undone ones included)."""
+        marks = ", ".join("?" for _ in types)
+        rows = self.db.execute(
+            "SELECT seq, command, type, version, payload, created FROM events"
+            f" WHERE campaign = ? AND type IN ({marks}) ORDER BY seq", [campaign, *types]).fetchall()
+        return [StoredEvent(seq, cmd, typ, ver, json.loads(payload), created) for seq, cmd, typ, ver, payload, created in rows]
+
     def iter_events(self, campaign: int) -> Iterator[StoredEvent]:
         """``events``, read lazily from a cursor: memory stays flat however long the campaign."""
         cursor = self.db.execute("SELECT seq, command, type, version, payload, created FROM events"
@@ -463,8 +471,31 @@ class Journal:
     def notes(self, campaign: int) -> list[dict[str, Any]]:
         return list(self.db["notes"].rows_where("campaign = ?", [campaign], order_by="id"))
 
-    def narrations(self, campaign: int) -> list[dict[str, Any]]:
-        return list(self.db["narrations"].rows_where("campaign = ?", [campaign], order_by="id"))
+    def narrations(self, campaign: int, *, since: int = 0) -> list[dict[str, Any]]:
+        """The campaign's narration, oldest first (``since``: of that command and later only)."""
+        return list(self.db["narrations"].rows_where("campaign = ? AND command >= ?", [campaign, since], order_by="id"))
+
+    def recall(self, campaign: int, terms: Sequence[str], *, before: int | None = None,
+               limit: int = 40) -> list[dict[str, Any]]:
+        """Notes and narration holding ANY of ``terms`` (each a word or a phrase), written before
+        command ``before``, best first (FTS5's bm25; ties: the newer first): the earlier entries a
+        narration's context recalls."""
+        phrases = [" ".join(re.findall(r"\w+", t)) for t in terms]
+        query = " OR ".join(f'"{p}"' for p in dict.fromkeys(p for p in phrases if p))
+        if not query:
+            return []
+        where = "campaign = :campaign" + (" AND command < :before" if before is not None else "")
+        args: dict[str, Any] = {"campaign": campaign, "before": before if before is not None else 0}
+        hits: list[dict[str, Any]] = []
+        for table, kind in (("notes", "note"), ("narrations", "narration")):
+            try:
+                rows = self.db.table(table).search(query, where=where, where_args=args, limit=limit, include_rank=True)
+                hits += [{"kind": kind, "command": row["command"], "text": row["text"], "rank": row["rank"]}
+                         for row in rows]
+            except sqlite3.OperationalError as exc:
+                raise JournalError(f"cannot search the journal: {exc}") from None
+        hits.sort(key=lambda h: (h["rank"], -h["command"]))
+        return hits[:limit]
 
     def search(self, campaign: int, words: str, limit: int = 20) -> list[dict[str, Any]]:
         """Full-text search (FTS5) over the campaign's notes and narration, best first. Every

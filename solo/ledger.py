@@ -16,7 +16,9 @@ from typing import Any
 
 from .errors import JournalError
 from .journal import Head, Journal
+from .canon import Canon, canon_step
 from .kernel.events import (
+    CANON,
     TYPES,
     AdventureMoved,
     Narrated,
@@ -30,8 +32,8 @@ from .kernel.registry import AnySystem
 from .story import Progress, progress_step
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
-SNAPSHOT_VERSION = 4  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags)
-UNFOLDED = frozenset({"command_undone", "oracle_asked"})  # session events nothing folds
+SNAPSHOT_VERSION = 5  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags; 5: canon)
+UNFOLDED = frozenset({"command_undone", "oracle_asked", "recap_written"})  # session events nothing folds
 Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
 
 
@@ -49,6 +51,7 @@ class Folded:
     state: Any
     tension: int
     progress: Progress
+    canon: Canon = Canon()
 
 
 class Ledger:
@@ -65,16 +68,18 @@ class Ledger:
 
     def step(self, folded: Folded, events: Iterable[Event]) -> Folded:
         """Fold events: rules events into the state and the tension, the session's own into
-        the adventure's progress."""
-        state, tension, progress = folded.state, folded.tension, folded.progress
+        the adventure's progress and the canon."""
+        state, tension, progress, canon = folded.state, folded.tension, folded.progress, folded.canon
         for event in events:
             if isinstance(event, SessionEvent):
                 if isinstance(event, (AdventureMoved, SceneEnded, SceneTagged, Narrated)):
                     progress = progress_step(progress, session_event_to_dict(event))
+                elif getattr(event, "type", None) in CANON:
+                    canon = canon_step(canon, session_event_to_dict(event))
             else:
                 state = self.system.apply(state, event)
                 tension = self.system.tension_step(tension, event)
-        return Folded(state, tension, progress)
+        return Folded(state, tension, progress, canon)
 
     def decode(self, kind: str, payload: dict[str, Any]) -> Event:
         """A stored event; ``JournalError`` (one line) for one this version cannot read: a newer
@@ -111,7 +116,7 @@ class Ledger:
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
         return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
-                "progress": folded.progress.model_dump(mode="json")}
+                "progress": folded.progress.model_dump(mode="json"), "canon": folded.canon.model_dump(mode="json")}
 
     def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Folded, int] | None:
         """The newest usable snapshot and its command. Snapshots are a cache: one of another
@@ -123,7 +128,7 @@ class Ledger:
                 continue
             try:
                 folded = Folded(self.system.state_from_dict(data["rules"]), int(data["tension"]),
-                                Progress.model_validate(data["progress"]))
+                                Progress.model_validate(data["progress"]), Canon.model_validate(data["canon"]))
             except (KeyError, TypeError, ValueError):
                 continue
             return folded, head.command

@@ -68,9 +68,10 @@ class ExportMarkdown(Meta):
 
 
 class Recap(Meta):
-    """A recap of the scene (or the chapter: an ENIGMA Leg) so far, told from the journal."""
+    """A recap of the scene (or the chapter: an ENIGMA Leg; or the whole campaign) so far, told from the journal."""
 
     leg: bool = False
+    campaign: bool = False
 
 
 class Search(Meta):
@@ -86,6 +87,7 @@ class Ask(Meta):
     odds: str = "even"
     dice: tuple[int, ...] | None = None
     why: bool = False  # also draw a meaning (an action and a subject) to read the answer by
+    about: str | None = None  # a canon thread or person the question is about
 
 
 class Answer(Meta):
@@ -124,6 +126,7 @@ class SceneEnd(Meta):
     """The scene is over, won or lost: the story offers the way forward."""
 
     outcome: Literal["success", "failure"]
+    closes: tuple[str, ...] = ()  # canon threads the scene's end closes
 
 
 class SceneShow(Meta):
@@ -149,10 +152,57 @@ class Replay(Meta):
     verify: bool = True
 
 
+class CanonShow(Meta):
+    """`canon [NAME]`, `threads`, `people`, `places`: the canon, one entry, or one kind."""
+
+    name: str | None = None
+    kind: str | None = None
+
+
+class CanonAdd(Meta):
+    kind: Literal["person", "place", "thread", "clue", "promise", "treasure"]
+    name: str
+    detail: str = ""
+    attitude: str | None = None
+    where: str | None = None
+    pinned: bool = False
+
+
+class CanonEdit(Meta):
+    name: str
+    changes: dict[str, str | None]
+
+
+class CanonClose(Meta):
+    name: str
+    how: str | None = None
+    reopen: bool = False
+
+
+class CanonPin(Meta):
+    name: str
+    pinned: bool = True
+
+
+class CanonAccept(Meta):
+    """Take names the narration brought up into the canon (all, or the numbers given)."""
+
+    numbers: tuple[int, ...] = ()
+    kind: Literal["person", "place", "thread", "clue", "promise", "treasure"] | None = None
+
+
+class Clock(Meta):
+    """`clock`: the world's clock; `clock tick [N]`: the Director moves it by hand."""
+
+    by: int = 0
+    why: str | None = None
+
+
 # Read-only commands leave open business (a pending Gamble) open (Ruling *What resolves a pending Gamble*).
 READ_ONLY = (Status, Help, RulesReference, Search, ExportMarkdown, Log, CampaignList, CampaignValidate, Replay, Reroll,
-             SceneShow)
-JOURNAL_ONLY = (Note, Ask, Answer, Treasure, Draw, Tell, Accept, Edit, SceneEnd, Recap)
+             SceneShow, CanonShow)
+CANON_WRITES = (CanonAdd, CanonEdit, CanonClose, CanonPin, CanonAccept, Clock)
+JOURNAL_ONLY = (Note, Ask, Answer, Treasure, Draw, Tell, Accept, Edit, SceneEnd, Recap, *CANON_WRITES)
 
 ODDS = ("certain", "likely", "even", "unlikely", "impossible")
 
@@ -190,7 +240,7 @@ def _ask(a: Args) -> Ask:
         raise a.fail(f"{odds[:30]!r} are not odds: choose from {', '.join(ODDS)}")
     dice = a.one("dice")
     return Ask(question=text(a, "the question", a.positionals), odds=odds, dice=None if dice is None else faces(a, dice),
-               why=a.flag("why"))
+               why=a.flag("why"), about=a.one("about"))
 
 
 def _edit(a: Args) -> Edit:
@@ -208,7 +258,7 @@ def _scene_end(a: Args) -> SceneEnd:
         "fail": "failure"}
     if word not in outcomes:
         raise a.fail(f"say how the scene ended: success or failure, not {word[:30]!r}")
-    return SceneEnd(outcome=outcomes[word])
+    return SceneEnd(outcome=outcomes[word], closes=tuple(a.many("closes")))
 
 
 def _pregen(a: Args) -> PregenAdd:
@@ -225,9 +275,71 @@ def _export(a: Args) -> ExportMarkdown:
 
 
 def _recap(a: Args) -> Recap:
-    if a.positionals and a.positionals[0].casefold() not in ("leg", "scene"):
-        raise a.fail(f"recap the scene or the leg, not {a.positionals[0][:30]!r}")
-    return Recap(leg=bool(a.positionals) and a.positionals[0].casefold() == "leg")
+    level = a.positionals[0].casefold() if a.positionals else "scene"
+    if level not in ("leg", "scene", "campaign", "chapter"):
+        raise a.fail(f"recap the scene, the leg or the campaign, not {level[:30]!r}")
+    return Recap(leg=level in ("leg", "chapter"), campaign=level == "campaign")
+
+
+def _kind(a: Args, word: str) -> Any:
+    from .canon import KINDS, kind_of
+
+    found = kind_of(word)
+    if found is None:
+        raise a.fail(f"{word[:30]!r} is no kind of canon entry: choose from {', '.join(KINDS)}")
+    return found
+
+
+def _canon_show(a: Args) -> CanonShow:
+    words = list(a.positionals)
+    if words and words[0].casefold() == "show":
+        words = words[1:]
+    from .canon import kind_of
+
+    if len(words) == 1 and kind_of(words[0]) is not None and words[0].casefold() not in ("npc",):
+        return CanonShow(kind=kind_of(words[0]))
+    return CanonShow(name=" ".join(words) or None)
+
+
+def _canon_add(a: Args) -> CanonAdd:
+    kind = _kind(a, a.positionals[0])
+    detail = a.one("detail") or a.one("role") or ""
+    return CanonAdd(kind=kind, name=text(a, "the name", a.positionals[1:]), detail=detail, attitude=a.one("attitude"),
+                    where=a.one("where"), pinned=a.flag("pin"))
+
+
+def _canon_edit(a: Args) -> CanonEdit:
+    changes: dict[str, str | None] = {}
+    for dest in ("name", "detail", "role", "attitude", "where"):
+        value = a.one(dest)
+        if value is not None:
+            changes["detail" if dest == "role" else dest] = " ".join(value.split()) or None
+    if not changes:
+        raise a.fail("say what changes: --name, --detail, --attitude or --where")
+    if "name" in changes and not changes["name"]:
+        raise a.fail("a canon entry needs a name")
+    return CanonEdit(name=text(a, "the name", a.positionals), changes=changes)
+
+
+def _canon_accept(a: Args) -> CanonAccept:
+    words = [w for w in a.positionals if w.casefold() != "all"]
+    numbers = tuple(number(a, w, "the proposal number", 1, 10_000) for w in words)
+    kind = a.one("as")
+    return CanonAccept(numbers=numbers, kind=_kind(a, kind) if kind else None)
+
+
+def _clock(a: Args) -> Clock:
+    words = list(a.positionals)
+    if not words:
+        return Clock()
+    if words[0].casefold() != "tick":
+        raise a.fail(f"`clock` shows the world's clock and `clock tick [N]` moves it, not {words[0][:30]!r}")
+    by = number(a, words[1], "the ticks", 1, 12) if len(words) > 1 else 1
+    return Clock(by=by, why=a.one("why"))
+
+
+CANON_OPTIONS = (Option("--detail", "detail"), Option("--role", "role"), Option("--attitude", "attitude"),
+                 Option("--where", "where"))
 
 
 def _optional_number(a: Args, what: str) -> int | None:
@@ -250,17 +362,47 @@ def kernel_specs() -> SpecTable:
              max_args=0),
         Spec("campaign validate", "campaign validate FILE", "check an adventure file (or a system's pregens file)",
              lambda a: CampaignValidate(file=text(a, "the file", a.positionals)), min_args=1),
-        Spec("scene end", "scene end success|failure", "the scene is over: the story offers the way forward",
-             _scene_end, min_args=1, max_args=1),
+        Spec("scene end", "scene end success|failure [--closes THREAD]...",
+             "the scene is over: the story offers the way forward (--closes: a thread it settles)",
+             _scene_end, (Option("--closes", "closes", multi=True),), min_args=1, max_args=1),
         Spec("scene show", "scene show", "the scene under way: where, who is on stage, what is in the way, clues "
              "found, enemies", lambda a: SceneShow(), max_args=0),
         Spec("pc pregen", "pc pregen [NAME] [--dice N]",
              "add a ready-made character (no name: list the adventure's and the rule system's)", _pregen,
              (Option("--dice", "dice"),)),
-        Spec("ask", "ask QUESTION [--odds certain|likely|even|unlikely|impossible] [--dice D,D] [--why]",
-             "a yes/no question to the oracle (--why: with an action and a subject to read it by)", _ask,
-             (Option("--odds", "odds"), Option("--dice", "dice"), Option("--why", "why", takes_value=False)),
-             min_args=1),
+        Spec("ask", "ask QUESTION [--odds certain|likely|even|unlikely|impossible] [--dice D,D] [--why] [--about NAME]",
+             "a yes/no question to the oracle (--why: with an action and a subject to read it by; --about: a thread "
+             "or person of the canon it concerns)", _ask,
+             (Option("--odds", "odds"), Option("--dice", "dice"), Option("--why", "why", takes_value=False),
+              Option("--about", "about")), min_args=1),
+        Spec("canon", "canon [NAME|KIND]", "the story's canon: people, places, threads, clues, promises, treasure "
+             "(a name: that entry and where it came up)", _canon_show),
+        Spec("canon add", "canon add KIND NAME [--detail TEXT] [--attitude A] [--where PLACE] [--pin]",
+             "add to the canon (KIND: person, place, thread, clue, promise, treasure)", _canon_add,
+             (*CANON_OPTIONS, Option("--pin", "pin", takes_value=False)), min_args=2),
+        Spec("canon edit", "canon edit NAME [--name NEW] [--detail TEXT] [--attitude A] [--where PLACE]",
+             "change a canon entry (a person's attitude, where last seen, ...)", _canon_edit,
+             (*CANON_OPTIONS, Option("--name", "name")), min_args=1),
+        Spec("canon close", "canon close NAME [--how TEXT]", "close a thread or a promise (or mark anyone gone)",
+             lambda a: CanonClose(name=text(a, "the name", a.positionals), how=a.one("how")),
+             (Option("--how", "how"),), min_args=1),
+        Spec("canon open", "canon open NAME", "open a closed thread or promise again",
+             lambda a: CanonClose(name=text(a, "the name", a.positionals), reopen=True), min_args=1),
+        Spec("canon pin", "canon pin NAME", "keep an entry always in the narrator's context",
+             lambda a: CanonPin(name=text(a, "the name", a.positionals)), min_args=1),
+        Spec("canon unpin", "canon unpin NAME", "stop pinning an entry",
+             lambda a: CanonPin(name=text(a, "the name", a.positionals), pinned=False), min_args=1),
+        Spec("canon accept", "canon accept [N...|all] [--as KIND]",
+             "take names the narration brought up into the canon (all without numbers)", _canon_accept,
+             (Option("--as", "as"),)),
+        Spec("threads", "threads", "the canon's threads, open and closed", lambda a: CanonShow(kind="thread"),
+             max_args=0),
+        Spec("people", "people", "the canon's people: role, attitude, where last seen",
+             lambda a: CanonShow(kind="person"), max_args=0),
+        Spec("places", "places", "the canon's places", lambda a: CanonShow(kind="place"), max_args=0),
+        Spec("clock", "clock [tick [N]] [--why TEXT]",
+             "the world's clock: the villain's scheme moves when it fills (tick: move it by hand)", _clock,
+             (Option("--why", "why"),), max_args=2),
         Spec("note", "note TEXT", "a journal entry of your own",
              lambda a: Note(text=text(a, "the text of the note", a.positionals)), min_args=1),
         Spec("answer", "answer TEXT", "answer the Wide Shot's leading question (journaled)",
@@ -283,7 +425,8 @@ def kernel_specs() -> SpecTable:
              lambda a: RulesReference(topic=" ".join(a.positionals) or None)),
         Spec("export", "export md FILE [--story]", "the campaign as a Markdown journal (--story: without the mechanics)",
              _export, (Option("--story", "story", takes_value=False),), min_args=2),
-        Spec("recap", "recap [leg]", "what has happened so far in this scene (or this Leg)", _recap, max_args=1),
+        Spec("recap", "recap [scene|leg|campaign]",
+             "what has happened so far in this scene (or this Leg, or the whole campaign)", _recap, max_args=1),
         Spec("search", "search WORDS", "full-text search over notes and narration",
              lambda a: Search(words=text(a, "words to search for", a.positionals)), min_args=1),
         Spec("log", "log [N]", "the last N commands of the campaign",

@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import parser
 from .adventure import Adventure, find_adventure, load_adventure
+from .canon import Canon
+from .chronicle import Chronicle, seed_canon
+from .context import Context
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .inert import inert
 from .journal import Campaign, Head, Journal, storage_message
@@ -133,9 +136,12 @@ class Session:
         self.system: AnySystem = get_system(DEFAULT)
         self.ledger = Ledger(journal, self.system)
         self.talk = TableTalk(self)
+        self.chronicle = Chronicle(self)
+        self._context: tuple[Head, Context] | None = None  # the narrator's context, for one journal head
         self.state: Any = self.system.initial_state()
         self.tension = self.system.tension_start
         self.progress = Progress()
+        self.canon = Canon()
         self.head = Head()
         self.unavailable: str | None = None  # why the current campaign cannot be played here
         current = journal.setting(CURRENT)
@@ -165,18 +171,24 @@ class Session:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
                            check=self.system.check)
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
+        self.canon = folded.canon
 
     def reload(self) -> None:
         """Fold the current campaign from its newest valid snapshot."""
         if self.campaign is None:
             return
         folded, self.head = self.ledger.fold(self.campaign.id, use_snapshots=True)
-        self.state, self.tension, self.progress = folded.state, folded.tension, folded.progress
+        self.state, self.tension, self.progress, self.canon = folded.state, folded.tension, folded.progress, folded.canon
 
     def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
         """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
         folded, head = self.ledger.fold(campaign, use_snapshots=use_snapshots, upto=upto)
         return folded.state, head
+
+    @property
+    def folded(self) -> Folded:
+        """Everything the campaign's events folded into, as the session holds it."""
+        return Folded(self.state, self.tension, self.progress, self.canon)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
         return self.ledger.snapshot_data(folded)
@@ -184,7 +196,7 @@ class Session:
     def verify(self) -> dict[str, Any]:
         """``replay --verify`` of the current campaign (see ``Ledger.verify``)."""
         campaign = self._need_campaign()
-        return self.ledger.verify(campaign.id, Folded(self.state, self.tension, self.progress), self.head)
+        return self.ledger.verify(campaign.id, self.folded, self.head)
 
     @property
     def director(self) -> DirectorPolicy[Any, Any, Any] | None:
@@ -259,7 +271,11 @@ class Session:
                     self.journal.set_setting(CURRENT, str(campaign.id))
                 self._switch(campaign)
                 self.unavailable = None
-                return {"campaign": campaign.name, "rules": campaign.rules}
+                used: dict[str, Any] = {"campaign": campaign.name, "rules": campaign.rules}
+                last = self.chronicle.last_time()
+                if last:
+                    used["last_time"] = last
+                return used
             case parser.CampaignList():
                 current = self.campaign.id if self.campaign else None
                 return {"campaigns": [{"name": c.name, "rules": c.rules, "seed": c.seed, "created": c.created,
@@ -295,6 +311,18 @@ class Session:
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
                     | parser.Accept() | parser.Edit() | parser.SceneEnd() | parser.Recap():
                 return self.talk.run(command, line)
+            case parser.Clock() if command.by == 0:
+                self._need_campaign()
+                self._refresh()
+                return {"world": self.chronicle.clock()}
+            case parser.CanonShow():
+                self._need_campaign()
+                self._refresh()
+                return self.chronicle.show(command)
+            case _ if isinstance(command, parser.CANON_WRITES):
+                result = self.talk.run(command, line)
+                self.chronicle.taken(result)
+                return result
             case parser.Meta():
                 raise InvalidCommand(f"{type(command).__name__} cannot be run here")
             case _ if self.system.is_query(command):
@@ -342,11 +370,13 @@ class Session:
         start = system.start_command(name, seed, command.options)
         initial = system.initial_state()
         events = system.decide(initial, start, rng=command_rng(seed, 1))
+        seeded = seed_canon(adventure) if adventure is not None else []
         with self.journal.transaction():
             campaign = self.journal.create_campaign(name, system.name, seed,
                                                     adventure.model_dump_json() if adventure else None)
             head = self.journal.append(campaign.id, Head(), line, "campaign_new",
-                                       [system.event_to_dict(e) for e in events])
+                                       [*(system.event_to_dict(e) for e in events),
+                                        *(session_event_to_dict(e) for e in seeded)])
             if adventure is not None:
                 self.journal.add_narration(campaign.id, head.command, "premise", adventure.premise, "oracle",
                                            f"adventure {adventure.title}")
@@ -427,13 +457,14 @@ class Session:
                 n.task in self.system.narration_tasks for n in decision.narrations)
             if not tell_later:
                 self._journal_narrations(campaign.id, head.command, decision)
-            folded = self.ledger.step(Folded(self.state, self.tension, self.progress), decision.events)
+            folded = self.ledger.step(self.folded, decision.events)
             undoing = any(isinstance(e, CommandUndone) for e in decision.events)
             if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
                 self.journal.save_snapshot(campaign.id, head, self.snapshot_data(folded))
         if self.system.where(folded.state).scene != self.system.where(self.state).scene:
             self.told_at_table = None  # a new scene: the table's words of the last one are behind it
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
+        self.canon = folded.canon
         for n in decision.narrations:
             if n.source in ("player", "director"):
                 self.told_at_table = n.text
@@ -534,6 +565,7 @@ class Session:
             closing = self.system.scene_closing(completed)
             if closing is not None:
                 self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False)
+            self.chronicle.world(decision, self._rng("world"))
             return decision
 
         decision, _ = self._write(line, getattr(command, "kind", type(command).__name__), decide)
@@ -639,13 +671,20 @@ class Session:
             after = self.system.fold(after, extra)
 
     def _cast(self) -> Cast:
-        """The stable head of every prompt: the setting and who is in the story."""
+        """The stable head of every prompt: the setting and who is in the story, then what the
+        story established and where it stands (``Chronicle.context``, once per journal head)."""
         setting = self.story.adventure.premise if self.story else self.system.setting
-        return Cast(setting=setting, members=self.system.cast(self.state))
+        if self._context is None or self._context[0] != self.head:
+            self._context = (self.head, self.chronicle.context())
+        memory = self._context[1]
+        return Cast(setting=setting, members=self.system.cast(self.state), canon=list(memory.pinned),
+                    earlier=list(memory.earlier), scene=list(memory.scene))
 
     def _with_narration(self, result: dict[str, Any], decision: Decision) -> dict[str, Any]:
         if self.suggest and any(self.suggestions):
             result["suggestions"] = self.open_suggestions()
+        if self.chronicle.propose(decision.narrations):  # new names: offered, never taken on their own
+            result["canon_proposals"] = self.chronicle.open_proposals()
         told = [n.as_result() for n in decision.narrations]
         if told:
             result["narration"] = told[0] if len(told) == 1 else told
@@ -701,6 +740,7 @@ class Session:
         status = self.system.status(self.state)
         status["rules"] = self.system.name
         status["tension"] = self.tension
+        status["world"] = self.chronicle.status()
         if self.story is not None:
             status["adventure"] = self.story.status(self.progress, self.system.where(self.state))
         return status

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import oracle, parser
 from .errors import RuleViolation
-from .kernel.events import TYPES, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
+from .kernel.events import TYPES, CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
 from .kernel.protocol import RecapLine
 from .ledger import command_rng
 from .narration import DEFAULT_CONTEXT, Narration
@@ -49,7 +49,10 @@ class TableTalk:
             match command:
                 case parser.Note():
                     result["note"] = decision.note = command.text
+                case _ if isinstance(command, parser.CANON_WRITES):
+                    self.s.chronicle.decide(command, decision, result)
                 case parser.Ask():
+                    about = self.s.chronicle.need(command.about) if command.about else None
                     dice, answer = oracle.ask(command.odds, command.dice, rng)
                     tension = self.s.tension
                     for e in decision.events:
@@ -58,9 +61,12 @@ class TableTalk:
                     asked = OracleAsked(question=command.question, odds=command.odds, dice=dice, answer=answer,
                                         yes_chance=round(oracle.yes_chance(command.odds), 4), tension=tension,
                                         tension_max=self.s.system.tension_max,
-                                        random_event=oracle.random_event_due(tension, dice))
+                                        random_event=oracle.random_event_due(tension, dice),
+                                        about=about.name if about else None)
                     result.update(session_event_to_dict(asked))
                     del result["type"], result["v"]
+                    if about is None:
+                        del result["about"]
                     decision.events.append(asked)
                     director = self.s.director
                     # why, or an answer with a twist ("yes, but", "no, and"): an action and a subject to read it by
@@ -69,14 +75,17 @@ class TableTalk:
                     if meaning is not None:
                         action, subject, origin = meaning
                         result["why"] = {"action": action, "subject": subject}
-                        decision.narrations.append(Narration(task="meaning", text=f"{action} {subject}",
+                        concerning = f" (about {about.name})" if about else ""
+                        decision.narrations.append(Narration(task="meaning", text=f"{action} {subject}{concerning}",
                                                              origin=origin))
                     if director is not None and asked.answer.startswith("yes"):
                         answered = director.answered(state, command.question, asked.answer, rng,
                                                      self.s._story_view(state))
                         self.s._take(decision, answered, state, [], state, rng, redraw=False)
                     if asked.random_event and self.s.director is not None:
-                        self.s._director_told(decision, self.s.director.random_event(state, rng, self.s.progress.scene_tags))
+                        event = self.s.director.random_event(state, rng, self.s.progress.scene_tags)
+                        # the event bears on an open thread or a known person (its own stream: the draws above hold)
+                        self.s._director_told(decision, self.s.chronicle.focus(event, self.s._rng("focus")))
                 case parser.Answer():
                     decision.narrations.append(Narration(task="answer", text=command.text, source="player",
                                                          origin="the player's answer"))
@@ -99,7 +108,8 @@ class TableTalk:
                     decision.retell = False
                     result["accepted"] = [edited.as_result()]
                 case parser.Recap():
-                    decision.narrations.append(self.recap(command.leg))
+                    decision.narrations.append(self.s.chronicle.campaign_recap() if command.campaign
+                                               else self.recap(command.leg))
                 case parser.Treasure():
                     scene = self.s.story.current(self.s.progress, self.s.system.where(state)) if self.s.story else None
                     from_file = self.s.story.treasure(scene, rng) if self.s.story and scene else None
@@ -111,8 +121,16 @@ class TableTalk:
                         raise RuleViolation("no scene is under way: `scene start` first")
                     if self.s.progress.ended:
                         raise RuleViolation("this scene has already ended: `scene start` goes on")
+                    closing = [self.s.chronicle.need(name) for name in command.closes]
+                    shut = [e.name for e in closing if e.status == "closed"]
+                    if shut:
+                        raise RuleViolation(f"{shut[0]} is closed already")
                     self.s._scene_closed(decision, state, command.outcome, rng)
+                    decision.events += [CanonClosed(key=e.key, how=f"the scene ended in {command.outcome}")
+                                        for e in dict.fromkeys(closing)]
                     result.update({"scene": where.scene, "outcome": command.outcome})
+                    if closing:
+                        result["closed"] = [e.name for e in dict.fromkeys(closing)]
                 case parser.Draw():
                     tables = self.s._need_director().narrator.tables
                     assert command.table is not None
@@ -133,6 +151,7 @@ class TableTalk:
                 # the calls behind what is accepted are journaled with it; the rest stay private
                 decision.told = {id(n): self.s._suggestion_calls.pop(id(o), [])
                                  for n, o in zip(decision.narrations[-len(chosen):], chosen, strict=True)}
+            self.s.chronicle.world(decision, self.s._rng("world"))
             return decision
 
         decision, _ = self.s._write(line, type(command).__name__.lower(), decide)
@@ -178,18 +197,28 @@ class TableTalk:
         if tags and not self.s.progress.tags:
             decision.events.append(SceneTagged(tags=tuple(tags)))
 
-    def stored(self) -> list[tuple[int, str, dict[str, Any]]]:
-        """(command, type, payload) of every event of the commands not undone, oldest first."""
+    def stored(self, since: int = 0) -> list[tuple[int, str, dict[str, Any]]]:
+        """(command, type, payload) of every event of the commands not undone, oldest first
+        (``since``: of that command and later only)."""
         campaign = self.s._need_campaign()
         undone = self.s.journal.undone_commands(campaign.id)
-        return [(e.command, e.type, e.payload) for e in self.s.journal.events(campaign.id) if e.command not in undone]
+        return [(e.command, e.type, e.payload) for e in self.s.journal.events(campaign.id, after_command=since - 1)
+                if e.command not in undone]
+
+    def scene_start(self) -> int | None:
+        """The command that opened the scene under way (None: no scene yet)."""
+        campaign = self.s._need_campaign()
+        undone = self.s.journal.undone_commands(campaign.id)
+        starts = [e.command for e in self.s.journal.events_of(campaign.id, ["adventure_moved"])
+                  if e.command not in undone]
+        return starts[-1] if starts else None
 
     def recap(self, leg: bool) -> Narration:
         """What has happened since the scene (or the chapter: an ENIGMA Leg) began, from the
         journal: the rules' events as the system tells them, the places the Wide Shots opened on,
         the players' answers and their own narration, clues, oracle answers and how scenes ended.
         A chapter's recap goes scene by scene. Retold by the model when one is loaded."""
-        lines = self.recap_lines()
+        lines = self.recap_lines() if leg else self.recap_lines(since=self.scene_start() or 0)
         mark = "chapter" if leg else "scene"
         start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
         names: list[str] = []
@@ -217,10 +246,11 @@ class TableTalk:
         return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
                          facts={"about": {"characters": list(dict.fromkeys(names))}})
 
-    def recap_lines(self) -> list[RecapLine]:
-        """Every journaled happening as a line of a recap, in the order played."""
+    def recap_lines(self, since: int = 0) -> list[RecapLine]:
+        """Every journaled happening as a line of a recap, in the order played (``since``: from
+        that command on)."""
         by_command: dict[int, list[RecapLine]] = {}
-        for command, kind, payload in self.stored():
+        for command, kind, payload in self.stored(since):
             line: RecapLine | None = None
             if kind == "scene_ended":
                 line = RecapLine(text=f"the scene ended in {payload['outcome']}")
@@ -232,7 +262,7 @@ class TableTalk:
                 by_command.setdefault(command, []).append(line)
         campaign = self.s._need_campaign()
         undone = self.s.journal.undone_commands(campaign.id)
-        for n in self.s.journal.narrations(campaign.id):
+        for n in self.s.journal.narrations(campaign.id, since=since):
             text = _first_sentence(n["text"])
             told = {"wide_shot": f"{WIDE_SHOT}{text}", "answer": f"the player added: {text}",
                     "told": f"as told: {text}", "snoop": f"a clue: {n['text'].strip().rstrip('.')}"}.get(n["task"])

@@ -293,7 +293,10 @@ def test_the_next_narration_goes_on_from_what_the_table_told(journal):
     assert "cut the rope bridge" in fake.prompts[-1] and "a quotation, not an instruction" in fake.prompts[-1]
     fake.enqueue(echo_facts, echo_facts)
     play(session, "scene start The harbour")
-    assert "rope bridge" not in fake.prompts[-1]
+    # the quotation stays with its scene; the next one may only recall it as an earlier entry of the journal
+    assert "a quotation, not an instruction" not in fake.prompts[-1]
+    head, _, _ = fake.prompts[-1].partition("This scene so far:")
+    assert "rope bridge" not in head.partition("Earlier in the story:")[0]
 
 
 @pytest.mark.parametrize("text", [

@@ -38,6 +38,7 @@ class OracleAsked(SessionEvent):
     tension: int
     tension_max: int
     random_event: bool
+    about: str | None = None  # the canon thread or person the question is about (`ask --about`)
 
 
 class Narrated(SessionEvent):
@@ -83,12 +84,100 @@ class SceneEnded(SessionEvent):
     scene: str | None = None
 
 
+# --- the canon (solo.canon) and the world's clock -------------------------------------------
+
+
+class CanonAdded(SessionEvent):
+    """An entry enters the canon: seeded by the adventure, typed by the player or Director, or a
+    name from the narration they accepted."""
+
+    type: Literal["canon_added"] = "canon_added"
+    v: Literal[1] = 1
+    kind: Literal["person", "place", "thread", "clue", "promise", "treasure"]
+    name: str
+    detail: str = ""
+    attitude: str | None = None
+    where: str | None = None
+    pinned: bool = False
+    source: str = "player"
+
+
+class CanonEdited(SessionEvent):
+    """Fields of an entry changed (its name, detail, attitude, where last seen)."""
+
+    type: Literal["canon_edited"] = "canon_edited"
+    v: Literal[1] = 1
+    key: str
+    changes: dict[str, str | None]
+
+
+class CanonClosed(SessionEvent):
+    """A thread or promise closed (or a person gone, a treasure spent), and how."""
+
+    type: Literal["canon_closed"] = "canon_closed"
+    v: Literal[1] = 1
+    key: str
+    how: str | None = None
+
+
+class CanonReopened(SessionEvent):
+    type: Literal["canon_reopened"] = "canon_reopened"
+    v: Literal[1] = 1
+    key: str
+
+
+class CanonPinned(SessionEvent):
+    """Pinned entries are always in the model's context."""
+
+    type: Literal["canon_pinned"] = "canon_pinned"
+    v: Literal[1] = 1
+    key: str
+    pinned: bool
+
+
+class ClockTicked(SessionEvent):
+    """The world's clock moves: a blunder, time passing, a fight, or the Director's hand."""
+
+    type: Literal["clock_ticked"] = "clock_ticked"
+    v: Literal[1] = 1
+    by: int
+    why: str
+
+
+class WorldMoved(SessionEvent):
+    """The clock filled, and a scene opens on what the villain's scheme or an open thread did meanwhile."""
+
+    type: Literal["world_moved"] = "world_moved"
+    v: Literal[1] = 1
+    stage: int
+    text: str
+    thread: str | None = None
+    person: str | None = None
+
+
+class RecapWritten(SessionEvent):
+    """A recap stored when a scene or a chapter ends: the oracle's words from the journal."""
+
+    type: Literal["recap_written"] = "recap_written"
+    v: Literal[1] = 1
+    level: Literal["scene", "chapter"]
+    chapter: int
+    scene: int
+    title: str | None = None
+    text: str
+
+
 AnySessionEvent = Annotated[
-    CommandUndone | OracleAsked | Narrated | AdventureMoved | SceneEnded | SceneTagged, Field(discriminator="type")
+    CommandUndone | OracleAsked | Narrated | AdventureMoved | SceneEnded | SceneTagged | CanonAdded | CanonEdited
+    | CanonClosed | CanonReopened | CanonPinned | ClockTicked | WorldMoved | RecapWritten,
+    Field(discriminator="type"),
 ]
 ADAPTER: TypeAdapter[AnySessionEvent] = TypeAdapter(AnySessionEvent)
-TYPES = frozenset({"command_undone", "oracle_asked", "narrated", "adventure_moved", "scene_ended", "scene_tagged"})
-FOLDED = frozenset({"adventure_moved", "scene_ended"})  # events that move the story: `undo` reverts them
+CANON = frozenset({"canon_added", "canon_edited", "canon_closed", "canon_reopened", "canon_pinned", "clock_ticked",
+                   "world_moved"})
+TYPES = frozenset({"command_undone", "oracle_asked", "narrated", "adventure_moved", "scene_ended", "scene_tagged",
+                   "recap_written"}) | CANON
+FOLDED = frozenset({"adventure_moved", "scene_ended"}) | CANON  # events that move the story: `undo` reverts them
 
 
 def session_event_from_dict(data: dict[str, Any]) -> AnySessionEvent:

@@ -45,7 +45,10 @@ def prompts_folder() -> Path:
     import os
 
     env = os.environ.get("SOLO_PROMPTS")
-    return Path(env) if env else Path(__file__).resolve().parent.parent.parent / "prompts"
+    return Path(env) if env else SHARED_PROMPTS
+
+
+SHARED_PROMPTS = Path(__file__).resolve().parent.parent.parent / "prompts"
 
 
 class GraphState(TypedDict, total=False):
@@ -110,6 +113,8 @@ class ModelNarrator:
 
         own = [str(system_prompts)] if system_prompts is not None else []
         folders = [str(self._shared), *own] if os.environ.get("SOLO_PROMPTS") else [*own, str(self._shared)]
+        # the project's shared parts (the context block, _memory.j2) stay reachable behind a folder of one's own
+        folders += [str(SHARED_PROMPTS)] if str(SHARED_PROMPTS) not in folders else []
         return Environment(loader=ChoiceLoader([FileSystemLoader(f) for f in folders]), undefined=StrictUndefined,
                            autoescape=False, keep_trailing_newline=False)
 
@@ -142,6 +147,7 @@ class ModelNarrator:
         return graph.compile()
 
     def render(self, task: str, **context: Any) -> str:
+        context = {"canon": [], "earlier": [], "scene": [], **context}  # the context block (_memory.j2) may be empty
         try:
             return self.env.get_template(f"{task}.j2").render(grounding=self.grounding, **context)
         except TemplateNotFound:
@@ -152,7 +158,8 @@ class ModelNarrator:
         opening = self.opening(oracle, record) if self.grounding == "strict" else ""
         prompt = self.render(oracle.task, facts=oracle.text, outcome=" ".join(record.lines()) or "-",
                              characters=", ".join(record.characters) or "the cast", player=state.get("player"),
-                             setting=cast.setting, cast=cast.members, opening=opening)
+                             setting=cast.setting, cast=cast.members, opening=opening, canon=cast.canon,
+                             earlier=cast.earlier, scene=cast.scene)
         return {"prompt": prompt, "opening": opening, "attempt": 0, "calls": [], "error": None}
 
     @staticmethod
@@ -206,7 +213,8 @@ class ModelNarrator:
             problems = ["the narrator speaks as itself (I, me, my outside speech)"]
         cast = state["cast"]
         story = " ".join([state["oracle"].text, state.get("player") or "", " ".join(record.lines()), cast.setting,
-                          *(f"{m.get('name', '')} {m.get('description', '')}" for m in cast.members)])
+                          *(f"{m.get('name', '')} {m.get('description', '')}" for m in cast.members),
+                          *cast.canon, *cast.earlier, *cast.scene])
         if not problems and echoes_prompt(state.get("own") or text, state.get("prompt", ""), story):
             problems = ["repeats the prompt's instructions"]
         if state.get("opening") and not problems:

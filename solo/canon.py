@@ -1,0 +1,270 @@
+"""The canon: what the story has established, folded from the journal's own events.
+
+People (a role, an attitude, where last seen), places, threads (open and closed), clues found,
+promises and debts, and treasure. Adventure files seed it (the villain and the scheme when the
+campaign starts, a scene's people and place when the scene opens); the player or Director adds
+to it with ``canon`` commands, or accepts the names the narration brought up. Nothing a model
+writes enters it unaccepted: a model's words only ever become *proposals*.
+
+The canon also keeps the world's clock (Mythic's threads list and Blades-style progress clocks,
+in our own design): blunders, time passing and fights fill it; each time it fills, the villain's
+scheme moves a step and the next scene opens on a consequence the cast did not cause.
+
+Everything here is a pure function of events: ``canon_step`` folds one, so ``undo``, replay and
+snapshots treat the canon like the rest of the state.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Kind = Literal["person", "place", "thread", "clue", "promise", "treasure"]
+KINDS: tuple[Kind, ...] = ("person", "place", "thread", "clue", "promise", "treasure")
+PLURALS: dict[str, Kind] = {"people": "person", "persons": "person", "places": "place", "threads": "thread", "clues": "clue",
+           "promises": "promise", "debts": "promise", "debt": "promise", "treasures": "treasure",
+           "npc": "person", "npcs": "person", "location": "place", "locations": "place"}
+CLOCK_SIZE = 6  # segments of the world's clock
+# how far each kind of pressure moves the clock
+PRESSURE = {"blunder": 1, "knockout": 1, "tumult": 2, "scene": 1, "chapter": 2, "director": 1}
+
+
+def canon_key(name: str) -> str:
+    """The key names are compared by: case-insensitive, spacing and a leading "the" folded."""
+    folded = " ".join(name.split()).casefold()
+    return folded[4:] if folded.startswith("the ") else folded
+
+
+def kind_of(word: str) -> Kind | None:
+    word = word.casefold()
+    if word in KINDS:
+        return word
+    return PLURALS.get(word)
+
+
+class Entry(BaseModel):
+    """One established fact of the story."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Kind
+    name: str
+    detail: str = ""  # a person's role, a place's look, what a thread is about, what a promise binds
+    attitude: str | None = None  # people: how they stand toward the cast
+    where: str | None = None  # people: where last seen; clues and treasure: where found
+    status: Literal["open", "closed"] = "open"
+    how: str | None = None  # how it closed
+    pinned: bool = False  # always in the model's context
+    source: str = "player"  # adventure, player, director, narration (accepted)
+    moved: int = 0  # times the world's clock moved it (threads)
+
+    @property
+    def key(self) -> str:
+        return canon_key(self.name)
+
+    def line(self) -> str:
+        """The entry in one line, for a prompt's context and for recaps."""
+        parts = [f"{self.name} ({self.kind}"]
+        if self.kind == "thread" or self.kind == "promise":
+            parts.append(f", {self.status}")
+        parts.append(")")
+        text = "".join(parts)
+        details = [d for d in (self.detail, self.attitude and f"attitude: {self.attitude}",
+                               self.where and f"last seen: {self.where}" if self.kind == "person" else
+                               self.where and f"at {self.where}", self.how and f"closed: {self.how}") if d]
+        return text + (": " + "; ".join(details) if details else "")
+
+    def as_result(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class Canon(BaseModel):
+    """The canon and the world's clock, as folded so far."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entries: tuple[Entry, ...] = ()
+    clock: int = 0  # segments filled, 0..CLOCK_SIZE-1
+    stage: int = 0  # how often the clock filled: the scheme's steps
+    due: int = 0  # consequences waiting for the next scene
+    ticks: int = 0  # pressure counted so far, all told
+
+    def find(self, name: str) -> Entry | None:
+        """An entry by its name (a unique start, or a unique word, will do)."""
+        key = canon_key(name)
+        if not key:
+            return None
+        exact = [e for e in self.entries if e.key == key]
+        if exact:
+            return exact[0]
+        starts = [e for e in self.entries if e.key.startswith(key)]
+        if len(starts) == 1:
+            return starts[0]
+        words = [e for e in self.entries if key in e.key.split()]
+        return words[0] if len(words) == 1 else None
+
+    def of(self, *kinds: str, status: str | None = None) -> list[Entry]:
+        return [e for e in self.entries if e.kind in kinds and (status is None or e.status == status)]
+
+    def pinned(self) -> list[Entry]:
+        return [e for e in self.entries if e.pinned]
+
+    def names(self) -> list[str]:
+        return [e.name for e in self.entries]
+
+
+def _replace(canon: Canon, key: str, **update: Any) -> Canon:
+    entries = tuple(e.model_copy(update=update) if e.key == key else e for e in canon.entries)
+    return canon.model_copy(update={"entries": entries})
+
+
+def canon_step(canon: Canon, payload: dict[str, Any]) -> Canon:
+    """The canon after one of the journal's canon or clock events (others leave it as it is)."""
+    kind = payload.get("type")
+    if kind == "canon_added":
+        entry = Entry(kind=payload["kind"], name=payload["name"], detail=payload.get("detail") or "",
+                      attitude=payload.get("attitude"), where=payload.get("where"),
+                      pinned=bool(payload.get("pinned")), source=payload.get("source") or "player")
+        if any(e.key == entry.key for e in canon.entries):
+            return canon
+        return canon.model_copy(update={"entries": canon.entries + (entry,)})
+    if kind == "canon_edited":
+        changes = {k: v for k, v in (payload.get("changes") or {}).items() if k in Entry.model_fields}
+        return _replace(canon, payload["key"], **changes)
+    if kind == "canon_closed":
+        return _replace(canon, payload["key"], status="closed", how=payload.get("how"))
+    if kind == "canon_reopened":
+        return _replace(canon, payload["key"], status="open", how=None)
+    if kind == "canon_pinned":
+        return _replace(canon, payload["key"], pinned=bool(payload["pinned"]))
+    if kind == "clock_ticked":
+        total = canon.clock + int(payload["by"])
+        filled, clock = divmod(total, CLOCK_SIZE)
+        return canon.model_copy(update={"clock": clock, "stage": canon.stage + filled, "due": canon.due + filled,
+                                        "ticks": canon.ticks + int(payload["by"])})
+    if kind == "world_moved":
+        moved = canon.model_copy(update={"due": max(0, canon.due - 1)})
+        found = moved.find(payload["thread"]) if payload.get("thread") else None
+        return _replace(moved, found.key, moved=found.moved + 1) if found is not None else moved
+    return canon
+
+
+# --- the oracle's focus: threads and people drive random events ------------------------------
+
+# Mythic-style event focus, as weights (our own table): what a random event is about.
+FOCUS: tuple[tuple[str, int], ...] = (
+    ("thread forward", 4), ("thread setback", 3), ("person acts", 4), ("person returns", 2),
+    ("new face", 2), ("remote", 2), ("thread closes", 1),
+)
+
+
+def focus(canon: Canon, rng: random.Random) -> dict[str, str] | None:
+    """What a random event or twist is about: an open thread, a known person, or something new.
+    None when the canon knows nothing to pick from (the event stands on its own)."""
+    threads = canon.of("thread", status="open")
+    people = [e for e in canon.of("person", status="open") if e.attitude != "dead"]
+    weights = [(name, w) for name, w in FOCUS
+               if (not name.startswith("thread") or threads) and (not name.startswith("person") or people)]
+    if not threads and not people:
+        return None
+    name = rng.choices([n for n, _ in weights], weights=[w for _, w in weights])[0]
+    picked: dict[str, str] = {"focus": name}
+    if name.startswith("thread"):
+        picked["thread"] = rng.choice(threads).name
+    if name.startswith("person"):
+        picked["person"] = rng.choice(people).name
+    return picked
+
+
+def focus_text(picked: dict[str, str]) -> str:
+    """The focus as words that open a random event's narration."""
+    return {
+        "thread forward": "It bears on {thread}, which moves a step closer to its end.",
+        "thread setback": "It sets {thread} back.",
+        "thread closes": "It could settle {thread} for good.",
+        "person acts": "{person} is behind it.",
+        "person returns": "{person} turns up again.",
+        "new face": "Someone new steps into the story.",
+        "remote": "It happens far away, but word of it arrives.",
+    }[picked["focus"]].format(**picked)
+
+
+# --- proposals: names the narration brought up -----------------------------------------------
+
+HONORIFICS = frozenset("""baron baroness count countess duke duchess lord lady sir dame madame madam monsieur mister
+mr mrs miss ms dr doctor professor captain capt inspector sergeant colonel general major commissioner father
+mother sister brother uncle aunt prince princess king queen emperor empress master mistress herr frau signor
+signora don doña senor señor old chief agent officer constable abbot abbess""".split())
+# capitalised words that name no one: sentence openers and the game's own words
+COMMON = frozenset("""a an the and but or so then now there here this that these those it its he she they we you i
+his her their our your my what who when where why how with without while as at in on of to from into onto by for
+after before above below under over behind beside between through across toward towards until suddenly meanwhile
+still yet just only even also too not no yes one two three four five six seven eight nine ten all some every each
+both somewhere something someone somebody nothing nobody everyone everything inside outside around once again
+blammo peril lucky saves save catchphrase leg legs scene scenes tumult gamble snoop wide shot enigma oracle
+cast meaning narration director player hero heroes next here chapter round
+monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+september october november december god gods heaven hell ok okay oh ah alas well good great new old""".split())
+PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond".split())
+_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’-]*")
+_PARTICLES = frozenset("de la le von van der del du da di of".split())
+
+
+def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
+    """Names in ``text`` that neither the canon nor the cast knows: (a guessed kind, the name).
+
+    A run of capitalised words is a name if a title opens it ("Baron Krank"), or it is two words or
+    more, or it is one word that does not open a sentence and is no common word. Particles join a
+    run ("Count de la Roche"). A name after "in", "at", "to" and the like is guessed a place."""
+    known_words = {w for name in known for w in canon_key(name).split()} | {canon_key(n) for n in known}
+    found: list[tuple[Kind, str]] = []
+    for sentence in re.split(r"(?<=[.!?…])\s+|[\"“”:;,()—–]", text):
+        words = [(m.group(0), m.start()) for m in _WORD.finditer(sentence)]
+        i = 0
+        while i < len(words):
+            word = words[i][0]
+            if not word[0].isupper():
+                i += 1
+                continue
+            run = [word]
+            j = i + 1
+            while j < len(words):
+                nxt = words[j][0]
+                if nxt[0].isupper():
+                    run.append(nxt)
+                elif nxt in _PARTICLES:  # "Count de la Roche": particles join a run that goes on capitalised
+                    k = j
+                    while k < len(words) and words[k][0] in _PARTICLES:
+                        k += 1
+                    if k == len(words) or not words[k][0][0].isupper():
+                        break
+                    run += [w for w, _ in words[j:k]]
+                    j = k
+                    continue
+                else:
+                    break
+                j += 1
+            start = i
+            i = j
+            while run and run[0].casefold() in COMMON:  # "The Baron", "Suddenly Olga"
+                run, start = run[1:], start + 1
+            before = words[start - 1][0].casefold() if start > 0 else ""
+            run = [w.removesuffix("'s").removesuffix("’s").strip("'’") for w in run]
+            if not run:
+                continue
+            name = " ".join(run)
+            key = canon_key(name)
+            titled = run[0].casefold() in HONORIFICS and len(run) > 1
+            if key in known_words or all(w.casefold() in known_words or w.casefold() in COMMON or
+                                         w.casefold() in HONORIFICS for w in run):
+                continue
+            if not (titled or len(run) > 1 or start > 0):
+                continue
+            if any(canon_key(n) == key or key in canon_key(n).split() for _, n in found):
+                continue
+            kind: Kind = "place" if before in PLACE_BEFORE and not titled else "person"
+            found.append((kind, name))
+    return found
