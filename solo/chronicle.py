@@ -16,6 +16,7 @@ is journaled in the command's one transaction and replays exactly:
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING, Any
 
 from . import parser
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from .session import Decision, Session
 
 WORLD_TABLE = "world.consequence"
+SCHEME_TABLE = "world.scheme"
 MAX_PROPOSALS = 12  # open proposals kept; older ones give way
 
 
@@ -261,15 +263,18 @@ class Chronicle:
         people = [e for e in canon.of("person", status="open") if e.attitude != "dead"]
         thread = rng.choice(threads) if threads else None
         person = rng.choice(people) if people else None
-        scheme = next((e.detail for e in threads if e.source == "adventure" and e.name.endswith("scheme")),
-                      "a plan nobody has seen whole")
+        scheme = next((e.detail for e in threads if e.source == "adventure" and e.name.endswith("scheme")), None)
         context = {**DEFAULT_CONTEXT, "villain": self.villain(canon, state, rng),
                    "thread": thread.name if thread else "the cast's business",
-                   "person": person.name if person else "someone the cast met", "scheme": scheme.rstrip(".")}
+                   "person": person.name if person else "someone the cast met",
+                   "scheme": re.split(r"(?<=[.!?])\s", " ".join(scheme.split()))[0].rstrip(".") if scheme
+                   else "its next step"}
         director = self.s.director
         tables = director.narrator.tables if director is not None else None
-        if tables is not None and WORLD_TABLE in tables:
-            drawn = tables.draw(WORLD_TABLE, rng, scene=self.s.progress.scene_tags)
+        # the scheme itself moves one time in three, where the story knows what it is
+        table = SCHEME_TABLE if scheme and rng.random() < 1 / 3 else WORLD_TABLE
+        if tables is not None and table in tables:
+            drawn = tables.draw(table, rng, scene=self.s.progress.scene_tags)
             text, origin = drawn.filled(context), drawn.origin()
         else:  # the world tables are not loaded (a table folder of one's own): the plainest consequence
             text, origin = f"Meanwhile, {context['villain']} moves a step closer to the goal.", "world clock"

@@ -11,18 +11,55 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from .canon import Canon
 from .journal import Campaign, Journal
 from .kernel.events import TYPES
 from .kernel.registry import AnySystem
 
 
-def _session_event(e: dict[str, Any], story: bool) -> list[str]:
-    if e["type"] == "oracle_asked":
+def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None) -> list[str]:
+    kind = e["type"]
+    if kind == "oracle_asked":
+        about = f" (about [[#{e['about']}]])" if e.get("about") else ""
         if story:
-            return [f"- *{e['question']}* — {e['answer']}."]
+            return [f"- *{e['question']}*{about} — {e['answer']}."]
         dice = ", ".join(str(d) for d in e["dice"])
-        return [f"- Oracle ({e['odds']}): *{e['question']}* — **{e['answer']}** (dice {dice})."]
+        return [f"- Oracle ({e['odds']}): *{e['question']}*{about} — **{e['answer']}** (dice {dice})."]
+    if kind == "canon_added":
+        return [f"- New in the canon: [[#{e['name']}]] ({e['kind']})."]
+    if kind == "canon_closed":
+        name = (names or {}).get(e["key"])
+        return [f"- Closed: {f'[[#{name}]]' if name else e['key']}" + (f", {e['how']}" if e.get("how") else "") + "."]
+    if kind == "clock_ticked" and not story:
+        return [f"- The world's clock moves {e['by']} ({e['why']})."]
     return []
+
+
+def canon_lines(canon: Canon, mentions: dict[str, list[str]]) -> Iterator[str]:
+    """A section per person and place (and the threads, clues, promises and treasure), each linked
+    from an index and naming the scenes it came up in."""
+    if not canon.entries:
+        return
+    yield from ["", "## Canon", ""]
+    for kind, heading in CANON_HEADINGS.items():
+        entries = canon.of(kind)
+        if entries:
+            yield f"- {heading}: " + ", ".join(f"[[#{e.name}]]" for e in entries)
+    for kind, heading in CANON_HEADINGS.items():
+        entries = canon.of(kind)
+        if not entries:
+            continue
+        yield from ["", f"## {heading}"]
+        for e in entries:
+            yield from ["", f"### {e.name}", ""]
+            state = "closed" + (f": {e.how}" if e.how else "") if e.status == "closed" else ""
+            facts = [x for x in (e.detail, e.attitude and f"Attitude: {e.attitude}",
+                                 e.where and (f"Last seen: {e.where}" if kind == "person" else f"Where: {e.where}"),
+                                 state and state[0].upper() + state[1:], e.pinned and "Pinned") if x]
+            yield from (f"- {fact}" for fact in facts)
+            seen = mentions.get(e.key)
+            if seen:
+                yield f"- Came up in: {', '.join(seen)}."
 
 
 def _yaml(text: str) -> str:
@@ -38,6 +75,8 @@ def _places(journal: Journal, campaign: Campaign, undone: dict[int, int]) -> lis
 
 
 T = TypeVar("T")
+CANON_HEADINGS = {"person": "People", "place": "Places", "thread": "Threads", "clue": "Clues",
+                  "promise": "Promises and debts", "treasure": "Treasure"}
 
 
 def _by_command(rows: Iterator[T], command_of: Callable[[T], int]) -> Callable[[int], list[T]]:
@@ -71,13 +110,13 @@ def _without_question(text: str) -> str:
 
 
 def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
-                    story: bool = False) -> str:
+                    story: bool = False, canon: Canon | None = None) -> str:
     """The Markdown journal as one text (see ``markdown_lines``)."""
-    return "\n".join(markdown_lines(journal, campaign, system, status, story)).rstrip() + "\n"
+    return "\n".join(markdown_lines(journal, campaign, system, status, story, canon)).rstrip() + "\n"
 
 
 def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
-                   story: bool = False) -> Iterator[str]:
+                   story: bool = False, canon: Canon | None = None) -> Iterator[str]:
     """The Markdown journal, line by line, read from the journal as it is written, so memory stays
     flat in a campaign's length; ``story`` leaves out the mechanics (dice, rolls, where words came from)."""
     undone = journal.undone_commands(campaign.id)
@@ -99,14 +138,31 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         f"_{system.credit}_",
         "",
     ]
+    canon = canon or Canon()
+    names = [(e.key, e.name.casefold()) for e in canon.entries]
+    by_key = {e.key: e.name for e in canon.entries}
+    mentions: dict[str, list[str]] = {}  # canon entry -> the scenes whose story names it
+    scene = "the opening"
+
+    def mentioned(text: str) -> None:
+        folded = text.casefold()
+        for key, name in names:
+            if name in folded and scene not in mentions.setdefault(key, []):
+                mentions[key].append(scene)
+
     for command in journal.iter_rows("commands", campaign.id):
         cid = int(command["id"])
         its_events, its_notes, its_narrations = events(cid), notes(cid), narrations(cid)
         if cid in undone:
             continue
+        for stored in its_events:
+            if stored.type == "adventure_moved":
+                scene = stored.payload.get("title") or "an untitled scene"
+        for row in [*its_notes, *its_narrations]:
+            mentioned(str(row["text"]))
         for i, stored in enumerate(its_events):
             if stored.type in TYPES:
-                yield from _session_event(stored.payload, story)
+                yield from _session_event(stored.payload, story, by_key)
             else:
                 yield from system.export_event(stored.payload, i == 0, story)
         for note in its_notes:
@@ -125,3 +181,4 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
             yield ""
     yield from ["", "## The cast now", ""]
     yield from system.export_cast(status)
+    yield from canon_lines(canon, mentions)

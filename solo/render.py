@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from .export import CANON_HEADINGS
 from .kernel.registry import AnySystem
 from .session import Outcome
 
@@ -37,9 +38,77 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
             lines.append(f"[italic]~ {escape(n['task'].replace('_', ' '))}: {escape(n['text'])}[/]")
         for i, n in enumerate(r.get("suggestions", []), 1):
             lines.append(f"[dim]suggestion {n.get('number', i)} ({escape(n['task'])}): {escape(n['text'])}[/]")
+        if r.get("canon_proposals"):
+            lines.append(proposals_line(r["canon_proposals"]))
     if r.get("warning"):
         lines.append(f"[yellow]{escape(r['warning'])}[/]")
     return "\n".join(lines) if lines else "ok"
+
+
+def proposals_line(proposals: list[dict[str, Any]]) -> str:
+    """The names the narration brought up, waiting for the player's word."""
+    offered = ", ".join(f"{p['number']} {escape(p['name'])} ({p['kind']})" for p in proposals)
+    return f"[dim]new in the story: {offered} — `canon accept [N]` keeps them[/]"
+
+
+def clock_line(world: dict[str, Any]) -> str:
+    """The world's clock as segments: filled ones solid."""
+    dial = "●" * world["clock"] + "○" * (world["size"] - world["clock"])
+    due = f", {world['due']} consequence{'s' if world['due'] > 1 else ''} due" if world.get("due") else ""
+    return f"World clock {dial} {world['clock']}/{world['size']} (the scheme's step {world['stage']}{due})"
+
+
+def entry_line(e: dict[str, Any]) -> str:
+    """One canon entry for people: its name, what it is, and how it stands."""
+    about = [x for x in (e.get("detail"), e.get("attitude") and f"attitude: {e['attitude']}",
+                         e.get("where") and (f"last seen: {e['where']}" if e["kind"] == "person" else f"at {e['where']}"),
+                         e.get("how") and f"closed: {e['how']}") if x]
+    state = "[dim](closed)[/] " if e["status"] == "closed" else ""
+    pin = " [dim]· pinned[/]" if e.get("pinned") else ""
+    return f"  {state}[bold]{escape(e['name'])}[/]{pin}" + (f" — {escape('; '.join(about))}" if about else "")
+
+
+
+
+def _canon(kind: str, r: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if "entry" in r:
+        e = r["entry"]
+        lines.append(f"[bold]{CANON_HEADINGS[e['kind']]}[/]")
+        lines.append(entry_line(e))
+        lines.append(f"  [dim]source: {escape(e['source'])}" + (f"; moved by the world {e['moved']}×" if e["moved"] else "")
+                     + "[/]")
+        lines += [f"  [dim]{m['command']:>4}[/] {escape(m['text'])}" for m in r.get("mentions", [])]
+        return lines
+    if "entries" in r:
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for e in r["entries"]:
+            groups.setdefault(e["kind"], []).append(e)
+        for k, heading in CANON_HEADINGS.items():
+            if k in groups:
+                lines.append(f"[bold]{heading}[/]")
+                lines += [entry_line(e) for e in sorted(groups[k], key=lambda e: e["status"] == "closed")]
+        if not r["entries"]:
+            what = CANON_HEADINGS.get(r.get("kind") or "", "canon entries").lower()
+            lines.append(f"  no {what} yet: `canon add KIND NAME`, or `canon accept` the names the story brings up")
+        lines.append(clock_line(r["world"]))
+        if r.get("proposals"):
+            lines.append("Waiting: " + ", ".join(f"{p['number']} {escape(p['name'])} ({p['kind']})"
+                                                 for p in r["proposals"]) + " — `canon accept [N]`")
+        return lines
+    if "world" in r:
+        return [clock_line(r["world"])]
+    for key, said in (("added", "in the canon now"), ("edited", "changed"), ("closed", "closed"),
+                      ("reopened", "open again"), ("pinned", "pinned"), ("unpinned", "no longer pinned")):
+        value = r.get(key)
+        if value:
+            names = value if isinstance(value, list) else [value]
+            lines.append(f"{said}: {escape(', '.join(names))}")
+    if kind == "CanonAccept" and not r.get("added"):
+        lines.append("nothing new: those names are in the canon already")
+    if r.get("ticked"):
+        lines.append(f"the world's clock moves {r['ticked']}")
+    return lines
 
 
 def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
@@ -48,6 +117,10 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
         lines.append(f"Campaign [bold]{escape(r['campaign'])}[/] begins ({escape(r['rules'])}, seed {r['seed']})")
     elif kind == "CampaignUse":
         lines.append(f"Now playing [bold]{escape(r['campaign'])}[/]")
+        if r.get("last_time"):
+            lines.append(f"[bold]Last time[/]: {escape(r['last_time'])}")
+    elif kind.startswith("Canon") or kind == "Clock":
+        lines += _canon(kind, r)
     elif kind == "PregenAdd":
         lines += [f"  {escape(p['name'])}: {escape(p['summary'])}" for p in r.get("pregens", [])]
     elif kind == "Help":
@@ -69,6 +142,8 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
         lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/]  "
                      f"(yes {r.get('yes_chance', 0):.0%}, tension {r.get('tension', 0)}/{r.get('tension_max', 6)})"
                      f"{event}")
+        if r.get("about"):
+            lines.append(f"  about: {escape(r['about'])}")
         if r.get("why"):
             lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
     elif kind == "SceneShow":
@@ -98,6 +173,8 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
     elif kind == "Replay":
         lines.append("journal verified: no differences" if r["ok"] else "DIFFERENCES:\n  " + "\n  ".join(
             escape(d) for d in r["differences"]))
+    elif kind == "SceneEnd" and r.get("closed"):
+        lines.append(f"closed with the scene: {escape(', '.join(r['closed']))}")
     elif kind in ("Note", "Answer", "Tell", "Treasure", "Accept", "Edit", "Reroll", "SceneEnd", "Recap"):
         pass  # the told story is shown with the narration
     elif kind == "Draw":
