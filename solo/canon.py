@@ -255,6 +255,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
             run = [w.removesuffix("'s").removesuffix("’s").strip("'’") for w in run]
             if not run:
                 continue
+            if len(run) == 1 and run[0].isupper():
+                continue  # an abbreviation (LP, XP, HQ) is the game's word, not a name
             name = " ".join(run)
             key = canon_key(name)
             titled = run[0].casefold() in HONORIFICS and len(run) > 1

@@ -20,7 +20,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import parser
-from .canon import CLOCK_SIZE, PRESSURE, Canon, Entry, canon_key, focus, focus_text, proposed_names
+from .canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, proposed_names
 from .context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from .errors import RuleViolation
 from .kernel.events import (
@@ -66,6 +66,7 @@ class Chronicle:
     def __init__(self, session: Session):
         self.s = session
         self.proposals: list[dict[str, str]] = []  # names the narration brought up, numbered from 1
+        self._vocabulary: tuple[tuple[str, str], frozenset[str]] | None = None
 
     # reading ------------------------------------------------------------------------------
 
@@ -345,30 +346,58 @@ class Chronicle:
     def propose(self, narrations: list[Narration]) -> list[dict[str, Any]]:
         """Names the told narration brought up that neither the canon nor the cast knows: offered
         to the player (`canon accept`), never taken on their own."""
-        known, people = self.known()
-        known += [p["name"] for p in self.proposals]
         where = self.s.system.where(self.s.state).scene_title
         fresh: list[dict[str, str]] = []
         for n in narrations:
             if n.task in ("recap", "premise", "meaning"):
                 continue
             teller = "narration" if n.source != "player" else "player"
-            taken = {canon_key(k) for k in [*known, *(f["name"] for f in fresh)]}
-            for name, description in people.items():
-                if name in n.text and canon_key(name) not in taken:
-                    fresh.append({"kind": "person", "name": name, "from": teller, "detail": description})
-            for kind, name in proposed_names(n.text, [*known, *people, *(f["name"] for f in fresh)]):
+            for kind, name, detail in self.names_in(n.text, [p["name"] for p in [*self.proposals, *fresh]]):
                 fresh.append({"kind": kind, "name": name, "from": teller,
-                              **({"where": where} if kind == "person" and where else {})})
+                              **({"detail": detail} if detail else {}),
+                              **({"where": where} if kind == "person" and where and not detail else {})})
         if fresh:
             self.proposals = (self.proposals + fresh)[-MAX_PROPOSALS:]
         return fresh
+
+    def names_in(self, text: str, also_known: list[str] | None = None) -> list[tuple[Kind, str, str]]:
+        """The new names in a told text, with a guessed kind and what the adventure file says of
+        them: its people named exactly, then the runs of capitalised words ``proposed_names`` finds,
+        less the names known (``known``) and single words of the system's own vocabulary."""
+        known, people = self.known()
+        known += also_known or []
+        found: list[tuple[Kind, str, str]] = []
+        taken = {canon_key(k) for k in known}
+        for name, description in people.items():
+            if name in text and canon_key(name) not in taken:
+                found.append(("person", name, description))
+        vocabulary = self.vocabulary()
+        for kind, name in proposed_names(text, [*known, *people, *(f for _, f, _ in found)]):
+            if " " not in name and name.casefold() in vocabulary:
+                continue  # one word the system's own texts use ("Navigate", "Warden"): its vocabulary
+            found.append((kind, name, ""))
+        return found
+
+    def vocabulary(self) -> frozenset[str]:
+        """The capitalised words of the rule system's own texts (its tables, prompts and rules
+        reference) and of the adventure: a single such word in a narration is the game's vocabulary
+        or the file's scenery, not a person the story just met."""
+        key = (self.s.system.name, self.s.story.adventure.title if self.s.story else "")
+        if self._vocabulary is None or self._vocabulary[0] != key:
+            texts = [path.read_text(encoding="utf-8", errors="replace")
+                     for pattern in ("tables/*.toml", "prompts/*.j2", "*.toml") for path in self.s.system.data.glob(pattern)]
+            if self.s.story is not None:
+                texts.append(self.s.story.adventure.model_dump_json())
+            words = {w.casefold() for text in texts for w in re.findall(r"\b[A-Z][a-zà-ÿ]+\b", text)}
+            self._vocabulary = (key, frozenset(words))
+        return self._vocabulary[1]
 
     def known(self) -> tuple[list[str], dict[str, str]]:
         """The names no proposal repeats (the canon's, the cast's, the scenes' titles, the adventure
         file's titles and places), and the adventure's people by name with their description: a
         narration naming one of them offers it with the file's words."""
-        known = [*self.s.canon.names(), *(m.get("name", "") for m in self.s.system.cast(self.s.state))]
+        known = [*self.s.canon.names(), *(m.get("name", "") for m in self.s.system.cast(self.s.state)),
+                 *_state_names(self.s.system.status(self.s.state))]
         where = self.s.system.where(self.s.state).scene_title
         known += [where] if where else []  # "The Museum at night": the scene's own words are no one
         people: dict[str, str] = {}
@@ -399,6 +428,24 @@ class Chronicle:
         hits = [Hit(command=h["command"], text=h["text"], rank=h["rank"])
                 for h in self.s.journal.recall(campaign.id, terms, before=scene_start)] if terms else []
         return assemble(pinned, scene, hits, budget=budget, scene_start=scene_start)
+
+
+def _state_names(status: Any) -> list[str]:
+    """Every name the rules' state knows (characters, enemies, foes, challenges, the order of
+    battle): the keys of its maps and the short strings of its lists that begin with a capital."""
+    names: list[str] = []
+    if isinstance(status, dict):
+        for key, value in status.items():
+            if isinstance(key, str) and key[:1].isupper():
+                names.append(key)
+            names += _state_names(value)
+    elif isinstance(status, list):
+        for value in status:
+            if isinstance(value, str) and value[:1].isupper() and len(value) < 40:
+                names.append(value)
+            else:
+                names += _state_names(value)
+    return names
 
 
 def _fighting(status: dict[str, Any]) -> bool:

@@ -76,8 +76,10 @@ class TableTalk:
                         action, subject, origin = meaning
                         result["why"] = {"action": action, "subject": subject}
                         concerning = f" (about {about.name})" if about else ""
-                        decision.narrations.append(Narration(task="meaning", text=f"{action} {subject}{concerning}",
-                                                             origin=origin))
+                        read = Narration(task="meaning", text=f"{action} {subject}{concerning}", origin=origin)
+                        if twist and about is None:  # a twist, like a random event, may bear on the canon
+                            read = self.s.chronicle.focus(read, self.s._rng("twist"))
+                        decision.narrations.append(read)
                     if director is not None and asked.answer.startswith("yes"):
                         answered = director.answered(state, command.question, asked.answer, rng,
                                                      self.s._story_view(state))

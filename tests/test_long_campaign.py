@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from solo.canon import proposed_names
 from solo.journal import Journal
 from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
@@ -101,17 +100,14 @@ def play_long(tmp_path: Path, model: ModelNarrator | None) -> tuple[Session, lis
 
 
 def people_named(session: Session) -> set[str]:
-    """Every name a told narration brings up that neither the cast nor the canon knew."""
+    """Every name a told narration brings up that neither the cast nor the canon knows (the
+    scenes' titles are places)."""
     assert session.campaign is not None
-    known, people = session.chronicle.known()
-    known += _titles(session)
-    canon = {e.name for e in session.canon.entries}
     missing: set[str] = set()
     for row in session.journal.narrations(session.campaign.id):
         if row["task"] in ("recap", "premise", "meaning"):
             continue
-        missing |= {name for _, name in proposed_names(row["text"], known + list(people))}
-        missing |= {name for name in people if name in row["text"] and name not in canon}
+        missing |= {name for _, name, _ in session.chronicle.names_in(row["text"], _titles(session))}
     return missing
 
 

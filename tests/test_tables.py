@@ -49,7 +49,8 @@ def test_every_table_draws_and_fills_every_reference(tables):
             drawn = tables.draw(table_id, rng)
             assert drawn.text.strip()
             assert "{" not in drawn.filled({"character": "Nara", "enemy": "Goon", "target": "Max", "villain": "Baron",
-                                            "place": "Cairo", "helper": "Max"}), table_id
+                                            "place": "Cairo", "helper": "Max", "thread": "the idol", "person": "Olga",
+                                            "scheme": "to steal the bells"}), table_id
 
 
 def test_seeded_draws_are_reproducible(tables):
