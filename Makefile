@@ -5,12 +5,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench bench-narration bench-story clean
+.PHONY: play test bench bench-narration bench-story bench-remote bench-speculate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,llm]'
+	$(BIN)/python -m pip install --quiet -e '.[test,llm,remote]'
 	touch $(STAMP)
 
 play: $(STAMP)
@@ -29,6 +29,12 @@ bench-narration: $(STAMP)
 
 bench-story: $(STAMP)
 	$(BIN)/python bench/story_fit.py 200
+
+bench-remote: $(STAMP)
+	$(BIN)/python bench/remote.py 9
+
+bench-speculate: $(STAMP)
+	$(BIN)/python bench/speculate.py 5
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,9 +1,12 @@
 """The ``solo`` command: ``play``, ``script FILE|-`` and one-shot command lines.
 
 Usage (CONTRACT.md *Entry points*):
-    solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--no-model] play [CAMPAIGN]
+    solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--llm-api chat|completions|auto] [--no-model] play [CAMPAIGN]
     solo [--db PATH] script FILE|- [--json]
     solo [--db PATH] [--json] LINE...
+
+``--llm-url`` narrates with an OpenAI-compatible server, streamed; ``--llm-api`` (or ``SOLO_LLM_API``)
+picks its chat or completions endpoint, ``auto`` (the default) asks the server on the first narration.
 """
 
 from __future__ import annotations
@@ -29,11 +32,14 @@ from .journal import Journal, storage_message
 from .render import render
 from .session import Outcome, Session
 
-USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--no-model] [--lang en|fi] COMMAND
+USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--llm-api API] [--no-model] [--lang en|fi] COMMAND
   solo play [CAMPAIGN] [--director]  play interactively (--director: co-pilot for a human Director)
   solo script FILE|- [--json]  run a file of commands (- reads standard input)
   solo LINE...                 run one command, e.g. solo status --json
   solo help                    list the commands
+  --llm-url URL                narrate with an OpenAI-compatible server (llama.cpp, vLLM, Ollama), streamed
+  --llm-api chat|completions|auto  its endpoint: chat for instruction models, completions for base models;
+                               default $SOLO_LLM_API, else auto (asked of the server on the first narration)
   --lang en|fi                 the language of a rule system's messages where it has one (Haasteet: fi);
                                default $SOLO_LANG, else en; commands and JSON stay the same"""
 
@@ -43,6 +49,7 @@ class Options:
     db: str
     model: str | None = None
     llm_url: str | None = None
+    llm_api: str | None = None
     no_model: bool = False
     json_output: bool = False
 
@@ -56,7 +63,7 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
     rest = list(argv)
     while rest and rest[0].startswith("--"):
         flag, eq, inline = rest[0].partition("=")
-        if flag in ("--db", "--model", "--llm-url", "--lang"):
+        if flag in ("--db", "--model", "--llm-url", "--llm-api", "--lang"):
             if eq:
                 value = inline
                 rest = rest[1:]
@@ -79,6 +86,12 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
             return opts, ["--usage"]
         else:
             raise SoloError(f"unknown option {flag}; {USAGE.splitlines()[0]}")
+    opts.llm_api = opts.llm_api or os.environ.get("SOLO_LLM_API") or None
+    if opts.llm_api is not None:
+        from .llm.remote import APIS
+
+        if opts.llm_api not in APIS:
+            raise SoloError(f"--llm-api takes chat, completions or auto, not {opts.llm_api[:40]!r}")
     return opts, rest
 
 
@@ -148,7 +161,7 @@ def _model(opts: Options, background: bool) -> Any:
         from .llm.backends import open_backend
         from .llm.graph import ModelNarrator
 
-        backend = open_backend(opts.model, opts.llm_url, opts.no_model, background=background)
+        backend = open_backend(opts.model, opts.llm_url, opts.no_model, background=background, llm_api=opts.llm_api)
         return ModelNarrator(backend) if backend is not None else None
     except ImportError as exc:
         print(f"narration: the model stack is not installed ({exc.name}): playing with the oracle tables",

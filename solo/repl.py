@@ -10,6 +10,7 @@ text. Every rule is the rule system's, every write the session's.
 from __future__ import annotations
 
 import random
+import re
 import shlex
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -27,11 +28,13 @@ from rich.markup import escape
 from rich.panel import Panel
 
 from . import parser
+from .canon import KINDS
 from .errors import SoloError
 from .inert import InertConsole, inert
+from .kernel.grammar import quote
 from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from .kernel.registry import installed
-from .render import render
+from .render import proposals_line, render
 from .ledger import command_rng
 from .session import Outcome, Session
 
@@ -66,6 +69,7 @@ class LeftForCommand(Exception):
 
 # one-word commands that leave a question; longer lines leave it when they parse as a command
 WAY_OUT = frozenset({"help", "status", "quit", "exit", "undo", "resolve", "log", "rules", "recap", "create"})
+CANON_NAMED = frozenset({"canon edit", "canon close", "canon open", "canon pin", "canon unpin"})  # complete a canon name
 MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (exploding chains included)
 
 
@@ -107,6 +111,14 @@ class SoloCompleter(Completer):
             return list(installed())
         if spec.name == "draw":
             return self.tables()
+        canon = self.session.canon
+        if previous in ("--about", "--closes") or (spec.name in CANON_NAMED and not current.startswith("--")):
+            entries = canon.of("thread", status="open") if previous == "--closes" else canon.entries
+            return [quote(e.name) for e in entries]
+        if (spec.name == "canon add" and not args) or previous == "--as":
+            return list(KINDS)
+        if spec.name == "canon":
+            return ["people", "places", "threads", "clues", "promises", "treasure", *(quote(e.name) for e in canon.entries)]
         return system.completions(self.session.state, spec.name, args, previous, current)
 
 
@@ -122,6 +134,7 @@ class Repl:
         self._questions: PromptSession[str] = PromptSession()
         self._ask = ask
         self._open_questions = 0  # > 0 inside a walk-through or a story question: a command line leaves it
+        self._hints: list[str] = []  # the command lines the rule system's hints named since the last line typed
 
     # input -------------------------------------------------------------------------------
 
@@ -184,6 +197,7 @@ class Repl:
 
     def say(self, text: str) -> None:
         self.console.print(text)
+        self._hints += re.findall(r"`([^`\n]+)`", text)  # `round end`: a line likely typed next
 
     def query(self, command: BaseModel) -> dict[str, Any] | None:
         """Run a read-only command of the system for the conversation (odds before a roll)."""
@@ -203,6 +217,9 @@ class Repl:
         width = self._width()
         parts = system.toolbar(status, width)
         parts.append(f"tension {self.session.tension}/{system.tension_max}")
+        world = status.get("world") or {}
+        if world:  # the world's clock: the villain's scheme moves when it fills
+            parts.append(f"world {'●' * world['clock']}{'○' * (world['size'] - world['clock'])}")
         return HTML(inert("\n".join(" " + " │ ".join(line) for line in _wrap(parts, width - 1))))
 
     def _width(self) -> int:
@@ -225,6 +242,8 @@ class Repl:
             self._narration(narration)
         for i, suggestion in enumerate(result.get("suggestions", []), 1):
             self._narration(suggestion, private=suggestion.get("number", i))
+        if result.get("canon_proposals"):
+            self.console.print(proposals_line(result["canon_proposals"]))
 
     def _narration(self, n: dict[str, Any], private: int | None = None) -> None:
         title = n["task"].replace("_", " ")
@@ -260,6 +279,7 @@ class Repl:
                 self.show(self.session.run(parser.Status(), "status"))
                 self._last_time()
             while True:
+                self.speculate()
                 try:
                     line = self._prompt_session().prompt("solo> ")
                 except KeyboardInterrupt:
@@ -271,13 +291,14 @@ class Repl:
             return 0
 
     def _last_time(self) -> None:
-        """A resumed campaign opens with what happened last time: the last scene, from the journal."""
+        """A resumed campaign opens with what happened last time: the last scene's stored recap
+        (or the scene under way so far), from the journal."""
         try:
-            told = self.session.talk.recap(leg=False).text
+            told = self.session.chronicle.last_time()
         except SoloError:
             return
-        if self.session.head.command > 1:
-            self.console.print(f"[bold]Last time[/]: {escape(told.removeprefix('So far in this scene: '))}")
+        if told:
+            self.console.print(f"[bold]Last time[/]: {escape(told)}")
 
     def _guarded(self, step: Callable[[], None]) -> None:
         try:
@@ -290,7 +311,14 @@ class Repl:
         except KeyboardInterrupt:  # during a long wait (the model): the command's transaction rolled back
             self.console.print("[dim]interrupted: nothing was written[/]")
 
+    def speculate(self) -> int:
+        """Before waiting for the next line: the model starts telling ahead the likely next
+        outcome (a pending roll resolved, the lines the system's hints just named, an adventure's
+        next scene), so it is ready, or under way, when typed (``Session.speculate``)."""
+        return 0 if self.director else self.session.speculate(self._hints)
+
     def handle(self, line: str) -> None:
+        self._hints = []
         text = line.strip()
         system = self.session.system
         if not text or text.startswith("#"):
@@ -366,11 +394,17 @@ class Repl:
             streamed.append(piece)
             self.console.print(f"[dim italic]{escape(piece)}[/]", end="", soft_wrap=True)
 
-        model.on_text = stream
+        def refused(why: str) -> None:
+            if streamed:  # the words on screen are not the story: said so before what is told
+                self.console.print()
+                self.console.print(f"[dim]({escape(f'retold: {why}')})[/]")
+                streamed.clear()
+
+        model.on_text, model.on_refused = stream, refused
         try:
             return self.session.run(command, line)
         finally:
-            model.on_text = None
+            model.on_text = model.on_refused = None
             if streamed:
                 self.console.print()
 

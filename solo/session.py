@@ -14,11 +14,15 @@ system: it asks the campaign's ``RuleSystem`` (``solo.kernel.protocol``).
 from __future__ import annotations
 
 import contextlib
+import copy
+import json
 import random
 import secrets
 import sqlite3
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +33,7 @@ from .chronicle import Chronicle, seed_canon
 from .context import Context
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .inert import inert
-from .journal import Campaign, Head, Journal, storage_message
+from .journal import Campaign, Head, Journal, StoredEvent, storage_message
 from .kernel.events import (
     FOLDED,
     TYPES,
@@ -54,6 +58,7 @@ __all__ = ["SNAPSHOT_EVERY", "Decision", "Folded", "Outcome", "Session", "comman
 
 if TYPE_CHECKING:
     from .llm.graph import ModelNarrator
+    from .llm.speculate import Retelling, Speculator
 
 CURRENT = "current_campaign"
 
@@ -88,6 +93,7 @@ class Decision:
     reported_from: int = 1 << 30  # index of the first event of the proposals reported apart
     apart: list[dict[str, Any]] = field(default_factory=list)  # their result objects
     warning: str | None = None  # something the player should know although the command stands
+    command: Any = None  # the command as decided: the Director's choices filled in, the scene's title given
 
 
 class Session:
@@ -122,6 +128,8 @@ class Session:
         self.told_at_table: str | None = None
         self._rerolls = 0
         self.model = model  # a model retells the oracle's facts; None: the oracle's words stand
+        self._speculator: Speculator | None = None  # narration told ahead while the player reads (speculate)
+        self._dry_journal: Journal | None = None  # the journal as the speculating thread reads it
         # Apply the harm a blunder's consequence calls for (solo play); otherwise it stays a
         # suggestion in the narration, so a roll's Peril is exactly its 1s (scripts, tests, tables).
         self.director_peril = director_peril
@@ -461,13 +469,9 @@ class Session:
             undoing = any(isinstance(e, CommandUndone) for e in decision.events)
             if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
                 self.journal.save_snapshot(campaign.id, head, self.snapshot_data(folded))
-        if self.system.where(folded.state).scene != self.system.where(self.state).scene:
-            self.told_at_table = None  # a new scene: the table's words of the last one are behind it
-        self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
-        self.canon = folded.canon
-        for n in decision.narrations:
-            if n.source in ("player", "director"):
-                self.told_at_table = n.text
+        self._advance(folded, head, decision)
+        if self._speculator is not None and not tell_later:
+            self._speculator.drop()  # told ahead on the old head: none of it is this command's
         if decision.suggested is not None:
             self._suggest(decision, head)
         if tell_later:
@@ -486,6 +490,18 @@ class Session:
                 decision.warning = f"the narration was not journaled ({exc})"
         return decision, head
 
+    def _advance(self, folded: Folded, head: Head, decision: Decision) -> None:
+        """The session's picture moves to the journal's new head: the folded state, and the
+        table's last words (a new scene leaves those of the last one behind). A speculation's dry
+        run moves its copy of the session the same way (``_dry_run``)."""
+        if self.system.where(folded.state).scene != self.system.where(self.state).scene:
+            self.told_at_table = None  # a new scene: the table's words of the last one are behind it
+        self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
+        self.canon = folded.canon
+        for n in decision.narrations:
+            if n.source in ("player", "director"):
+                self.told_at_table = n.text
+
     def _journal_narrations(self, campaign: int, command: int, decision: Decision) -> None:
         for n in decision.narrations:
             ids = [self.journal.add_model_call(campaign, command, c) for c in decision.told.pop(id(n), [])]
@@ -494,19 +510,40 @@ class Session:
 
     def _retell_all(self, decision: Decision, narrations: list[Narration], head: Head,
                     stream: str = "model") -> list[Narration]:
-        """The model retells each oracle narration, checked against the rules' record."""
-        assert self.model is not None and self.campaign is not None
-        rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
-        rng = command_rng(self.campaign.seed, head.command, stream)
+        """The model retells each oracle narration, checked against the rules' record. One told
+        ahead while the player read (``speculate``) is claimed: its pieces come at once, the rest
+        as they are made; whatever else was told ahead is dropped first, so nothing waits on it."""
+        model = self.model
+        assert model is not None
+        wanted = self._retellings(decision, narrations, head, stream)
+        ahead = self._speculator if stream == "model" else None
+        claimed = ahead.claim_all([ahead.key(r) for r in wanted]) if ahead is not None and ahead.pending else []
         told = []
-        for n in narrations:
-            record = self.system.record(n, rules_events, self.state)
-            again, calls = self.model.retell(n, record, cast=self._cast(), seed=rng.randrange(2**31),
-                                             player=self.told_at_table)
+        for i, r in enumerate(wanted):
+            job = claimed[i] if claimed else None
+            made = job.follow(model.on_text, model.on_refused) if job is not None else None
+            if made is not None:
+                from .llm.speculate import speculative
+
+                again, calls = made[0], [speculative(c) for c in made[1]]
+            else:
+                again, calls = model.retell(r.oracle, r.record, cast=r.cast, seed=r.seed, player=r.player)
             if calls:
                 decision.told[id(again)] = calls
             told.append(again)
         return told
+
+    def _retellings(self, decision: Decision, narrations: list[Narration], head: Head,
+                    stream: str = "model") -> list[Retelling]:
+        """What the retelling of each narration of a command depends on, the session standing at
+        the command's ``head``: the rules' record of it, the cast, its seed, the table's last words."""
+        from .llm.speculate import Retelling  # with the model stack, never at start
+
+        assert self.campaign is not None
+        rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
+        rng = command_rng(self.campaign.seed, head.command, stream)
+        return [Retelling(n, self.system.record(n, rules_events, self.state), self._cast(), rng.randrange(2**31),
+                          self.told_at_table) for n in narrations]
 
     def _suggest(self, decision: Decision, head: Head) -> None:
         """Director co-pilot: the Director's answer becomes private suggestions (told by the
@@ -530,16 +567,32 @@ class Session:
         return command_rng(campaign.seed, self.head.command + 1, stream)
 
     def _proposer(self) -> Any:
-        return self.model.propose if self.model is not None and self.narrate else None
+        if self.model is None or not self.narrate:
+            return None
+        # a proposal told ahead (speculate) is claimed; a miss drops what was told ahead
+        return self._speculator.proposer(self.model.propose) if self._speculator is not None else self.model.propose
 
     def _rules(self, command: Any, line: str) -> dict[str, Any]:
+        decision, _ = self._write(line, getattr(command, "kind", type(command).__name__),
+                                  self._decider(command, self._proposer()))
+        start = min(decision.reported_from, len(decision.events))
+        own = [e for e in decision.events[:start] if not isinstance(e, SessionEvent)]
+        result = self.system.describe(decision.before, decision.command, own, self.state)
+        if decision.apart:
+            result[self.system.apart_key] = decision.apart
+        return self._with_narration(result, decision)
+
+    def _decider(self, command: Any, propose: Any) -> Callable[[], Decision]:
+        """How a rules command is decided: the Director's choices filled in now (``propose``: the
+        model asked for them, or None), the rest by the returned function, run inside the write
+        transaction (``_rules``) or on a copy of the session that writes nothing (``_dry_run``)."""
         self._need_campaign()
         # The Director's choices the command left open are filled in first, outside the write
         # transaction, since a model may be asked for them.
         # The oracle's generator serves the Director's choices, then its narration, in that order.
         basis, oracle_rng = self.head, self._rng("oracle")
         settled = self.system.fold(self.state, self.system.settle(self.state, command))
-        completed, calls = self.system.complete(settled, command, oracle_rng, self._proposer())
+        completed, calls = self.system.complete(settled, command, oracle_rng, propose)
 
         def decide() -> Decision:
             nonlocal completed, oracle_rng
@@ -566,15 +619,10 @@ class Session:
             if closing is not None:
                 self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False)
             self.chronicle.world(decision, self._rng("world"))
+            decision.command = completed
             return decision
 
-        decision, _ = self._write(line, getattr(command, "kind", type(command).__name__), decide)
-        start = min(decision.reported_from, len(decision.events))
-        own = [e for e in decision.events[:start] if not isinstance(e, SessionEvent)]
-        result = self.system.describe(decision.before, completed, own, self.state)
-        if decision.apart:
-            result[self.system.apart_key] = decision.apart
-        return self._with_narration(result, decision)
+        return decide
 
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
                       told_or_refused: bool = True) -> None:
@@ -733,6 +781,85 @@ class Session:
             return sorted(targets)
         raise RuleViolation("nothing to undo")
 
+    # speculative narration ------------------------------------------------------------
+
+    def speculate(self, lines: Sequence[str] = ()) -> int:
+        """Speculative narration (issue #19): while the player reads, the model tells ahead, in the
+        background, the outcome of the lines likely typed next (``_likely``), so that the narration
+        is ready, or under way, when one of them is typed. Each line is decided on a copy of the
+        session that writes nothing and reads the journal through a connection of its own; the
+        command typed claims what it would retell itself (``_retell_all``) and drops the rest. Not
+        in the Director co-pilot (its suggestions stay the Director's to draw), not without a model
+        or with narration off, not on an in-memory journal (it has no second reader). Returns how
+        many lines are told ahead."""
+        ahead, model = self._speculator, self.model
+        able = model is not None and self.narrate and not self.suggest and self.journal.path != ":memory:"
+        likely = self._likely(lines) if able and self.campaign is not None else []
+        try:
+            if likely and self._dry_journal is None:
+                self._dry_journal = Journal(self.journal.path)
+        except SoloError:  # no second reader of the journal: every line narrates as it always did
+            likely = []
+        if not likely or model is None or self.campaign is None or self._dry_journal is None:
+            if ahead is not None:
+                ahead.drop()
+            return 0
+        if ahead is None or ahead.narrator is not model:
+            if ahead is not None:
+                ahead.close()
+            from .llm.speculate import Speculator
+
+            ahead = self._speculator = Speculator(model)
+        dry = self._dry_copy(self._dry_journal)
+        ahead.start((self.campaign.id, self.head, tuple(map(repr, likely))), [partial(dry._dry_run, c) for c in likely])
+        return len(likely)
+
+    def _likely(self, lines: Sequence[str]) -> list[Any]:
+        """The lines likely typed next, the likeliest first: what settles open business (Enter on a
+        pending roll), `scene start` once an adventure's scene has ended, then the rule system's
+        commands among ``lines`` (those its hints just named, e.g. `round end` once the cast has
+        acted); three at most."""
+        found: list[Any] = []
+        settle = self.system.settle_command(self.state)
+        if settle is not None:
+            found.append(settle)
+        nearby = ["scene start"] if self.story is not None and self.progress.ended else []
+        for text in [*nearby, *lines]:
+            try:
+                command = parser.parse(text, self.system)
+            except SoloError:
+                continue
+            if not isinstance(command, parser.Meta) and not self.system.is_query(command) and command not in found:
+                found.append(command)
+        return found[:3]
+
+    def _dry_copy(self, journal: Journal) -> Session:
+        """This session as it stands, to decide on without writing (speculative narration): it
+        shares the state and the rest, all frozen values, and reads ``journal``, with a talk and a
+        chronicle of its own that read it too."""
+        dry = copy.copy(self)
+        dry.journal, dry.ledger, dry._speculator = journal, Ledger(journal, self.system), None
+        dry.talk, dry.chronicle = TableTalk(dry), Chronicle(dry)
+        return dry
+
+    def _dry_run(self, command: Any, propose: Any) -> list[Retelling]:
+        """What ``command`` would have the model retell if typed now, found on a copy of the session
+        (``_dry_copy``) by the code that runs it: ``_rules``'s decision, ``_write``'s fold and advance,
+        ``_retell_all``'s retellings, the journal read as if the command's events were in it. Nothing
+        is written; nothing comes of a journal that moved on meanwhile."""
+        campaign = self._need_campaign()
+        if self.journal.head(campaign.id) != self.head:
+            return []
+        decision = self._decider(command, propose)()
+        if not decision.retell or not any(n.task in self.system.narration_tasks for n in decision.narrations):
+            return []
+        payloads = [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
+                    for e in decision.events]
+        head = Head(seq=self.head.seq + len(payloads), command=self.head.command + 1)
+        after = self._dry_copy(typing.cast(Journal, _Pending(self.journal, head, payloads)))
+        after._advance(self.ledger.step(self.folded, decision.events), head, decision)
+        return after._retellings(decision, decision.narrations, head)
+
     # reading ------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
@@ -753,7 +880,8 @@ class Session:
         path = Path(command.file).expanduser()
         if not path.is_absolute():
             path = self.base_dir / path
-        lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story)
+        lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story,
+                               canon=self.canon)
         part = path.with_name(path.name + ".part")  # written beside it, then put in its place whole
         size = 0
         try:
@@ -778,3 +906,31 @@ class Session:
                 part.unlink(missing_ok=True)
             raise JournalError(f"cannot write {str(path)[:80]}: {getattr(exc, 'strerror', None) or exc}") from None
         return {"file": str(path), "bytes": size}
+
+
+class _Pending:
+    """The journal as it will read once a command's events are appended: a speculation's dry run
+    reads the prompt's context (the scene so far) through it, and nothing is written."""
+
+    def __init__(self, journal: Journal, head: Head, payloads: list[dict[str, Any]]):
+        self._journal, self._head = journal, head
+        first = head.seq - len(payloads)
+        # stored as the journal stores them: JSON (tuples read back as lists)
+        self._events = [StoredEvent(first + i, head.command, p["type"], p.get("v", 1), json.loads(json.dumps(p)), "")
+                        for i, p in enumerate(payloads, 1)]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._journal, name)
+
+    def head(self, campaign: int) -> Head:
+        return self._head
+
+    def events(self, campaign: int, *, after_command: int = 0) -> list[StoredEvent]:
+        return [*self._journal.events(campaign, after_command=after_command),
+                *(e for e in self._events if e.command > after_command)]
+
+    def events_of(self, campaign: int, types: Sequence[str]) -> list[StoredEvent]:
+        return [*self._journal.events_of(campaign, types), *(e for e in self._events if e.type in types)]
+
+    def iter_events(self, campaign: int) -> Iterator[StoredEvent]:
+        yield from self.events(campaign)

@@ -10,12 +10,10 @@ prefix only evaluates the new part (PERFORMANCE.md: 3.3 s cold vs 0.04 s warm).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
+import re
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,8 +106,13 @@ def _plain_cpu_buffers(active: bool) -> Iterator[None]:
 
 
 class LlamaBackend:
-    """A GGUF model in this process. Base models get the few-shot completion prompt as is;
-    a model whose GGUF carries a chat template gets it wrapped as one user message."""
+    """A GGUF model in this process. Base models get the few-shot completion prompt as is.
+    A model whose GGUF carries a chat template gets the prompt as one user message, ending
+    where the answer begins, and the answer's first words (the opening on the rails) as the
+    start of its own turn: the template is rendered here to one string, then tokenized and sent
+    through ``create_completion`` like a base model's prompt, so prefix reuse, stop strings,
+    seeds and token counts work the same on both (``create_chat_completion`` cannot begin the
+    assistant's turn for it, and hides the prompt it sends)."""
 
     def __init__(self, path: str | Path | Callable[[], Path], *, n_ctx: int = 4096, threads: int | None = None,
                  background: bool = True, extra_buffers: bool | None = None, name: str | None = None):
@@ -125,6 +128,7 @@ class LlamaBackend:
         self.threads = threads or usable_cores()
         self._llm: Any = None
         self._error: str | None = None
+        self._formatter: Any = None  # the GGUF's chat template, compiled on first use
         self._ready = threading.Event()
         self._lock = threading.Lock()
         if self._find is None and not self.path.is_file():
@@ -181,73 +185,145 @@ class LlamaBackend:
         except (ImportError, AttributeError, TypeError):
             return None
 
+    def chat_prompt(self, prompt: str, prefill: str | None = None) -> str | None:
+        """The text a chat model is sent for ``prompt`` (None for a base model, which gets the
+        prompt itself): the GGUF's template rendered as llama-cpp-python renders it, the prompt
+        up to where its answer begins as one user message, then the generation prompt, then the
+        answer's first words (see ``split_answer``). Every prompt of a campaign starts with the
+        same words, so every rendering starts with the same tokens, and the cache holds."""
+        template = self.chat_template
+        if not template:
+            return None
+        user, answer = split_answer(prompt, prefill)
+        formatter = self._formatter or self._chat_formatter(template)
+        try:
+            rendered = str(formatter(messages=[{"role": "user", "content": user}]).prompt)
+        except Exception as exc:  # the GGUF's own template code (raise_exception, a missing key...)
+            raise self._unusable(exc) from None
+        return rendered + answer
+
+    def _chat_formatter(self, template: str) -> Any:
+        """The template compiled once, by llama-cpp-python's own Jinja2ChatFormatter (sandboxed,
+        with the helpers Hugging Face templates call), given the model's BOS and EOS texts."""
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # type: ignore[import-not-found, unused-ignore]
+
+        llm = self.llm
+        bos, eos = (llm.detokenize([t], special=True).decode("utf-8", "replace") if t >= 0 else ""
+                    for t in (llm.token_bos(), llm.token_eos()))
+        try:
+            self._formatter = Jinja2ChatFormatter(template=template, bos_token=bos, eos_token=eos,
+                                                  add_generation_prompt=True)
+        except Exception as exc:  # a template Jinja cannot compile
+            raise self._unusable(exc) from None
+        return self._formatter
+
+    def _unusable(self, exc: Exception) -> NarratorError:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return NarratorError(f"the chat template of {self.name} cannot be used ({reason}): "
+                             f"play with another model or --no-model")
+
+    def prompt_tokens(self, prompt: str, prefill: str | None = None) -> list[int]:
+        """The token ids sent for ``prompt``. A base model's BOS is added as llama.cpp's vocabulary
+        asks; a chat template writes its own (as Hugging Face and llama-cpp-python expect), and a
+        model that wants one but whose template left it out gets exactly one."""
+        llm = self.llm
+        rendered = self.chat_prompt(prompt, prefill)
+        if rendered is None:
+            return list(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
+        tokens = list(llm.tokenize(rendered.encode("utf-8"), add_bos=False, special=True))
+        bos = llm.token_bos()
+        wanted = bos >= 0 and list(llm.tokenize(b"", add_bos=True, special=True))[:1] == [bos]  # the vocabulary adds one
+        return [bos, *tokens] if wanted and tokens[:1] != [bos] else tokens
+
+    def _watch(self, start: float, prompt_length: int) -> tuple[dict[int, float], Any]:
+        """A stopping criterion for ``create_completion``, which calls it once per sampled token
+        with the tokens before it (and once more at the end, with the same ones): it stamps each
+        token's time by its position (the first stamp is the time to first token, even while the
+        text is held back to match a stop string; the count is the tokens sampled, an end-of-turn
+        included) and stops once the model has written a control token (``<|im_start|>``,
+        ``<start_of_turn>``): llama.cpp shows them as nothing, so a model opening a new turn of
+        its own would go on writing its next prompt into the narration."""
+        try:
+            import llama_cpp  # type: ignore[import-not-found, unused-ignore]
+
+            vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
+            control: Callable[[int], bool] | None = lambda token: bool(llama_cpp.llama_vocab_is_control(vocab, token))
+            criteria: Any = llama_cpp.StoppingCriteriaList
+        except (ImportError, AttributeError):  # a stand-in for llama-cpp-python
+            control, criteria = None, list
+        stamps: dict[int, float] = {}
+
+        def watch(ids: Any, logits: Any) -> bool:
+            if control is not None and len(ids) > prompt_length and control(int(ids[-1])):
+                return True
+            stamps.setdefault(len(ids), time.perf_counter() - start)
+            return False
+
+        return stamps, criteria([watch])
+
     def complete(self, prompt: str, *, max_tokens: int, stop: list[str], temperature: float, seed: int,
-                 deadline: float | None = None, on_text: StreamCallback | None = None) -> Completion:
+                 deadline: float | None = None, on_text: StreamCallback | None = None,
+                 prefill: str | None = None) -> Completion:
+        """``prefill``: the words at the end of ``prompt`` that begin the answer (the opening on the
+        rails); a chat model gets them as the start of its own turn. Without it the answer begins
+        after the heading of the prompt's last line (``Narration:``), as in every prompt here."""
         llm = self.llm
         with self._lock:  # one generation at a time on the one context
             start = time.perf_counter()
             before = self.prompt_evaluations()
-            if self.chat_template:
-                stream: Iterable[dict[str, Any]] = llm.create_chat_completion(
-                    messages=[{"role": "user", "content": prompt}], max_tokens=max_tokens, stop=stop,
-                    temperature=temperature, seed=seed, stream=True)
-                pieces = (chunk["choices"][0].get("delta", {}).get("content") or "" for chunk in stream)
-            else:
-                stream = llm.create_completion(prompt, max_tokens=max_tokens, stop=stop, temperature=temperature,
-                                               seed=seed, stream=True)
-                pieces = (chunk["choices"][0]["text"] for chunk in stream)
+            tokens = self.prompt_tokens(prompt, prefill)
+            stamps, criteria = self._watch(start, len(tokens))
+            stream: Iterable[dict[str, Any]] = llm.create_completion(
+                tokens, max_tokens=max_tokens, stop=stop, temperature=temperature, seed=seed, stream=True,
+                stopping_criteria=criteria)
             text, first, count, early = [], None, 0, None
-            for piece in pieces:
+            for chunk in stream:
+                piece = chunk["choices"][0]["text"]
                 if first is None:
                     first = time.perf_counter() - start
                 count += 1
                 text.append(piece)
                 if on_text is not None and piece:
+                    # a dropped speculation raises here (solo.llm.speculate): the model stops at this
+                    # piece and the lock is freed at once; what was decoded stays in the cache
                     on_text(piece)
                 if deadline is not None and time.perf_counter() > deadline:
                     early = "deadline"
                     break
-            prompt_tokens = len(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
             after = self.prompt_evaluations()
-            return Completion(text="".join(text), prompt_tokens=prompt_tokens, completion_tokens=count,
+            return Completion(text="".join(text), prompt_tokens=len(tokens), completion_tokens=len(stamps) or count,
                               prompt_evaluated=None if after is None or before is None else after - before,
-                              seconds=time.perf_counter() - start, first_token_seconds=first, stopped_early=early)
+                              seconds=time.perf_counter() - start,
+                              first_token_seconds=min(stamps.values(), default=first), stopped_early=early)
 
 
-class OpenAIBackend:
-    """Any OpenAI-compatible server (llama.cpp's server, vLLM, Ollama): ``/v1/completions``."""
+# The heading the answer follows on a few-shot prompt's last line: "Narration:", "JSON:"
+_ANSWER_HEADING = re.compile(r"[A-Z][\w' -]{0,40}:")
 
-    def __init__(self, url: str, *, model: str = "default", timeout: float = 60.0):
-        self.url = url.rstrip("/")
-        if not self.url.endswith("/v1"):
-            self.url += "/v1"
-        self.model = model
-        self.name = f"{model}@{url}"
-        self.timeout = timeout
 
-    def complete(self, prompt: str, *, max_tokens: int, stop: list[str], temperature: float, seed: int,
-                 deadline: float | None = None, on_text: StreamCallback | None = None) -> Completion:
-        body = json.dumps({"model": self.model, "prompt": prompt, "max_tokens": max_tokens, "stop": stop,
-                           "temperature": temperature, "seed": seed}).encode()
-        request = urllib.request.Request(f"{self.url}/completions", data=body,
-                                         headers={"Content-Type": "application/json"})
-        timeout = self.timeout if deadline is None else max(0.1, deadline - time.perf_counter())
-        start = time.perf_counter()
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                data = json.loads(response.read().decode("utf-8"))
-        except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
-            raise NarratorError(f"the narration server at {self.url} did not answer: {exc}") from None
-        try:
-            text = data["choices"][0]["text"]
-        except (KeyError, IndexError, TypeError):
-            raise NarratorError(f"the narration server at {self.url} sent no completion") from None
-        usage = data.get("usage") or {}
-        if on_text is not None:
-            on_text(text)
-        return Completion(text=text, prompt_tokens=int(usage.get("prompt_tokens", 0)),
-                          completion_tokens=int(usage.get("completion_tokens", 0)),
-                          seconds=time.perf_counter() - start)
+def split_answer(prompt: str, prefill: str | None = None) -> tuple[str, str]:
+    """``prompt`` cut where its answer begins: (what the user says, the answer's first words).
+
+    The first words are ``prefill`` when given (they must end the prompt); otherwise whatever
+    follows the heading of the prompt's last line, the form every prompt of this project ends
+    in (``Narration: Max slips.`` gives ``...Narration:`` and ``Max slips.``). A prompt whose last
+    line has no heading is all the user's, and the model's turn starts empty."""
+    body = prompt.rstrip()
+    if prefill is not None:
+        words = prefill.strip()
+        if not body.endswith(words):
+            raise NarratorError("the narration's opening is not at the end of its prompt: the prompt template is broken")
+        return body[: len(body) - len(words)].rstrip(), words
+    line_start = body.rfind("\n") + 1
+    heading = _ANSWER_HEADING.match(body, line_start)
+    if heading is None:
+        return body, ""
+    return body[: heading.end()], body[heading.end():].strip()
+
+
+# `--llm-url`: an OpenAI-compatible server, streamed through the official client. Its module imports
+# nothing heavy (the client comes on the first narration), and this stays an import place for it.
+from .remote import OpenAIBackend  # noqa: E402
 
 
 @dataclass
@@ -281,13 +357,15 @@ class FakeBackend:
         return Completion(text=answer, prompt_tokens=len(prompt.split()), completion_tokens=len(answer.split()))
 
 
-def open_backend(model: str | None, llm_url: str | None, no_model: bool, *, background: bool = True) -> Backend | None:
+def open_backend(model: str | None, llm_url: str | None, no_model: bool, *, background: bool = True,
+                 llm_api: str | None = None) -> Backend | None:
     """The backend the command line asks for (CONTRACT *Entry points*); None means the oracle.
-    Without ``background`` a model that cannot load raises ``NarratorError`` here."""
+    Without ``background`` a model that cannot load raises ``NarratorError`` here. ``llm_api``
+    is ``--llm-api`` (chat, completions or auto; None: ``SOLO_LLM_API``, else auto)."""
     if no_model:
         return None
     if llm_url:
-        return OpenAIBackend(llm_url)
+        return OpenAIBackend(llm_url, api=llm_api)
     if model:
         path: Path | Callable[[], Path] = bundled_model_path if model == "bundled" else Path(model).expanduser()
         backend = LlamaBackend(path, background=background, name="gemma-3-270m-q4_k_m.gguf" if model == "bundled" else None)

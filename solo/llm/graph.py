@@ -57,6 +57,8 @@ class GraphState(TypedDict, total=False):
     cast: Cast
     seed: int
     player: str | None
+    on_text: StreamCallback | None  # this retelling's own listeners (a speculation's), else the narrator's
+    on_refused: Callable[[str], None] | None
     prompt: str
     opening: str
     own: str
@@ -85,6 +87,9 @@ class ModelNarrator:
         self._shared = prompts or prompts_folder()
         self.env = self._environment(None)
         self.on_text: StreamCallback | None = None  # streaming to the REPL, when it listens
+        # told why, when words already streamed are refused (a retry or the oracle follows), so the
+        # REPL can say the words on screen are not the story
+        self.on_refused: Callable[[str], None] | None = None
         # LangGraph takes over a second to import: the graph is built in the background, like the
         # model loads, so the first screen never waits for it
         self._graph: Any = None
@@ -184,10 +189,11 @@ class ModelNarrator:
         start = time.perf_counter()
         try:
             done = self.backend.complete(state["prompt"], deadline=start + self.budget_seconds,
-                                         on_text=self.on_text, **parameters)
+                                         on_text=state.get("on_text") or self.on_text, **parameters)
         except NarratorError as exc:
             call.duration_ms = (time.perf_counter() - start) * 1000
             call.fallback = str(exc)
+            self._refused(state, str(exc))
             return {"attempt": attempt, "error": str(exc), "calls": [*state.get("calls", []), call]}
         call.output = done.text
         call.prompt_tokens, call.completion_tokens = done.prompt_tokens, done.completion_tokens
@@ -195,6 +201,7 @@ class ModelNarrator:
         error = "the model took too long" if done.stopped_early == "deadline" else None
         if error:
             call.fallback = error
+            self._refused(state, error)
         own = clean(first_paragraph(done.text))
         if state["oracle"].question:
             own = without_questions(own)
@@ -227,7 +234,15 @@ class ModelNarrator:
             problems = ["leaves out the drawn facts or a character"]
         if problems:
             state["calls"][-1].fallback = "; ".join(problems)
+            self._refused(state, "the model's words did not fit the roll")
         return {"problems": problems}
+
+    def _refused(self, state: GraphState, why: str) -> None:
+        """Words streamed are not the story (the checks refused them, or the model failed midway):
+        whoever listens to the stream is told, before a retry or the oracle's text follows."""
+        listener = state.get("on_refused") or self.on_refused
+        if listener is not None:
+            listener(why)
 
     def _route(self, state: GraphState) -> str:
         if not state.get("problems"):
@@ -251,29 +266,51 @@ class ModelNarrator:
 
     # entry points --------------------------------------------------------------------
 
-    def retell(self, oracle: Narration, record: OutcomeRecord, *, cast: Cast, seed: int,
-               player: str | None = None) -> tuple[Narration, list[ModelCall]]:
-        """The oracle's narration retold by the model, or the oracle's own when the model
-        is absent, slow or wrong. Returns the narration and every call made."""
-        if self.tasks is not None and oracle.task not in self.tasks:
-            return oracle, []
+    def retells(self, task: str) -> bool:
+        """Whether the model retells ``task``: the campaign's system has it retold and a prompt
+        template exists for it (otherwise the oracle tells it)."""
+        if self.tasks is not None and task not in self.tasks:
+            return False
         try:
-            self.env.get_template(f"{oracle.task}.j2")
+            self.env.get_template(f"{task}.j2")
         except TemplateNotFound:
-            return oracle, []  # a task with no prompt of its own is told by the oracle
-        final = self.graph.invoke({"oracle": oracle, "record": record, "cast": cast, "seed": seed, "player": player})
+            return False
+        return True
+
+    def prompt(self, oracle: Narration, record: OutcomeRecord, cast: Cast, player: str | None) -> str:
+        """The prompt a retelling sends, rendered from the templates in use: speculative
+        narration matches a retelling told ahead by it (``solo.llm.speculate``)."""
+        return str(self._prompt({"oracle": oracle, "record": record, "cast": cast, "player": player})["prompt"])
+
+    def retell(self, oracle: Narration, record: OutcomeRecord, *, cast: Cast, seed: int,
+               player: str | None = None, on_text: StreamCallback | None = None,
+               on_refused: Callable[[str], None] | None = None) -> tuple[Narration, list[ModelCall]]:
+        """The oracle's narration retold by the model, or the oracle's own when the model
+        is absent, slow or wrong. Returns the narration and every call made. ``on_text`` and
+        ``on_refused`` listen to this retelling alone (a speculation in the background), in place
+        of the narrator's own listeners."""
+        if not self.retells(oracle.task):
+            return oracle, []
+        start: GraphState = {"oracle": oracle, "record": record, "cast": cast, "seed": seed, "player": player}
+        if on_text is not None:
+            start["on_text"] = on_text
+        if on_refused is not None:
+            start["on_refused"] = on_refused
+        final = self.graph.invoke(start)
         return final["result"], final.get("calls", [])
 
-    def propose(self, task: str, *, seed: int, **context: Any) -> tuple[str | None, ModelCall]:
+    def propose(self, task: str, *, seed: int, on_text: StreamCallback | None = None,
+                **context: Any) -> tuple[str | None, ModelCall]:
         """A tiny structured proposal (``TASK.j2``, e.g. an enemy's split of its danger): the raw
         text, or None if the model failed. The rule system parses it and its rules check it like
-        any typed command; the call is returned for the journal either way."""
+        any typed command; the call is returned for the journal either way. ``on_text`` hears the
+        pieces (a speculation's, which raises from it to stop the model)."""
         prompt = self.render(task, **context)
         parameters: dict[str, Any] = {"max_tokens": 24, "temperature": 0.2, "seed": seed, "stop": ["\n"]}
         call = ModelCall(task=task, model=self.backend.name, prompt=prompt, parameters=parameters)
         start = time.perf_counter()
         try:
-            done = self.backend.complete(prompt, deadline=start + self.budget_seconds, **parameters)
+            done = self.backend.complete(prompt, deadline=start + self.budget_seconds, on_text=on_text, **parameters)
         except NarratorError as exc:
             call.fallback = str(exc)
             return None, call
