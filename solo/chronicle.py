@@ -195,9 +195,11 @@ class Chronicle:
                                                   None))
             decision.events.append(RecapWritten(level="scene", chapter=was.chapter, scene=was.scene,
                                                 title=was.scene_title, text=text))
+            decision.recaps.append(Narration(task="recap", text=text, origin=f"stored recap: scene {was.scene}"))
         if was.chapter and now.chapter > was.chapter:
-            decision.events.append(RecapWritten(level="chapter", chapter=was.chapter, scene=was.scene,
-                                                text=self.chapter_recap(was.chapter, decision)))
+            text = self.chapter_recap(was.chapter, decision)
+            decision.events.append(RecapWritten(level="chapter", chapter=was.chapter, scene=was.scene, text=text))
+            decision.recaps.append(Narration(task="recap", text=text, origin=f"stored recap: chapter {was.chapter}"))
         # pressure on the world
         reasons = list(self.pressure(before, rules, after))
         if moved is not None:
@@ -333,9 +335,15 @@ class Chronicle:
         """What a resumed campaign opens with: the last stored scene recap as told (the model's
         retelling when one was journaled), else the scene under way so far."""
         campaign = self.s._need_campaign()
-        recaps = [p for p in self.stored_recaps() if p["level"] == "scene"]
-        if recaps:
-            return str(recaps[-1]["text"])
+        undone = self.s.journal.undone_commands(campaign.id)
+        stored = [e for e in self.s.journal.events_of(campaign.id, ["recap_written"])
+                  if e.command not in undone and e.payload["level"] == "scene"]
+        if stored:
+            last = stored[-1]
+            retold = [n for n in self.s.journal.narrations(campaign.id, since=last.command)
+                      if n["command"] == last.command and n["task"] == "recap" and n["source"] == "model"
+                      and str(n["origin"]).endswith(f"stored recap: scene {last.payload['scene']}")]
+            return str(retold[-1]["text"] if retold else last.payload["text"])
         if self.s.head.command <= 1:
             return None
         told = self.s.talk.recap(leg=False).text

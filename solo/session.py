@@ -94,6 +94,7 @@ class Decision:
     apart: list[dict[str, Any]] = field(default_factory=list)  # their result objects
     warning: str | None = None  # something the player should know although the command stands
     command: Any = None  # the command as decided: the Director's choices filled in, the scene's title given
+    recaps: list[Narration] = field(default_factory=list)  # recaps stored with the command, for a model to retell
 
 
 class Session:
@@ -488,7 +489,26 @@ class Session:
                     self._journal_narrations(campaign.id, head.command, decision)
             except SoloError as exc:  # the command stands; only its narration could not be kept
                 decision.warning = f"the narration was not journaled ({exc})"
+        if model is not None and decision.recaps and "recap" in self.system.narration_tasks:
+            self._retell_recaps(decision, head)
         return decision, head
+
+    def _retell_recaps(self, decision: Decision, head: Head) -> None:
+        """The recaps a scene's or chapter's end stored, retold by the model (quietly: they are not
+        this command's story) and journaled as its narration when the checks let them through;
+        the stored event keeps the oracle's words either way."""
+        assert self.model is not None and self.campaign is not None
+        model, listening, refused = self.model, self.model.on_text, self.model.on_refused
+        model.on_text = model.on_refused = None
+        try:
+            told = self._retell_all(decision, decision.recaps, head, "recap")
+            kept = Decision(narrations=[n for n in told if n.source == "model"], told=decision.told)
+            with self.journal.transaction():
+                self._journal_narrations(self.campaign.id, head.command, kept)
+        except (SoloError, KeyboardInterrupt):
+            pass  # the oracle's recap is stored already; the retelling is a nicety
+        finally:
+            model.on_text, model.on_refused = listening, refused
 
     def _advance(self, folded: Folded, head: Head, decision: Decision) -> None:
         """The session's picture moves to the journal's new head: the folded state, and the

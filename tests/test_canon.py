@@ -242,3 +242,29 @@ def test_the_repl_completes_canon_names_and_shows_the_clock(tmp_path: Path) -> N
 def test_canon_folds_ignore_other_events() -> None:
     canon = Canon()
     assert canon_step(canon, {"type": "oracle_asked"}) is canon
+
+
+def test_a_loaded_model_retells_the_stored_recap_quietly(tmp_path: Path) -> None:
+    from solo.llm.backends import FakeBackend
+    from solo.llm.graph import ModelNarrator
+
+    fake = FakeBackend()
+    fake.answers = [lambda prompt: "The dust settles over the bazaar."] * 20
+    session = Session(Journal(tmp_path / "m.sqlite"), model=ModelNarrator(fake))
+    ok(session, "campaign new Tales --seed 5")
+    ok(session, "pc add Nara --dice 3")
+    ok(session, "scene start The bazaar")
+    streamed: list[str] = []
+    assert session.model is not None
+    session.model.on_text = streamed.append
+    ended = ok(session, "scene end success")
+    told = ended["narration"] if isinstance(ended["narration"], list) else [ended["narration"]]
+    assert all(n["task"] != "recap" for n in told)  # the recap is stored, not this command's story
+    assert session.model.on_text == streamed.append  # the listener is back
+    assert session.campaign is not None
+    rows = [n for n in session.journal.narrations(session.campaign.id) if n["task"] == "recap"]
+    assert len(rows) == 1 and rows[0]["source"] == "model" and "dust settles" in rows[0]["text"]
+    assert "stored recap: scene 1" in rows[0]["origin"]
+    assert session.chronicle.last_time() == rows[0]["text"]
+    stored = session.chronicle.stored_recaps()
+    assert len(stored) == 1 and "dust settles" not in stored[0]["text"]  # the event keeps the oracle's words
