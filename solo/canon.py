@@ -72,7 +72,7 @@ class Entry(BaseModel):
             parts.append(f", {self.status}")
         parts.append(")")
         text = "".join(parts)
-        details = [d for d in (self.detail, self.attitude and f"attitude: {self.attitude}",
+        details = [d for d in (self.detail.rstrip("."), self.attitude and f"attitude: {self.attitude}",
                                self.where and f"last seen: {self.where}" if self.kind == "person" else
                                self.where and f"at {self.where}", self.how and f"closed: {self.how}") if d]
         return text + (": " + "; ".join(details) if details else "")

@@ -60,7 +60,7 @@ def clock_line(world: dict[str, Any]) -> str:
 
 def entry_line(e: dict[str, Any]) -> str:
     """One canon entry for people: its name, what it is, and how it stands."""
-    about = [x for x in (e.get("detail"), e.get("attitude") and f"attitude: {e['attitude']}",
+    about = [x for x in ((e.get("detail") or "").rstrip("."), e.get("attitude") and f"attitude: {e['attitude']}",
                          e.get("where") and (f"last seen: {e['where']}" if e["kind"] == "person" else f"at {e['where']}"),
                          e.get("how") and f"closed: {e['how']}") if x]
     state = "[dim](closed)[/] " if e["status"] == "closed" else ""
