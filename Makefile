@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench bench-narration bench-story bench-remote bench-speculate clean
+.PHONY: play test bench bench-chat bench-narration bench-story bench-remote bench-speculate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ bench: $(STAMP)
 
 bench-narration: $(STAMP)
 	$(BIN)/python bench/narration.py 50
+
+bench-chat: $(STAMP)
+	$(BIN)/python bench/narration.py --chat
 
 bench-story: $(STAMP)
 	$(BIN)/python bench/story_fit.py 200

