@@ -148,12 +148,18 @@ def test_the_prompt_carries_the_facts_and_the_outcome_and_the_model_is_held_to_t
     game.play("choose 2 --card room-a")
     oracle, record, narration = game.told[0]
     prompt = game.fake.prompts[0]
-    assert "Task: chaos rises" in prompt and "Facts: " + oracle.text in prompt
+    # on the rails the drawn facts open the narration (told once, not also on a Facts line)
+    assert "Task: chaos rises" in prompt and prompt.endswith("Narration: " + oracle.text)
     assert "Time moves from slot 1 to slot 2 of 8." in prompt and "Cast: Decrypter (waits" in prompt
     assert narration.source == "oracle" and narration.text == oracle.text  # both retellings refused
     calls = game.seen[0].calls
     assert "a Mission accomplished or a victory" in calls[0].fallback and "the run lost" in calls[1].fallback
-    game.fake.enqueue("The draught along the corridor grows colder still.")
+    # `turn end` closes the scene: its stored recap is retold first (solo.chronicle), then the next card's narration
+    def draught(prompt: str) -> str:
+        turned = "\nTask: turned up" in prompt[prompt.rindex("\nExample"):]
+        return "The draught along the corridor grows colder still." if turned else "The story goes on."
+
+    game.fake.enqueue(*[draught] * 4)
     game.play("turn end", "choose 3 --card library")
     retold = game.told[-1][2]
     assert retold.source == "model" and retold.text.endswith("The draught along the corridor grows colder still.")

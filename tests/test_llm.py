@@ -66,7 +66,11 @@ def oracle(task: str = "blunder", text: str = "A gust of wind snatches the map f
 
 def echo_facts(prompt: str) -> str:
     """A well-behaved model: retells the facts of the task at the end of its prompt."""
-    facts = prompt[prompt.rindex("\nFacts: ") + 8:]
+    task = prompt[prompt.rindex("\nTask: "):]
+    if "\nFacts: " not in task:  # on the rails the facts open the narration itself: go on from them
+        who = task[task.index("\nCharacters: ") + 13:].split("\n", 1)[0].split(",")[0]
+        return f"{who} takes it all in." if who != "the cast" else "The moment hangs in the air."
+    facts = task[task.index("\nFacts: ") + 8:]
     return facts[: facts.index("\n")]
 
 

@@ -33,9 +33,13 @@ SPLIT = re.compile(r"Enemy: .*danger rating (\d+)\. Heroes in reach: ([^(]+) \(P
 def reads(prompt: str) -> str:
     """A well-behaved model: retells the facts at the end of its prompt; splits an enemy's danger
     onto the first hero in reach."""
-    if "\nFacts: " in prompt:
-        facts = prompt[prompt.rindex("\nFacts: ") + 8:]
-        return facts[: facts.index("\n")]
+    if "\nTask: " in prompt:
+        task = prompt[prompt.rindex("\nTask: "):]
+        if "\nFacts: " in task:
+            facts = task[task.index("\nFacts: ") + 8:]
+            return facts[: facts.index("\n")]
+        who = task[task.index("\nCharacters: ") + 13:].split("\n", 1)[0].split(",")[0]
+        return f"{who} takes it all in."  # on the rails the facts open the narration: go on from them
     found = SPLIT.findall(prompt)
     if found:
         danger, hero = found[-1]
