@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .canon import Kind
 from .errors import InvalidCommand, SoloError
 from .inert import refusal
 from .kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text
@@ -160,7 +161,7 @@ class CanonShow(Meta):
 
 
 class CanonAdd(Meta):
-    kind: Literal["person", "place", "thread", "clue", "promise", "treasure"]
+    kind: Kind
     name: str
     detail: str = ""
     attitude: str | None = None
@@ -188,7 +189,7 @@ class CanonAccept(Meta):
     """Take names the narration brought up into the canon (all, or the numbers given)."""
 
     numbers: tuple[int, ...] = ()
-    kind: Literal["person", "place", "thread", "clue", "promise", "treasure"] | None = None
+    kind: Kind | None = None
 
 
 class Clock(Meta):

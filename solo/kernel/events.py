@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from ..canon import Kind
+
 
 class SessionEvent(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -93,7 +95,7 @@ class CanonAdded(SessionEvent):
 
     type: Literal["canon_added"] = "canon_added"
     v: Literal[1] = 1
-    kind: Literal["person", "place", "thread", "clue", "promise", "treasure"]
+    kind: Kind
     name: str
     detail: str = ""
     attitude: str | None = None
