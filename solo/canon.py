@@ -249,7 +249,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 j += 1
             start = i
             i = j
-            while run and run[0].casefold() in COMMON:  # "The Baron", "Suddenly Olga"
+            while run and run[0].casefold() in COMMON and not (run[0].casefold() in HONORIFICS and len(run) > 1):
+                # "The Baron", "Suddenly Olga" (but "Old Tomas" keeps its title)
                 run, start = run[1:], start + 1
             before = words[start - 1][0].casefold() if start > 0 else ""
             run = [w.removesuffix("'s").removesuffix("’s").strip("'’") for w in run]

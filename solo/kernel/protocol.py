@@ -160,7 +160,7 @@ def ask_choice(talk: Conversation, question: str, options: Sequence[str], rng: r
             continue
         if free or answer in options:
             return answer
-        talk.error(f"choose a number from 1 to {len(options)}, or r")
+        talk.error(f"type a number from 1 to {len(options)} (r: a random one; Enter: the default)")
 
 
 class DirectorPolicy(Protocol[S_contra, C, E_contra]):
