@@ -106,6 +106,11 @@ class Canon(BaseModel):
         words = [e for e in self.entries if key in e.key.split()]
         return words[0] if len(words) == 1 else None
 
+    def has(self, name: str) -> bool:
+        """An entry of exactly this name (its key) is in the canon."""
+        key = canon_key(name)
+        return any(e.key == key for e in self.entries)
+
     def of(self, *kinds: str, status: str | None = None) -> list[Entry]:
         return [e for e in self.entries if e.kind in kinds and (status is None or e.status == status)]
 

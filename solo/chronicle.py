@@ -113,7 +113,7 @@ class Chronicle:
         match command:
             case parser.CanonAdd():
                 name = " ".join(command.name.split())
-                if canon.find(name) is not None and canon.find(name).key == canon_key(name):  # type: ignore[union-attr]
+                if canon.has(name):
                     raise RuleViolation(f"{name} is already in the canon: `canon edit {name}` changes it")
                 event: SessionEvent = CanonAdded(kind=command.kind, name=name, detail=command.detail,
                                                  attitude=command.attitude, where=command.where,
@@ -155,7 +155,7 @@ class Chronicle:
                 chosen = [self.proposals[n - 1] for n in (command.numbers or range(1, len(self.proposals) + 1))]
                 added = []
                 for p in chosen:
-                    if canon.find(p["name"]) is not None and canon.find(p["name"]).key == canon_key(p["name"]):  # type: ignore[union-attr]
+                    if canon.has(p["name"]):
                         continue
                     decision.events.append(CanonAdded(kind=command.kind or p["kind"], name=p["name"],  # type: ignore[arg-type]
                                                       where=p.get("where"), detail=p.get("detail", ""),

@@ -51,9 +51,13 @@ def proposals_line(proposals: list[dict[str, Any]]) -> str:
     return f"[dim]new in the story: {offered} — `canon accept [N]` keeps them[/]"
 
 
-def clock_line(world: dict[str, Any]) -> str:
+def clock_dial(world: dict[str, Any]) -> str:
     """The world's clock as segments: filled ones solid."""
-    dial = "●" * world["clock"] + "○" * (world["size"] - world["clock"])
+    return str("●" * world["clock"] + "○" * (world["size"] - world["clock"]))
+
+
+def clock_line(world: dict[str, Any]) -> str:
+    dial = clock_dial(world)
     due = f", {world['due']} consequence{'s' if world['due'] > 1 else ''} due" if world.get("due") else ""
     return f"World clock {dial} {world['clock']}/{world['size']} (the scheme's step {world['stage']}{due})"
 

@@ -34,7 +34,7 @@ from .inert import InertConsole, inert
 from .kernel.grammar import quote
 from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from .kernel.registry import installed
-from .render import proposals_line, render
+from .render import clock_dial, proposals_line, render
 from .ledger import command_rng
 from .session import Outcome, Session
 
@@ -219,7 +219,7 @@ class Repl:
         parts.append(f"tension {self.session.tension}/{system.tension_max}")
         world = status.get("world") or {}
         if world:  # the world's clock: the villain's scheme moves when it fills
-            parts.append(f"world {'●' * world['clock']}{'○' * (world['size'] - world['clock'])}")
+            parts.append(f"world {clock_dial(world)}")
         return HTML(inert("\n".join(" " + " │ ".join(line) for line in _wrap(parts, width - 1))))
 
     def _width(self) -> int:
