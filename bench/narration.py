@@ -16,8 +16,10 @@ Prints:
      its narrations of different tasks (wide shot, blunder, snoop, enemy turn, the way forward,
      scene transition) each measured warm (right after the call before it) vs cold (a fresh
      context, the same prompt), median and max (goal <= 0.02); where each prompt parts from the one
-     before (the head, the pinned canon, the earlier entries, the scene so far, the task); and the
-     same sequence again with template changes simulated on the recorded prompts.
+     before (the head, the pinned canon, the earlier entries, the scene so far, the task); the same
+     with the head the REPL evaluates while the player reads; and, played as in the REPL (a pending
+     roll and the line being typed told ahead), the first word after Enter against the cold first
+     token.
 """
 
 from __future__ import annotations
@@ -99,6 +101,8 @@ PLAY = ("campaign new Bench --seed 5", "pc add 'Nara Quinn' --knack climbing --d
 PARTS = (("the canon", "\n\nEstablished in this story"), ("the earlier entries", "\n\nEarlier in the story:"),
          ("the scene so far", "\n\nThis scene so far:"))
 TASK = "\nExample\nTask:"
+READING = 3.0  # seconds the player reads before typing the next line (the REPL warms and speculates meanwhile)
+PAUSES = (0.5, 1.5)  # seconds between the line's last letter and Enter, for the line told ahead while typed
 
 
 class Recorder:
@@ -113,24 +117,29 @@ class Recorder:
         return self.backend.complete(prompt, **parameters)
 
 
-def played(backend: LlamaBackend) -> list[tuple[str, str, dict[str, Any]]]:
-    """The model calls of a short ENIGMA campaign played through a session, in order, as
-    (task, prompt, parameters); a retry (the same prompt again) is kept once, since its whole
-    prompt is cached by construction."""
+Call = tuple[str, str, dict[str, Any], str]  # (task, prompt, parameters, the head warmed before its command)
+
+
+def played(backend: LlamaBackend) -> list[Call]:
+    """The model calls of a short ENIGMA campaign played through a session, in order, with the
+    head the REPL evaluates ahead before each command (``ModelNarrator.warm``); a retry (the same
+    prompt again) is kept once, since its whole prompt is cached by construction."""
     recorder = Recorder(backend)
+    calls: list[Call] = []
     with tempfile.TemporaryDirectory() as tmp:
         session = Session(Journal(Path(tmp) / "play.sqlite"), model=ModelNarrator(recorder))
         for line in PLAY:
+            head = session.model.head(session._cast(session.head.command + 1)) if session.campaign else ""
+            asked = len(recorder.calls)
             outcome = session.execute(line)
             if not outcome.ok:
                 raise SystemExit(f"bench campaign: {line!r} was refused: {outcome.error}")
+            for prompt, parameters in recorder.calls[asked:]:
+                if calls and calls[-1][1] == prompt:
+                    continue
+                tasks = re.findall(r"\nTask: (.+)\n", prompt[len(head):] if prompt.startswith(head) else prompt)
+                calls.append((tasks[-1] if tasks else "proposal", prompt, parameters, head))
         session.journal.close()
-    calls: list[tuple[str, str, dict[str, Any]]] = []
-    for prompt, parameters in recorder.calls:
-        if calls and calls[-1][1] == prompt:
-            continue
-        tasks = re.findall(r"\nTask: (.+)\n", prompt)
-        calls.append((tasks[-1] if tasks else "proposal", prompt, parameters))
     return calls
 
 
@@ -145,61 +154,67 @@ def parted(before: str, after: str, own: int = 0) -> str:
         at = after.find(marker)
         if 0 <= at <= same:
             where = name
-    task = after.rfind(TASK)
+    task = max(after.rfind(TASK), after.rfind("\nProposal\n"))
     return "the task" if 0 <= task <= same else where
 
 
-def head_of(prompt: str) -> str:
-    """A narration prompt up to its task: the shared prefix, memory block included."""
-    return prompt[: prompt.rfind(TASK)]
-
-
-def proposal_shares_the_prefix(calls: list[tuple[str, str, dict[str, Any]]]) -> list[tuple[str, str, dict[str, Any]]]:
-    """Simulated: enemy_split.j2 opening with {% include "_prefix.j2" %}, as every narration does
-    (the proposal's prompt then starts with the next narration's head)."""
-    out = []
-    for i, (task, prompt, parameters) in enumerate(calls):
-        after = next((p for t, p, _ in calls[i + 1:] if t != "proposal"), None)
-        if task == "proposal" and after is not None:
-            prompt = f"{head_of(after)}\n\n{prompt}"
-        out.append((task, prompt, parameters))
-    return out
-
-
-def facts_once_on_the_rails(calls: list[tuple[str, str, dict[str, Any]]]) -> list[tuple[str, str, dict[str, Any]]]:
-    """Simulated: on the rails, the task's ``Facts:`` line left out, as the opening after
-    ``Narration:`` already holds the drawn facts ({% if not opening %}Facts: ...{% endif %})."""
-    out = []
-    for task, prompt, parameters in calls:
-        at = prompt.rfind(TASK)
-        block = prompt[at:]
-        if at >= 0 and re.search(r"\nNarration: \S", block):
-            block = re.sub(r"\nFacts: [^\n]*", "", block, count=1)
-        out.append((task, prompt[:at] + block if at >= 0 else prompt, parameters))
-    return out
-
-
-def first_tokens(backend: LlamaBackend, calls: list[tuple[str, str, dict[str, Any]]], ahead: bool = False
+def first_tokens(backend: LlamaBackend, calls: list[Call], ahead: bool = False
                  ) -> list[tuple[str, Completion | None, Completion]]:
     """Each call's first token warm, right after the call before it, and cold, in a fresh context,
     measured in turn so that load on the machine falls on both alike: the cold call leaves its
     prompt in the cache for the next warm one, as the call before it does in play. ``ahead``: the
-    prompt's head (up to its task) is evaluated first, untimed, as a warm-up while the player
-    reads would."""
+    head the REPL warms before each command is evaluated first, untimed, as while the player reads."""
     rows: list[tuple[str, Completion | None, Completion]] = []
-    for i, (task, prompt, parameters) in enumerate(calls):
-        if ahead and i and TASK in prompt:
-            head = backend.prompt_tokens(prompt)[: len(backend.prompt_tokens(head_of(prompt)))]
-            backend.llm.create_completion(head, max_tokens=1, temperature=0.0)
+    for i, (task, prompt, parameters, head) in enumerate(calls):
+        if ahead and i and head and head != calls[i - 1][3]:  # the first call of a command
+            backend.warm(head)
         warm = backend.complete(prompt, max_tokens=1, **parameters) if i else None  # the first has none before it
         backend.llm.reset()
         rows.append((task, warm, backend.complete(prompt, max_tokens=1, **parameters)))
     return rows
 
 
+def typed_ahead(backend: LlamaBackend, pause: float) -> list[tuple[str, float, float]]:
+    """The campaign played as in the REPL: after each command the session speculates (the head
+    warmed, a pending roll told ahead) while the player reads for ``READING`` s; then the line is
+    told ahead as typed, ``pause`` s before Enter. For each narrating command: (task, the time from
+    Enter to the first word on screen: the model's first streamed word, or the whole narration when
+    the oracle's words stand; the cold first token of its first prompt)."""
+    rows: list[tuple[str, float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        model = ModelNarrator(backend)
+        session = Session(Journal(Path(tmp) / "ahead.sqlite"), model=model)
+        for line in PLAY:
+            if session.campaign is not None:
+                session.speculate()
+                time.sleep(READING)
+                session.speculate(typed=line)
+                time.sleep(pause)
+            first: list[float] = []
+            model.on_text = lambda piece: first.append(time.perf_counter()) if piece.strip() and not first else None
+            calls = len(session.journal.model_calls(session.campaign.id)) if session.campaign else 0
+            entered = time.perf_counter()
+            outcome = session.execute(line)
+            shown = first[0] if first else time.perf_counter()  # the oracle's words stand: shown at the end
+            model.on_text = None
+            if not outcome.ok:
+                raise SystemExit(f"bench campaign: {line!r} was refused: {outcome.error}")
+            made = session.journal.model_calls(session.campaign.id)[calls:]
+            told = [c for c in made if c["task"] != "enemy_split" and c["task"] != "recap"]
+            if told:
+                backend.llm.reset()
+                cold = backend.complete(told[0]["prompt"], max_tokens=1, stop=[], temperature=0.0, seed=1)
+                assert cold.first_token_seconds is not None
+                rows.append((told[0]["task"], shown - entered, cold.first_token_seconds))
+        if session._speculator is not None:
+            session._speculator.close()
+        session.journal.close()
+    return rows
+
+
 def across_tasks(backend: LlamaBackend) -> None:
     calls = played(backend)
-    rendered = [backend.chat_prompt(p) or p for _, p, _ in calls]
+    rendered = [backend.chat_prompt(p) or p for _, p, _, _ in calls]
     rows = first_tokens(backend, calls)
     print(f"first token across a campaign's narrations ({len(calls)} calls; retries left out, whole prompts cached):")
     for i, (task, warm, cold) in enumerate(rows):
@@ -211,12 +226,8 @@ def across_tasks(backend: LlamaBackend) -> None:
               f"{warm.first_token_seconds:.3f} s / {cold.first_token_seconds:.3f} s = "
               f"{warm.first_token_seconds / cold.first_token_seconds:.3f}; parts from the call before in "
               f"{parted(rendered[i - 1], rendered[i], rendered[i].find(calls[i][1][:40]))}")
-    shared = proposal_shares_the_prefix(calls)
-    once = facts_once_on_the_rails(shared)
-    variants = (("as played", rows),
-                ("simulated: enemy_split.j2 includes _prefix.j2", first_tokens(backend, shared)),
-                ("  and on the rails no Facts: line", first_tokens(backend, once)),
-                ("  and each head evaluated ahead, while the player reads", first_tokens(backend, once, ahead=True)))
+    variants = (("as played, nothing ahead (a script; a player typing at once)", rows),
+                ("the head warmed while the player reads (the REPL)", first_tokens(backend, calls, ahead=True)))
     for name, measured in variants:
         told = [(w, c) for t, w, c in measured if w is not None and t != "proposal"]
         ratios = [w.first_token_seconds / c.first_token_seconds for w, c in told
@@ -229,6 +240,13 @@ def across_tasks(backend: LlamaBackend) -> None:
     again = [backend.complete(calls[-1][1], max_tokens=1, **calls[-1][2]) for _ in range(2)][1]
     print(f"  the floor: the same prompt again (a retry) {again.first_token_seconds:.3f} s, "
           f"{again.prompt_evaluated} evaluated")
+    for pause in PAUSES:
+        ahead = typed_ahead(backend, pause)
+        ratios = [wait / cold for _, wait, cold in ahead]
+        print(f"  the line told ahead while typed ({pause} s before Enter, after {READING} s of reading): first word "
+              f"after Enter / cold first token over {len(ratios)} narrations: median {statistics.median(ratios):.3f}, "
+              f"max {max(ratios):.3f} (goal <= 0.02)")
+        print("    " + "; ".join(f"{task} {wait:.3f} s / {cold:.3f} s = {wait / cold:.3f}" for task, wait, cold in ahead))
 
 
 def smollm2_path() -> Path:

@@ -420,14 +420,19 @@ class Chronicle:
 
     # the narrator's context ----------------------------------------------------------------------
 
-    def context(self, budget: int = DEFAULT_BUDGET) -> Context:
-        """The block every narration prompt of this command carries: the pinned canon, the scene so
-        far, and the earlier entries the names and words in play recall (``solo.context``)."""
+    def context(self, budget: int = DEFAULT_BUDGET, until: int | None = None) -> Context:
+        """The block every narration prompt of a command carries: the pinned canon, the scene so
+        far, and the earlier entries the names and words in play recall (``solo.context``).
+
+        ``until``: the command being told. The scene so far is then what came before it (its own
+        outcome is the prompt's task), so every prompt of a command, and the proposals its
+        decision asks the model for, carry the same block, known before the command is typed:
+        it can be evaluated ahead while the player reads (issue #19's tighter cache)."""
         campaign = self.s._need_campaign()
         canon = self.s.canon
         pinned = [e.line() for e in canon.pinned()]
         scene_start = self.s.talk.scene_start()
-        lines = self.s.talk.recap_lines(since=scene_start or 0)
+        lines = self.s.talk.recap_lines(since=scene_start or 0, until=until)
         start = max((i for i, line in enumerate(lines) if line.starts == "scene"), default=-1)
         scene = [line.text for line in lines[start + 1:] if line.text]
         where = self.s.system.where(self.s.state)

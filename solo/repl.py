@@ -9,6 +9,7 @@ text. Every rule is the rule system's, every write the session's.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import shlex
@@ -122,6 +123,11 @@ class SoloCompleter(Completer):
         return system.completions(self.session.state, spec.name, args, previous, current)
 
 
+# Seconds without a keystroke before the line being typed is told ahead: long enough not to start
+# at every letter, short enough to start between the last letter and Enter.
+TYPE_AHEAD_PAUSE = 0.15
+
+
 class Repl:
     def __init__(self, session: Session, *, director: bool = False, console: Console | None = None,
                  history_dir: Path | None = None, ask: Callable[[str], str] | None = None):
@@ -135,6 +141,8 @@ class Repl:
         self._ask = ask
         self._open_questions = 0  # > 0 inside a walk-through or a story question: a command line leaves it
         self._hints: list[str] = []  # the command lines the rule system's hints named since the last line typed
+        self._typing: asyncio.TimerHandle | None = None  # the line being typed, told ahead after a pause
+        self.ahead_failures: list[str] = []  # what went wrong telling a typed line ahead (bugs; tests read it)
 
     # input -------------------------------------------------------------------------------
 
@@ -150,8 +158,34 @@ class Repl:
                     pass  # no history file: the game goes on without one
             self._prompt = PromptSession(history=history, completer=SoloCompleter(self.session, self._table_names),
                                          complete_while_typing=False, bottom_toolbar=self.toolbar)
+            self._prompt.default_buffer.on_text_changed += self._typed
             self._prompt_campaign = campaign
         return self._prompt
+
+    def _typed(self, buffer: Any) -> None:
+        """The line under the cursor changed: once the player pauses (``TYPE_AHEAD_PAUSE``), a
+        whole rules command is told ahead, as a pending roll is (``Session.speculate``), so its
+        narration is under way, or ready, when Enter is pressed. Nothing shows until then; a line
+        changed again drops it. Not in the Director co-pilot."""
+        if self._typing is not None:
+            self._typing.cancel()
+            self._typing = None
+        if self.director or self.session.model is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not in the prompt's event loop
+            return
+        self._typing = loop.call_later(TYPE_AHEAD_PAUSE, self._tell_typed, buffer.text)
+
+    def _tell_typed(self, text: str) -> None:
+        self._typing = None
+        try:
+            self.session.speculate(self._hints, typed=text)
+        except SoloError:
+            pass  # the line's own run reports what is wrong with it
+        except Exception as exc:  # noqa: BLE001 - telling ahead is a saving, never a failure the player meets
+            self.ahead_failures.append(f"{type(exc).__name__}: {exc}")
 
     def _table_names(self) -> list[str]:
         director = self.session.director
@@ -284,6 +318,10 @@ class Repl:
                     line = self._prompt_session().prompt("solo> ")
                 except KeyboardInterrupt:
                     continue
+                finally:
+                    if self._typing is not None:  # Enter before the pause was over
+                        self._typing.cancel()
+                        self._typing = None
                 for part in line.splitlines() or [""]:  # a pasted block runs line by line, in order
                     self._guarded(lambda part=part: self.handle(part))  # type: ignore[misc]
         except EOFError:  # Ctrl-D, or `quit` typed anywhere

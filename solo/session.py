@@ -146,7 +146,7 @@ class Session:
         self.ledger = Ledger(journal, self.system)
         self.talk = TableTalk(self)
         self.chronicle = Chronicle(self)
-        self._context: tuple[Head, Context] | None = None  # the narrator's context, for one journal head
+        self._context: tuple[tuple[Head, int], Context] | None = None  # the narrator's context, per head and command
         self.state: Any = self.system.initial_state()
         self.tension = self.system.tension_start
         self.progress = Progress()
@@ -562,7 +562,7 @@ class Session:
         assert self.campaign is not None
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
         rng = command_rng(self.campaign.seed, head.command, stream)
-        return [Retelling(n, self.system.record(n, rules_events, self.state), self._cast(), rng.randrange(2**31),
+        return [Retelling(n, self.system.record(n, rules_events, self.state), self._cast(head.command), rng.randrange(2**31),
                           self.told_at_table) for n in narrations]
 
     def _suggest(self, decision: Decision, head: Head) -> None:
@@ -611,6 +611,7 @@ class Session:
         # transaction, since a model may be asked for them.
         # The oracle's generator serves the Director's choices, then its narration, in that order.
         basis, oracle_rng = self.head, self._rng("oracle")
+        propose = self._with_head(propose, self.head.command + 1) if propose is not None else None
         settled = self.system.fold(self.state, self.system.settle(self.state, command))
         completed, calls = self.system.complete(settled, command, oracle_rng, propose)
 
@@ -738,15 +739,27 @@ class Session:
             decision.apart.append(described)
             after = self.system.fold(after, extra)
 
-    def _cast(self) -> Cast:
-        """The stable head of every prompt: the setting and who is in the story, then what the
-        story established and where it stands (``Chronicle.context``, once per journal head)."""
+    def _cast(self, command: int) -> Cast:
+        """The stable head of every prompt of ``command``: the setting and who is in the story,
+        then what the story established and where it stood before the command
+        (``Chronicle.context``, once per journal head and command)."""
         setting = self.story.adventure.premise if self.story else self.system.setting
-        if self._context is None or self._context[0] != self.head:
-            self._context = (self.head, self.chronicle.context())
+        if self._context is None or self._context[0] != (self.head, command):
+            self._context = ((self.head, command), self.chronicle.context(until=command))
         memory = self._context[1]
         return Cast(setting=setting, members=self.system.cast(self.state), canon=list(memory.pinned),
                     earlier=list(memory.earlier), scene=list(memory.scene))
+
+    def _with_head(self, propose: Any, command: int) -> Any:
+        """``propose`` given the stable head the narrations of ``command`` carry (the setting, the
+        cast, the story's memory before it), so a proposal's prompt starts as theirs does and the
+        model's cache holds across both (each template decides whether to include ``_prefix.j2``)."""
+        def proposing(task: str, *, seed: int, **context: Any) -> Any:
+            cast = self._cast(command)
+            head = {"setting": cast.setting, "cast": cast.members, "canon": cast.canon, "earlier": cast.earlier,
+                    "scene": cast.scene}
+            return propose(task, seed=seed, **head, **context)
+        return proposing
 
     def _with_narration(self, result: dict[str, Any], decision: Decision) -> dict[str, Any]:
         if self.suggest and any(self.suggestions):
@@ -803,24 +816,31 @@ class Session:
 
     # speculative narration ------------------------------------------------------------
 
-    def speculate(self, lines: Sequence[str] = ()) -> int:
+    def speculate(self, lines: Sequence[str] = (), typed: str | None = None) -> int:
         """Speculative narration (issue #19): while the player reads, the model tells ahead, in the
         background, the outcome of the lines likely typed next (``_likely``), so that the narration
         is ready, or under way, when one of them is typed. Each line is decided on a copy of the
         session that writes nothing and reads the journal through a connection of its own; the
         command typed claims what it would retell itself (``_retell_all``) and drops the rest. Not
         in the Director co-pilot (its suggestions stay the Director's to draw), not without a model
-        or with narration off, not on an in-memory journal (it has no second reader). Returns how
-        many lines are told ahead."""
+        or with narration off, not on an in-memory journal (it has no second reader). First of all,
+        the head the next command's prompts begin with (the cast and the story's memory as they
+        stand) is evaluated into the model's cache, so a line nobody foresaw evaluates only its
+        task. ``typed``: the line the player is typing, told ahead first when it is a whole rules
+        command (its dice are the ones Enter will roll: every generator is seeded by the command's
+        number). Returns how many lines are told ahead."""
         ahead, model = self._speculator, self.model
         able = model is not None and self.narrate and not self.suggest and self.journal.path != ":memory:"
-        likely = self._likely(lines) if able and self.campaign is not None else []
+        likely = self._likely(lines, typed) if able and self.campaign is not None else []
         try:
             if likely and self._dry_journal is None:
                 self._dry_journal = Journal(self.journal.path)
         except SoloError:  # no second reader of the journal: every line narrates as it always did
             likely = []
-        if not likely or model is None or self.campaign is None or self._dry_journal is None:
+        # the head every prompt of the next command begins with, evaluated ahead (ModelNarrator.warm)
+        warm = self._cast(self.head.command + 1) if able and self.campaign is not None and self.system.narration_tasks \
+            else None
+        if (not likely and warm is None) or model is None or self.campaign is None:
             if ahead is not None:
                 ahead.drop()
             return 0
@@ -830,27 +850,33 @@ class Session:
             from .llm.speculate import Speculator
 
             ahead = self._speculator = Speculator(model)
-        dry = self._dry_copy(self._dry_journal)
-        ahead.start((self.campaign.id, self.head, tuple(map(repr, likely))), [partial(dry._dry_run, c) for c in likely])
-        return len(likely)
+        dry = self._dry_copy(self._dry_journal) if likely and self._dry_journal is not None else None
+        plans = [partial(dry._dry_run, c) for c in likely] if dry is not None else []
+        ahead.start((self.campaign.id, self.head, tuple(map(repr, likely))), plans, warm=warm)
+        return len(plans)
 
-    def _likely(self, lines: Sequence[str]) -> list[Any]:
-        """The lines likely typed next, the likeliest first: what settles open business (Enter on a
-        pending roll), `scene start` once an adventure's scene has ended, then the rule system's
-        commands among ``lines`` (those its hints just named, e.g. `round end` once the cast has
-        acted); three at most."""
+    def _likely(self, lines: Sequence[str], typed: str | None = None) -> list[Any]:
+        """The lines likely typed next, the likeliest first: the rules command being typed, what
+        settles open business (Enter on a pending roll), `scene start` once an adventure's scene
+        has ended, then the rule system's commands among ``lines`` (those its hints just named,
+        e.g. `round end` once the cast has acted); three at most."""
         found: list[Any] = []
-        settle = self.system.settle_command(self.state)
-        if settle is not None:
-            found.append(settle)
-        nearby = ["scene start"] if self.story is not None and self.progress.ended else []
-        for text in [*nearby, *lines]:
+
+        def take(text: str) -> None:
             try:
                 command = parser.parse(text, self.system)
             except SoloError:
-                continue
+                return
             if not isinstance(command, parser.Meta) and not self.system.is_query(command) and command not in found:
                 found.append(command)
+
+        if typed and typed.strip():
+            take(typed)
+        settle = self.system.settle_command(self.state)
+        if settle is not None and settle not in found:
+            found.append(settle)
+        for text in [*(["scene start"] if self.story is not None and self.progress.ended else []), *lines]:
+            take(text)
         return found[:3]
 
     def _dry_copy(self, journal: Journal) -> Session:

@@ -248,11 +248,13 @@ class TableTalk:
         return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
                          facts={"about": {"characters": list(dict.fromkeys(names))}})
 
-    def recap_lines(self, since: int = 0) -> list[RecapLine]:
+    def recap_lines(self, since: int = 0, until: int | None = None) -> list[RecapLine]:
         """Every journaled happening as a line of a recap, in the order played (``since``: from
-        that command on)."""
+        that command on; ``until``: before that command only)."""
         by_command: dict[int, list[RecapLine]] = {}
         for command, kind, payload in self.stored(since):
+            if until is not None and command >= until:
+                continue
             line: RecapLine | None = None
             if kind == "scene_ended":
                 line = RecapLine(text=f"the scene ended in {payload['outcome']}")
@@ -268,7 +270,7 @@ class TableTalk:
             text = _first_sentence(n["text"])
             told = {"wide_shot": f"{WIDE_SHOT}{text}", "answer": f"the player added: {text}",
                     "told": f"as told: {text}", "snoop": f"a clue: {n['text'].strip().rstrip('.')}"}.get(n["task"])
-            if told and n["command"] not in undone:
+            if told and n["command"] not in undone and (until is None or n["command"] < until):
                 by_command.setdefault(n["command"], []).append(RecapLine(text=told))
         return [line for command in sorted(by_command) for line in by_command[command]]
 

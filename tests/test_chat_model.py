@@ -146,3 +146,22 @@ def test_smollm2_retells_an_enigma_blunder_or_the_oracle_does_with_the_reason(sm
         assert contradictions(told.text, record) == [] and SYSTEM.check(told.text, record) == []
     else:  # refused twice: the oracle's words stand, and the reason is kept
         assert told.text == oracle.text and "model fallback" in told.origin and calls[-1].fallback
+
+
+def test_a_chat_models_warmed_head_is_the_start_of_its_rendered_prompts(smol):
+    """The head is cut out of the chat template's rendering (the user's turn goes on after it), so
+    warming it ahead leaves a chat model, too, only the task to evaluate."""
+    model = ModelNarrator(smol, prompts=PROMPTS)
+    cast = Cast(setting=CAST.setting, members=CAST.members, scene=["the Wide Shot: a dusty hall"])
+    head = model.head(cast)
+    prompt = model.render("blunder", facts="A pipe bursts beside Nara Quinn.", outcome="Result: it goes wrong.",
+                          player=None, characters="Nara Quinn", setting=cast.setting, cast=cast.members,
+                          scene=cast.scene, opening="A pipe bursts beside Nara Quinn.")
+    assert prompt.startswith(head)
+    warm, sent = smol.head_tokens(head), smol.prompt_tokens(prompt, "A pipe bursts beside Nara Quinn.")
+    assert len(warm) > 900 and sent[: len(warm)] == warm
+    smol.llm.reset()
+    assert smol.warm(head) == len(warm)
+    done = smol.complete(prompt, max_tokens=4, stop=STOP, temperature=0.0, seed=1,
+                         prefill="A pipe bursts beside Nara Quinn.")
+    assert done.prompt_evaluated is not None and done.prompt_evaluated <= len(sent) - len(warm) + 1

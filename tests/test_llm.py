@@ -194,11 +194,17 @@ def test_stored_model_text_is_clean(journal):
     assert row["source"] == "model" and "\x1b" not in row["text"] and "\x07" not in row["text"]
 
 
-def test_enemy_split_proposals_go_through_the_rules(journal):
+def baron_fight(journal) -> tuple[FakeBackend, Session]:
+    """Nara and Max in a tumult with the Baron (a villain, danger 5), a scripted model narrating."""
     fake = FakeBackend()
     session = Session(journal, model=ModelNarrator(fake))
     play(session, "campaign new Cairo --seed 2", "pc add Nara --dice 3", "pc add Max --dice 3", "scene start",
          "tumult start", "enemy add Baron --type villain")
+    return fake, session
+
+
+def test_enemy_split_proposals_go_through_the_rules(journal):
+    fake, session = baron_fight(journal)
     fake.enqueue('{"Nara": 2, "Max": 3}', "The Baron lashes out at Nara and Max with his cane.")
     assert play(session, "enemy act Baron")[0]["targets"] == {"Nara": 2, "Max": 3}
     play(session, "round end")  # the Baron has acted: nobody else is due
@@ -210,6 +216,17 @@ def test_enemy_split_proposals_go_through_the_rules(journal):
     reasons = [c["fallback"] for c in journal.model_calls(session.campaign.id) if c["task"] == "enemy_split"]
     assert reasons[0] is None
     assert "the rules refused the proposal" in reasons[1] and "not a JSON" in reasons[2]
+
+
+def test_an_enemy_split_opens_with_the_first_heros_name_and_the_model_goes_on(journal):
+    """A small model copies the examples' names: the answer opens with a hero of the cast, and the
+    model's continuation completes it (a model writing the whole object is read as it is)."""
+    fake, session = baron_fight(journal)
+    fake.enqueue(' 2, "Max": 3}', "The Baron lashes out at Nara and Max with his cane.")
+    assert play(session, "enemy act Baron")[0]["targets"] == {"Nara": 2, "Max": 3}
+    assert fake.prompts[-2].endswith('JSON: {"Nara":')
+    call = next(c for c in journal.model_calls(session.campaign.id) if c["task"] == "enemy_split")
+    assert call["output"] == ' 2, "Max": 3}' and call["fallback"] is None
 
 
 def test_tell_asks_the_model_for_the_last_success(journal):

@@ -296,3 +296,84 @@ def test_the_repl_speculates_on_the_lines_the_rule_systems_hints_name(tmp_path):
     asked = len(s.model.backend.prompts)
     repl.handle("round end")
     assert len(s.model.backend.prompts) == asked  # the Goon's split and turn were told ahead
+
+
+SNOOP = "snoop Nara the crates --dice 4"  # a roll made and told at once: nothing pending to foresee
+
+
+def test_the_line_being_typed_is_told_ahead_and_claimed_on_enter(tmp_path):
+    plain = session(tmp_path / "plain.sqlite", fake())
+    play(plain, *OPENING, SNOOP)
+
+    backend = fake()
+    s = session(tmp_path / "ahead.sqlite", backend)
+    play(s, *OPENING)
+    assert s.speculate(typed=SNOOP) == 1
+    ahead = s._speculator
+    assert ahead is not None and ahead.idle(30) and not ahead.failures
+    assert s.journal.head(s.campaign.id) == s.head  # nothing written while it was typed
+    asked = len(backend.prompts)
+    result = play(s, SNOOP)[0]
+    assert len(backend.prompts) == asked  # Enter: the snoop's retelling was ready
+    assert result["narration"]["task"] == "snoop"
+    assert journaled(s) == journaled(plain)  # the same dice, the same story, the same rows
+    assert speculative_tasks(s) == ["snoop"]
+    assert s.verify()["ok"]
+
+
+def test_a_typed_line_changed_before_enter_is_dropped(tmp_path):
+    plain = session(tmp_path / "plain.sqlite", fake())
+    play(plain, *OPENING, "snoop Nara the desk --dice 4")
+
+    s = session(tmp_path / "ahead.sqlite", fake())
+    play(s, *OPENING)
+    assert s.speculate(typed=SNOOP) == 1
+    assert s._speculator is not None and s._speculator.idle(30)
+    play(s, "snoop Nara the desk --dice 4")  # another topic typed in the end
+    assert journaled(s) == journaled(plain) and speculative_tasks(s) == []
+    assert "crates" not in " ".join(n["text"] for n in s.journal.narrations(s.campaign.id))
+
+
+@pytest.mark.parametrize("typed", ["note the crates smell of oranges", "export md out.md", "undo", "status",
+                                   "gamble", "gamble Nara 'leap", "campaign new Other --seed 1", ""])
+def test_a_typed_line_that_is_not_a_whole_rules_command_is_never_run_ahead(tmp_path, typed):
+    s = session(tmp_path / "j.sqlite", fake())
+    play(s, *OPENING)
+    head, files = s.head, sorted(p.name for p in tmp_path.iterdir())
+    assert s.speculate(typed=typed) == 0
+    assert s._speculator is None or s._speculator.idle(30)
+    assert s.journal.head(s.campaign.id) == head and s.head == head
+    assert sorted(p.name for p in tmp_path.iterdir()) == files  # no export, no other campaign
+    assert [c.name for c in s.journal.campaigns()] == ["Cairo"]
+
+
+def test_the_repl_tells_the_typed_line_ahead_after_a_pause(tmp_path):
+    """Through prompt-toolkit's own input: the line is typed, the player pauses, Enter."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from solo import repl as repl_module
+
+    backend = fake()
+    s = session(tmp_path / "j.sqlite", backend)
+    play(s, *OPENING)
+    repl = Repl(s, console=Console(file=io.StringIO(), width=200), history_dir=tmp_path, ask=lambda q: "")
+    asked: list[int] = []
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        def type_it() -> None:
+            pipe.send_text(SNOOP)
+            time.sleep(repl_module.TYPE_AHEAD_PAUSE + 0.5)  # the player pauses before Enter
+            ahead = s._speculator
+            assert ahead is not None and ahead.idle(30)
+            asked.append(len(backend.prompts))
+            pipe.send_text("\r")
+
+        typist = threading.Thread(target=type_it)
+        typist.start()
+        line = repl._prompt_session().prompt("solo> ")
+        typist.join()
+    assert line == SNOOP and not repl.ahead_failures
+    repl.handle(line)
+    assert len(backend.prompts) == asked[0]  # told ahead while the player paused: no call at Enter
+    assert speculative_tasks(s) == ["snoop"]

@@ -22,7 +22,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
 
 from ..errors import NarratorError
 from ..narration import Narration
-from .backends import Backend, StreamCallback
+from .backends import Backend, Cancel, StreamCallback, split_answer
 from .calls import Cast, ModelCall
 from .check import (OutcomeRecord, clean, contradictions, echoes_prompt, grounded, loops, speaks_as_itself,
                     without_questions)
@@ -59,6 +59,7 @@ class GraphState(TypedDict, total=False):
     player: str | None
     on_text: StreamCallback | None  # this retelling's own listeners (a speculation's), else the narrator's
     on_refused: Callable[[str], None] | None
+    cancelled: Cancel | None  # a speculation's: the model stops at its next chunk or token once dropped
     prompt: str
     opening: str
     own: str
@@ -187,9 +188,11 @@ class ModelNarrator:
         call = ModelCall(task=state["oracle"].task, model=self.backend.name, prompt=state["prompt"],
                          parameters=parameters)
         start = time.perf_counter()
+        # passed only when set: a backend written before cancelling existed still narrates
+        cancel: dict[str, Any] = {"cancelled": state["cancelled"]} if state.get("cancelled") is not None else {}
         try:
             done = self.backend.complete(state["prompt"], deadline=start + self.budget_seconds,
-                                         on_text=state.get("on_text") or self.on_text, **parameters)
+                                         on_text=state.get("on_text") or self.on_text, **parameters, **cancel)
         except NarratorError as exc:
             call.duration_ms = (time.perf_counter() - start) * 1000
             call.fallback = str(exc)
@@ -282,13 +285,28 @@ class ModelNarrator:
         narration matches a retelling told ahead by it (``solo.llm.speculate``)."""
         return str(self._prompt({"oracle": oracle, "record": record, "cast": cast, "player": player})["prompt"])
 
+    def head(self, cast: Cast) -> str:
+        """The words every narration prompt for ``cast`` begins with: the rule system's stable
+        ``_prefix.j2`` (system text, rules digest, examples, cast) and the story's memory block."""
+        return self.render("_prefix", setting=cast.setting, cast=cast.members, canon=cast.canon,
+                           earlier=cast.earlier, scene=cast.scene)
+
+    def warm(self, cast: Cast, cancelled: Cancel | None = None) -> int:
+        """The next prompts' head evaluated into the model's cache while the player reads (issue
+        #19): the command typed next then evaluates only its task. Returns the tokens evaluated;
+        0 where the backend keeps no cache of its own here (a remote server caches on its side)."""
+        warm = getattr(self.backend, "warm", None)
+        return int(warm(self.head(cast), cancelled)) if warm is not None else 0
+
     def retell(self, oracle: Narration, record: OutcomeRecord, *, cast: Cast, seed: int,
                player: str | None = None, on_text: StreamCallback | None = None,
-               on_refused: Callable[[str], None] | None = None) -> tuple[Narration, list[ModelCall]]:
+               on_refused: Callable[[str], None] | None = None,
+               cancelled: Cancel | None = None) -> tuple[Narration, list[ModelCall]]:
         """The oracle's narration retold by the model, or the oracle's own when the model
         is absent, slow or wrong. Returns the narration and every call made. ``on_text`` and
         ``on_refused`` listen to this retelling alone (a speculation in the background), in place
-        of the narrator's own listeners."""
+        of the narrator's own listeners; ``cancelled`` lets the backend give the work up (a
+        speculation dropped)."""
         if not self.retells(oracle.task):
             return oracle, []
         start: GraphState = {"oracle": oracle, "record": record, "cast": cast, "seed": seed, "player": player}
@@ -296,21 +314,26 @@ class ModelNarrator:
             start["on_text"] = on_text
         if on_refused is not None:
             start["on_refused"] = on_refused
+        if cancelled is not None:
+            start["cancelled"] = cancelled
         final = self.graph.invoke(start)
         return final["result"], final.get("calls", [])
 
     def propose(self, task: str, *, seed: int, on_text: StreamCallback | None = None,
-                **context: Any) -> tuple[str | None, ModelCall]:
+                cancelled: Cancel | None = None, **context: Any) -> tuple[str | None, ModelCall]:
         """A tiny structured proposal (``TASK.j2``, e.g. an enemy's split of its danger): the raw
         text, or None if the model failed. The rule system parses it and its rules check it like
         any typed command; the call is returned for the journal either way. ``on_text`` hears the
-        pieces (a speculation's, which raises from it to stop the model)."""
+        pieces (a speculation's, which raises from it to stop the model); ``cancelled`` lets the
+        backend give the work up."""
         prompt = self.render(task, **context)
         parameters: dict[str, Any] = {"max_tokens": 24, "temperature": 0.2, "seed": seed, "stop": ["\n"]}
         call = ModelCall(task=task, model=self.backend.name, prompt=prompt, parameters=parameters)
         start = time.perf_counter()
         try:
-            done = self.backend.complete(prompt, deadline=start + self.budget_seconds, on_text=on_text, **parameters)
+            cancel: dict[str, Any] = {"cancelled": cancelled} if cancelled is not None else {}
+            done = self.backend.complete(prompt, deadline=start + self.budget_seconds, on_text=on_text, **parameters,
+                                         **cancel)
         except NarratorError as exc:
             call.fallback = str(exc)
             return None, call
@@ -318,4 +341,7 @@ class ModelNarrator:
             call.duration_ms = (time.perf_counter() - start) * 1000
         call.output = done.text
         call.prompt_tokens, call.completion_tokens = done.prompt_tokens, done.completion_tokens
-        return done.text, call
+        # the answer's first words, when the template wrote them (``JSON: {"Nara":``), are part of it,
+        # unless the model wrote the whole answer itself (a chat model given them in the user's turn)
+        opening, text = split_answer(prompt)[1], done.text
+        return (opening + text if opening and not text.lstrip().startswith(opening[:1]) else text), call

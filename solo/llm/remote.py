@@ -210,8 +210,11 @@ class OpenAIBackend:
     # one narration --------------------------------------------------------------------
 
     def complete(self, prompt: str, *, max_tokens: int, stop: list[str], temperature: float, seed: int,
-                 deadline: float | None = None, on_text: Callable[[str], None] | None = None) -> Completion:
-        from .backends import Completion
+                 deadline: float | None = None, on_text: Callable[[str], None] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> Completion:
+        """``cancelled``: asked between streamed chunks (a speculation dropped): the stream is
+        closed, so the server stops generating, and ``Cancelled`` is raised."""
+        from .backends import Cancelled, Completion
 
         client = self.client()
         self.detect()
@@ -236,6 +239,8 @@ class OpenAIBackend:
                         early = "deadline"
                         break
                     raise self._failure(exc, read=read, midstream=chunks > 0) from None
+                if cancelled is not None and cancelled():
+                    raise Cancelled("the work was cancelled")
                 chunks += 1
                 piece, reason = self._read(chunk)
                 usage = getattr(chunk, "usage", None) or usage

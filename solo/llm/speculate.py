@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import NarratorError, SoloError
 from ..narration import Narration
+from .backends import Cancelled
 from .calls import Cast, ModelCall
 from .check import OutcomeRecord
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 Propose = Callable[..., tuple[str | None, ModelCall]]  # ``ModelNarrator.propose``'s shape
 
 
-class SpeculationDropped(NarratorError):
+class SpeculationDropped(Cancelled):
     """Raised from a speculation's streaming callback once it is dropped: the backend stops at the
     next piece and frees the model for the command the player typed."""
 
@@ -144,10 +145,12 @@ class Speculator:
 
     # starting ------------------------------------------------------------------------
 
-    def start(self, basis: Hashable, plans: Sequence[Plan]) -> bool:
+    def start(self, basis: Hashable, plans: Sequence[Plan], warm: Cast | None = None) -> bool:
         """Tell ``plans`` ahead (the likely lines, most likely first), unless the same ``basis``
         (campaign, journal head, lines) is under way already; whatever else is under way is
-        dropped. Returns whether anything new started."""
+        dropped. ``warm``: the cast (and story's memory) the next prompts begin with, whose head
+        is evaluated into the model's cache first, so that even a line nobody foresaw evaluates
+        only its task (``ModelNarrator.warm``). Returns whether anything new started."""
         with self._lock:
             if self._closed:
                 return False
@@ -155,16 +158,20 @@ class Speculator:
                 return False
             self._drop_all()
             self._basis = basis
+            if warm is not None:
+                job = Job("warm", ("warm", basis), lambda job: self.narrator.warm(warm, job.dropped.is_set))
+                self._jobs[job.key] = job
+                self._queue.append(job)
             for i, plan in enumerate(plans):
                 job = Job("plan", ("plan", i, basis), self._planner(plan))
                 self._jobs[job.key] = job
                 self._queue.append(job)
-            if plans and self._thread is None:
+            if self._queue and self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="solo-speculate", daemon=True)
                 self._thread.start()
                 atexit.register(self.close)  # the model is never freed under a generation
             self._lock.notify_all()
-            return bool(plans)
+            return bool(self._queue)
 
     def _planner(self, plan: Plan) -> Callable[[Job], None]:
         def run(job: Job) -> None:
@@ -184,7 +191,7 @@ class Speculator:
     def _teller(self, r: Retelling) -> Callable[[Job], Any]:
         def run(job: Job) -> Any:
             return self.narrator.retell(r.oracle, r.record, cast=r.cast, seed=r.seed, player=r.player,
-                                        on_text=job.piece, on_refused=job.refused)
+                                        on_text=job.piece, on_refused=job.refused, cancelled=job.dropped.is_set)
         return run
 
     def _ahead(self, plan: Job) -> Propose:
@@ -209,7 +216,8 @@ class Speculator:
                     known.piece(text)
 
                 try:
-                    made = self.narrator.propose(task, seed=seed, on_text=piece, **context)
+                    made = self.narrator.propose(task, seed=seed, on_text=piece, **context,
+                                                 cancelled=lambda: plan.dropped.is_set() or known.dropped.is_set())
                 except Exception as exc:
                     known.finish(failure=exc)
                     raise
@@ -321,7 +329,7 @@ class Speculator:
     def _drop_all(self) -> None:
         for job in self._jobs.values():
             job.dropped.set()
-            self.dropped += job.kind != "plan"
+            self.dropped += job.kind in ("retelling", "proposal")
         self._jobs.clear()
         self._queue = deque(j for j in self._queue if not j.dropped.is_set())
         self._basis = None
