@@ -377,3 +377,20 @@ def test_the_repl_tells_the_typed_line_ahead_after_a_pause(tmp_path):
     repl.handle(line)
     assert len(backend.prompts) == asked[0]  # told ahead while the player paused: no call at Enter
     assert speculative_tasks(s) == ["snoop"]
+
+
+def test_words_refused_before_the_line_was_typed_never_reach_the_screen(tmp_path):
+    backend = fake()
+    s = session(tmp_path / "j.sqlite", backend)
+    play(s, *OPENING)
+    out = io.StringIO()
+    repl = Repl(s, console=Console(file=out, width=200), history_dir=tmp_path, ask=lambda q: "")
+    backend.answers[:0] = ["Nara succeeds brilliantly and lands safely on the far side."]  # refused: a blunder
+    repl.handle(BLUNDER)
+    assert repl.speculate() == 1
+    assert s._speculator is not None and s._speculator.idle(30)
+    repl.handle("resolve")
+    shown = out.getvalue().rsplit("(pending)", 1)[1]
+    assert "lands safely" not in shown and "(retold:" not in shown  # told ahead, refused, retried: unseen
+    told = s.journal.narrations(s.campaign.id)[-1]
+    assert told["task"] == "blunder" and told["source"] == "model" and told["text"].split(". ")[0] in shown

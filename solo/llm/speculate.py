@@ -103,8 +103,13 @@ class Job:
     def follow(self, on_text: Callable[[str], None] | None = None,
                on_refused: Callable[[str], None] | None = None) -> Any:
         """The pieces streamed so far at once, then the rest as they come; the result, or None if
-        the job failed (the caller then does the work itself). Ctrl-C drops it and goes on up."""
-        seen = 0
+        the job failed (the caller then does the work itself). Ctrl-C drops it and goes on up. A
+        job already finished shows only what came after its last refusal: words refused before the
+        player asked for them need not flash on screen and be taken back."""
+        seen = shown = 0
+        with self._changed:
+            if self.finished:
+                seen = 1 + max((i for i, (refused, _) in enumerate(self._items) if refused), default=-1)
         try:
             while True:
                 with self._changed:
@@ -114,6 +119,7 @@ class Job:
                     seen += len(items)
                 for refused, text in items:
                     listener = on_refused if refused else on_text
+                    shown += 1
                     if listener is not None:
                         listener(text)
                 if finished and seen == len(self._items):
@@ -122,7 +128,7 @@ class Job:
             self.dropped.set()
             raise
         if self.failure is not None:
-            if seen and on_refused is not None:  # its words are on screen: the story comes afresh
+            if shown and on_refused is not None:  # its words are on screen: the story comes afresh
                 on_refused("the narration told ahead broke off")
             return None
         return self.result
