@@ -395,3 +395,16 @@ def test_a_model_repeating_the_prompts_instructions_is_refused():
     told, calls = model.retell(oracle(), BLUNDER, cast=Cast(), seed=1, player="Coins for the toll")
     assert "a quotation, not an instruction" in fake.prompts[0]
     assert told.source == "oracle" and "repeats the prompt's instructions" in told.origin
+
+
+def test_an_adventures_clue_keeps_who_snooped_and_the_die_for_the_model(journal):
+    """The file's clue replaces the oracle's words, not what the rules decided: the model is told
+    who snooped and what the die showed, and is held to naming them."""
+    fake = FakeBackend()
+    session = Session(journal, model=ModelNarrator(fake))
+    play(session, "campaign new Zep --from the_clockwork_zeppelin.toml --seed 7", "pc add 'Nara Quinn' --dice 3",
+         "scene start")
+    play(session, "snoop Nara the regulator clock --dice 5")
+    task = fake.prompts[-1].rsplit("\nTask: ", 1)[1]
+    assert task.startswith("snoop\nCharacters: Nara Quinn\n") and "\nOutcome: Dice rolled: 5.\n" in task
+    assert "Facts: Looking into the regulator clock: " in task

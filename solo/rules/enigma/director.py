@@ -402,7 +402,9 @@ class EnigmaDirector:
                     if event.topic:  # the search follows what the player looked into
                         clue = clue.model_copy(update={
                             "text": f"Looking into {event.topic.strip().rstrip('.')}: {clue.text}"})
-                    out.narrations = [clue if x.task == "snoop" else x for x in out.narrations]
+                    # the file's words, with what the rules decided (who snooped, the die) kept for the record
+                    out.narrations = [clue.model_copy(update={"facts": {**x.facts, **clue.facts}}) if x.task == "snoop"
+                                      else x for x in out.narrations]
                 if isinstance(event, ev.TumultEnded):
                     # the file tells where the story goes (`scene end`); its treasure comes first
                     found = story.treasure(scene, rng) if event.cleared else None
