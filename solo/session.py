@@ -505,6 +505,9 @@ class Session:
             kept = Decision(narrations=[n for n in told if n.source == "model"], told=decision.told)
             with self.journal.transaction():
                 self._journal_narrations(self.campaign.id, head.command, kept)
+                for n in told:  # refused retellings are no narration, but their calls were made for this command
+                    for call in decision.told.pop(id(n), []):
+                        self.journal.add_model_call(self.campaign.id, head.command, call)
         except (SoloError, KeyboardInterrupt):
             pass  # the oracle's recap is stored already; the retelling is a nicety
         finally:

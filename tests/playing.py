@@ -1,6 +1,6 @@
 """Playing a campaign in tests: a command that must run (``ok``), one the rules must refuse in one
-line changing nothing (``refused``), an export read back, and a REPL whose questions are answered
-from a list (``repl_for``)."""
+line changing nothing (``refused``), an export read back, a REPL whose questions are answered
+from a list (``repl_for``), and a walk-through's conversation scripted the same way (``Talk``)."""
 
 from __future__ import annotations
 
@@ -57,3 +57,25 @@ def last_line(session: Session) -> str:
     """The journal's line of the last command."""
     assert session.campaign is not None
     return str(session.journal.commands(session.campaign.id)[-1]["line"])
+
+
+class Talk:
+    """A rule system's walk-through conversation answered from a list: what it asked and said is kept."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = iter(answers)
+        self.asked: list[str] = []
+        self.said: list[str] = []
+
+    def ask(self, question: str) -> str:
+        self.asked.append(question)
+        return next(self.answers)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def error(self, message: str) -> None:
+        self.said.append(message)
+
+    def query(self, command: Any) -> None:
+        return None

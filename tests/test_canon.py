@@ -268,3 +268,22 @@ def test_a_loaded_model_retells_the_stored_recap_quietly(tmp_path: Path) -> None
     assert session.chronicle.last_time() == rows[0]["text"]
     stored = session.chronicle.stored_recaps()
     assert len(stored) == 1 and "dust settles" not in stored[0]["text"]  # the event keeps the oracle's words
+
+
+def test_a_refused_recap_retelling_keeps_its_calls_in_the_journal(tmp_path: Path) -> None:
+    """The checks refused the model's recap twice: no narration row, the oracle's recap stands in
+    the stored event, and both calls are journaled with their reasons (every model call is)."""
+    from solo.llm.backends import FakeBackend
+    from solo.llm.graph import ModelNarrator
+
+    fake = FakeBackend()
+    session = Session(Journal(tmp_path / "m.sqlite"), model=ModelNarrator(fake))
+    for line in ("campaign new Tales --seed 5", "pc add Nara --dice 3", "scene start The bazaar"):
+        ok(session, line)
+    fake.answers = [lambda prompt: "" if "Task: recap" in prompt[-1500:] else "The dust settles."] * 20
+    ok(session, "scene end success")
+    assert session.campaign is not None
+    assert not [n for n in session.journal.narrations(session.campaign.id) if n["task"] == "recap"]
+    calls = [c for c in session.journal.model_calls(session.campaign.id) if c["task"] == "recap"]
+    assert len(calls) == 2 and all(c["fallback"] for c in calls)
+    assert calls[0]["command"] == session.head.command

@@ -86,22 +86,7 @@ def test_the_status_bar_uses_the_finnish_letters(fi, game):
 
 
 def test_the_walk_through_asks_in_finnish(fi, game):
-    class Talk:
-        def __init__(self, answers: list[str]) -> None:
-            self.answers, self.asked, self.said = iter(answers), [], []
-
-        def ask(self, question: str) -> str:
-            self.asked.append(question)
-            return next(self.answers)
-
-        def say(self, text: str) -> None:
-            self.said.append(text)
-
-        def error(self, message: str) -> None:
-            self.said.append(message)
-
-        def query(self, command):
-            return None
+    from playing import Talk
 
     talk = Talk(["", "Sammy", "Mabel", "kirjastonhoitaja", "1", "1", "1", "1", "0", "2", "1", "1", "4", "3"])
     state = game.state

@@ -212,3 +212,18 @@ def test_a_scene_ends_every_incapacitation():
     assert event.recovered == ("Nara",)
     assert not table.char("Nara").incapacitated
     assert table.char("Nara").knockouts == 1  # Knockouts are permanent
+
+
+def test_the_walk_through_asks_again_for_a_knack_that_is_a_letter_or_a_number():
+    """[Knacks] are specific: an 'r' or a '2' typed by habit from the questions before (where a
+    number or r picks from a list) is not taken as a knack; the SRD's examples are shown."""
+    from playing import Talk
+
+    from solo.rules.enigma.present import create_character
+
+    talk = Talk(["Nara Quinn", "", "", "", "r", "2", "Climbing over walls", "", "", ""])
+    built = create_character(GameState(), talk, None, random.Random(1))
+    assert built is not None and built.knacks == ("Climbing over walls",)
+    assert any("Throwing large nets" in said for said in talk.said)
+    assert sum("a knack is a few words" in said for said in talk.said) == 2
+    assert [q for q in talk.asked if q.startswith("Knack")][-1].startswith("Knack 2 of up to 3")

@@ -9,6 +9,7 @@ Pure functions of result dicts and state: nothing here decides or writes anythin
 from __future__ import annotations
 
 import random
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -631,6 +632,10 @@ def as_line(command: rc.Command, typed: str) -> str:
     return typed or command.kind.replace("_", " ")
 
 
+# [Knacks] the SRD's own examples of specific knacks
+KNACK_EXAMPLES = ("Throwing large nets", "Climbing over walls", "Listening to organ music")
+
+
 def create_character(state: GameState, talk: Conversation, tables: OracleTables | None,
                      rng: random.Random) -> rc.AddCharacter | None:
     """[Making a Character] name, archetype, profession, drive, knacks, equipment, catchphrase:
@@ -648,10 +653,14 @@ def create_character(state: GameState, talk: Conversation, tables: OracleTables 
     else:
         drive = talk.ask("Drive (Enter to skip):").strip()
     knacks: list[str] = []
-    for i in range(MAX_KNACKS):
-        knack = talk.ask(f"Knack {i + 1} of up to {MAX_KNACKS}, something specific (Enter to finish):").strip()
+    talk.say("Knacks are what the character is great at, and specific: " + ", ".join(KNACK_EXAMPLES) + ".")
+    while len(knacks) < MAX_KNACKS:
+        knack = talk.ask(f"Knack {len(knacks) + 1} of up to {MAX_KNACKS}, something specific (Enter to finish):").strip()
         if not knack:
             break
+        if len(re.findall(r"[^\W\d_]", knack)) < 3:  # "r", "2": a habit from the questions before, not a knack
+            talk.say(f"a knack is a few words, like {KNACK_EXAMPLES[1]!r}: type one, or Enter to finish")
+            continue
         knacks.append(knack)
     items = ([e.text for e in tables.tables[f"srd_equipment.{archetype}"].entries]
              if archetype and tables and f"srd_equipment.{archetype}" in tables else [])
