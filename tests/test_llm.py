@@ -369,6 +369,19 @@ def test_a_model_echoing_the_players_question_does_not_ask_it_twice():
     assert told.text.count("?") == 1 and told.text.endswith(question)
 
 
+def test_a_model_restating_the_question_as_a_statement_does_not_ask_it_twice():
+    """Seen with the bundled model in play: the Wide Shot's question turned into a statement
+    ("... where it shouldn't."), then the question asked after it."""
+    question = "Max Dumont, something small glints where it should not: what is it, and who dropped it?"
+    wide = Narration(task="wide_shot", text=f"The docks at night. A flare sputters. {question}",
+                     origin="wide_shot.x #1", question=question)
+    record = OutcomeRecord(task="wide_shot", characters=("Max Dumont",))
+    model, _ = narrator("Gulls wheel over the cranes. Max Dumont, something small glints where it shouldn't.")
+    told, _ = model.retell(wide, record, cast=Cast(members=[{"name": "Max Dumont", "description": ""}]), seed=1)
+    assert told.source == "model" and "Gulls wheel over the cranes." in told.text
+    assert told.text.count("glints") == 1 and told.text.endswith(question)
+
+
 @pytest.mark.parametrize("text", [
     # seen from the bundled model on an Alpha Wide Shot: the prompt's voice, and a narrator saying "I"
     "Narrators: Tallow, Wren, and I, with my three eyes on the toll bridge.",

@@ -108,12 +108,15 @@ def numbers_near(text: str, word: str) -> list[int]:
     return numbers
 
 
-def without_questions(text: str) -> str:
+def without_questions(text: str, question: str | None = None) -> str:
     """``text`` without the sentences that ask something: where the oracle puts a question to the
     player, the engine asks it, in its words; a small model echoing it (slightly changed) would ask
-    twice."""
+    twice. Nor those that restate ``question`` as a statement (four words in a row of it: "Max,
+    something small glints where it shouldn't."), which the question then repeats."""
+    asked = _runs(question, 4) if question else set()
     sentences = re.split(r"(?<=[.!?…])\s+", text.strip())
-    return " ".join(s for s in sentences if not s.rstrip("\"'”’)").endswith("?")).strip()
+    return " ".join(s for s in sentences
+                    if not s.rstrip("\"'”’)").endswith("?") and not (asked and _runs(s, 4) & asked)).strip()
 
 
 def without_numbered_names(text: str, names: Iterable[str]) -> str:

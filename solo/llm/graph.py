@@ -207,7 +207,7 @@ class ModelNarrator:
             self._refused(state, error)
         own = clean(first_paragraph(done.text))
         if state["oracle"].question:
-            own = without_questions(own)
+            own = without_questions(own, state["oracle"].question)
         text = f"{state['opening']} {own}".strip() if state.get("opening") else own
         return {"attempt": attempt, "text": text, "own": own, "error": error,
                 "calls": [*state.get("calls", []), call]}
