@@ -565,8 +565,8 @@ class Session:
         assert self.campaign is not None
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
         rng = command_rng(self.campaign.seed, head.command, stream)
-        return [Retelling(n, self.system.record(n, rules_events, self.state), self._cast(head.command), rng.randrange(2**31),
-                          self.told_at_table) for n in narrations]
+        return [Retelling(n, self.system.record(n, rules_events, self.state), self._cast(head.command),
+                          rng.randrange(2**31), self.told_at_table) for n in narrations]
 
     def _suggest(self, decision: Decision, head: Head) -> None:
         """Director co-pilot: the Director's answer becomes private suggestions (told by the

@@ -160,6 +160,8 @@ def test_a_chat_models_warmed_head_is_the_start_of_its_rendered_prompts(smol):
     assert prompt.startswith(head)
     warm, sent = smol.head_tokens(head), smol.prompt_tokens(prompt, "A pipe bursts beside Nara Quinn.")
     assert len(warm) > 900 and sent[: len(warm)] == warm
+    bare = smol.head_tokens(head.rstrip())  # ending on "This scene so far: ...", a line like a heading
+    assert sent[: len(bare)] == bare and len(bare) >= len(warm) - 3
     smol.llm.reset()
     assert smol.warm(head) == len(warm)
     done = smol.complete(prompt, max_tokens=4, stop=STOP, temperature=0.0, seed=1,

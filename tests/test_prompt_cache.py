@@ -30,9 +30,10 @@ ENIGMA = ("campaign new Bench --seed 5", "pc add 'Nara Quinn' --knack climbing -
           "ask 'Is the Baron here?'", "tumult start", "enemy add Crankshaw --type lieutenant", "enemy act Crankshaw",
           "hit Crankshaw", "tumult end", "scene start The zeppelin", "gamble Nara 'climb the rigging' --dice 1",
           "resolve", "snoop Max the cabin --dice 5", "scene end success")
-RHUN = ("campaign new Road --rules rhun --seed 11", "pc add Anna --archetype champion --race men --advancement hardiness "
-        "--intuition 0 --reason 2 --finesse 0 --exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4", "challenge add Orc --tier exceptional --disposition 90 --sentient",
-        "scene start The ford", "risk Anna exertion --dark 2 --vs Orc", "risk Anna reason", "challenge strike Orc Anna",
+RHUN = ("campaign new Road --rules rhun --seed 11",
+        "pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 --finesse 0 "
+        "--exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4",
+        "challenge add Orc --tier exceptional --disposition 90 --sentient", "scene start The ford", "risk Anna exertion --dark 2 --vs Orc", "risk Anna reason", "challenge strike Orc Anna",
         "night", "scene end")
 
 

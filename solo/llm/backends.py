@@ -278,11 +278,11 @@ class LlamaBackend:
         a chat model's rendering cut where the head ends, and the last two tokens left out (the
         words that follow may merge with the head's last ones into other tokens)."""
         mark = "\ue000"  # a private-use character: where the head ends inside the chat rendering
-        rendered = self.chat_prompt(head + mark)
+        rendered = self.chat_prompt(head + mark, "")  # all of it the user's turn, whatever its last line says
         if rendered is None or mark not in rendered:
             tokens = self.prompt_tokens(head)
         else:
-            tokens = self.prompt_tokens(head + mark)  # the BOS as prompt_tokens decides it
+            tokens = self.prompt_tokens(head + mark, "")  # the BOS as prompt_tokens decides it
             cut = list(self.llm.tokenize(rendered.split(mark)[0].encode("utf-8"), add_bos=False, special=True))
             tokens = tokens[: len(tokens) - len(list(self.llm.tokenize(rendered.encode("utf-8"), add_bos=False,
                                                                        special=True))) + len(cut)]
