@@ -859,10 +859,11 @@ class Session:
         return len(plans)
 
     def _likely(self, lines: Sequence[str], typed: str | None = None) -> list[Any]:
-        """The lines likely typed next, the likeliest first: the rules command being typed, what
-        settles open business (Enter on a pending roll), `scene start` once an adventure's scene
-        has ended, then the rule system's commands among ``lines`` (those its hints just named,
-        e.g. `round end` once the cast has acted); three at most."""
+        """The lines likely typed next, the likeliest first: the command being typed (a rules
+        command, or `scene end`, `ask` or `treasure`), what settles open business (Enter on a
+        pending roll), `scene start` once an adventure's scene has ended, then the rule system's
+        commands among ``lines`` (those its hints just named, e.g. `round end` once the cast has
+        acted); three at most."""
         found: list[Any] = []
 
         def take(text: str) -> None:
@@ -870,7 +871,8 @@ class Session:
                 command = parser.parse(text, self.system)
             except SoloError:
                 return
-            if not isinstance(command, parser.Meta) and not self.system.is_query(command) and command not in found:
+            rules = not isinstance(command, parser.Meta) and not self.system.is_query(command)
+            if (rules or isinstance(command, TOLD_AHEAD_TALK)) and command not in found:
                 found.append(command)
 
         if typed and typed.strip():
@@ -893,13 +895,16 @@ class Session:
 
     def _dry_run(self, command: Any, propose: Any) -> list[Retelling]:
         """What ``command`` would have the model retell if typed now, found on a copy of the session
-        (``_dry_copy``) by the code that runs it: ``_rules``'s decision, ``_write``'s fold and advance,
+        (``_dry_copy``) by the code that runs it: ``_rules``'s decision (a talk command's: ``TableTalk.decider``),
+        ``_write``'s fold and advance,
         ``_retell_all``'s retellings, the journal read as if the command's events were in it. Nothing
         is written; nothing comes of a journal that moved on meanwhile."""
         campaign = self._need_campaign()
         if self.journal.head(campaign.id) != self.head:
             return []
-        decision = self._decider(command, propose)()
+        decide = self.talk.decider(command, {}, []) if isinstance(command, TOLD_AHEAD_TALK) \
+            else self._decider(command, propose)
+        decision = decide()
         if not decision.retell or not any(n.task in self.system.narration_tasks for n in decision.narrations):
             return []
         payloads = [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
@@ -955,6 +960,11 @@ class Session:
                 part.unlink(missing_ok=True)
             raise JournalError(f"cannot write {str(path)[:80]}: {getattr(exc, 'strerror', None) or exc}") from None
         return {"file": str(path), "bytes": size}
+
+
+# The talk commands a speculation may decide ahead (``Session._likely``): they narrate, and deciding
+# them changes nothing but the decision (notes, the canon's writes and the co-pilot's are left out).
+TOLD_AHEAD_TALK = (parser.SceneEnd, parser.Ask, parser.Treasure)
 
 
 class _Pending:

@@ -6,6 +6,7 @@ command they settle a system's open business (a pending roll) first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import oracle, parser
@@ -31,11 +32,30 @@ class TableTalk:
     def run(self, command: Any, line: str) -> dict[str, Any]:
         """Notes, oracle questions, answers, treasure and table draws: journaled, never folded
         into the rules state; like any command they settle open business (a pending roll) first."""
-        from .session import Decision
-
         self.s._need_campaign()
         result: dict[str, Any] = {}
         chosen: list[Narration] = []
+        decision, _ = self.s._write(line, type(command).__name__.lower(), self.decider(command, result, chosen))
+        if chosen:  # taken: the others stay open, under the numbers they were shown with
+            taken = {id(n) for n in chosen}
+            self.s.suggestions = [None if n is None or id(n) in taken else n for n in self.s.suggestions]
+            if not any(self.s.suggestions):
+                self.s.suggestions = []
+        # the settled roll's own events; the Director's harm that followed is reported apart
+        own = decision.events[:min(decision.reported_from, len(decision.events))]
+        settled = [e for e in own if not isinstance(e, SessionEvent)]
+        resolved = self.s.system.describe_settled(decision.before, settled) if settled else None
+        if resolved:
+            result["resolved"] = resolved
+        if decision.apart:
+            result[self.s.system.apart_key] = decision.apart
+        return self.s._with_narration(result, decision)
+
+    def decider(self, command: Any, result: dict[str, Any], chosen: list[Narration]) -> Callable[[], Decision]:
+        """How a talk command is decided, as a function run inside the write transaction (``run``) or on a
+        copy of the session that writes nothing (``Session._dry_run``): what it shows goes in ``result``,
+        the suggestions it takes in ``chosen``."""
+        from .session import Decision
 
         def decide() -> Decision:
             before = self.s.state
@@ -156,21 +176,7 @@ class TableTalk:
             self.s.chronicle.world(decision, self.s._rng("world"))
             return decision
 
-        decision, _ = self.s._write(line, type(command).__name__.lower(), decide)
-        if chosen:  # taken: the others stay open, under the numbers they were shown with
-            taken = {id(n) for n in chosen}
-            self.s.suggestions = [None if n is None or id(n) in taken else n for n in self.s.suggestions]
-            if not any(self.s.suggestions):
-                self.s.suggestions = []
-        # the settled roll's own events; the Director's harm that followed is reported apart
-        own = decision.events[:min(decision.reported_from, len(decision.events))]
-        settled = [e for e in own if not isinstance(e, SessionEvent)]
-        resolved = self.s.system.describe_settled(decision.before, settled) if settled else None
-        if resolved:
-            result["resolved"] = resolved
-        if decision.apart:
-            result[self.s.system.apart_key] = decision.apart
-        return self.s._with_narration(result, decision)
+        return decide
 
     def scene(self) -> dict[str, Any]:
         """`scene show`: where the scene is, who is on stage and what stands in the way (from the
