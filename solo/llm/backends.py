@@ -238,10 +238,14 @@ class LlamaBackend:
         """The token ids sent for ``prompt``. A base model's BOS is added as llama.cpp's vocabulary
         asks; a chat template writes its own (as Hugging Face and llama-cpp-python expect), and a
         model that wants one but whose template left it out gets exactly one."""
-        llm = self.llm
         rendered = self.chat_prompt(prompt, prefill)
         if rendered is None:
-            return list(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
+            return list(self.llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
+        return self._chat_tokens(rendered)
+
+    def _chat_tokens(self, rendered: str) -> list[int]:
+        """A chat template's rendering as tokens, with exactly one BOS when the model wants one."""
+        llm = self.llm
         tokens = list(llm.tokenize(rendered.encode("utf-8"), add_bos=False, special=True))
         bos = llm.token_bos()
         wanted = bos >= 0 and list(llm.tokenize(b"", add_bos=True, special=True))[:1] == [bos]  # the vocabulary adds one
@@ -279,13 +283,8 @@ class LlamaBackend:
         words that follow may merge with the head's last ones into other tokens)."""
         mark = "\ue000"  # a private-use character: where the head ends inside the chat rendering
         rendered = self.chat_prompt(head + mark, "")  # all of it the user's turn, whatever its last line says
-        if rendered is None or mark not in rendered:
-            tokens = self.prompt_tokens(head)
-        else:
-            tokens = self.prompt_tokens(head + mark, "")  # the BOS as prompt_tokens decides it
-            cut = list(self.llm.tokenize(rendered.split(mark)[0].encode("utf-8"), add_bos=False, special=True))
-            tokens = tokens[: len(tokens) - len(list(self.llm.tokenize(rendered.encode("utf-8"), add_bos=False,
-                                                                       special=True))) + len(cut)]
+        tokens = (self.prompt_tokens(head) if rendered is None or mark not in rendered
+                  else self._chat_tokens(rendered.split(mark)[0]))
         return tokens[:-2]
 
     def warm(self, head: str, cancelled: Cancel | None = None) -> int:

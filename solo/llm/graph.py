@@ -39,6 +39,12 @@ def first_paragraph(text: str) -> str:
 Check = Callable[[str, OutcomeRecord], list[str]]
 
 
+def _cancel(cancelled: Cancel | None) -> dict[str, Any]:
+    """``cancelled`` for a backend's ``complete``, passed only when set: a backend written before
+    work could be cancelled still narrates."""
+    return {"cancelled": cancelled} if cancelled is not None else {}
+
+
 def prompts_folder() -> Path:
     """The shared prompt templates (``SOLO_PROMPTS`` replaces them); a rule system's own
     (its ``data/prompts``) are looked up first."""
@@ -188,11 +194,10 @@ class ModelNarrator:
         call = ModelCall(task=state["oracle"].task, model=self.backend.name, prompt=state["prompt"],
                          parameters=parameters)
         start = time.perf_counter()
-        # passed only when set: a backend written before cancelling existed still narrates
-        cancel: dict[str, Any] = {"cancelled": state["cancelled"]} if state.get("cancelled") is not None else {}
         try:
             done = self.backend.complete(state["prompt"], deadline=start + self.budget_seconds,
-                                         on_text=state.get("on_text") or self.on_text, **parameters, **cancel)
+                                         on_text=state.get("on_text") or self.on_text, **parameters,
+                                         **_cancel(state.get("cancelled")))
         except NarratorError as exc:
             call.duration_ms = (time.perf_counter() - start) * 1000
             call.fallback = str(exc)
@@ -331,9 +336,8 @@ class ModelNarrator:
         call = ModelCall(task=task, model=self.backend.name, prompt=prompt, parameters=parameters)
         start = time.perf_counter()
         try:
-            cancel: dict[str, Any] = {"cancelled": cancelled} if cancelled is not None else {}
             done = self.backend.complete(prompt, deadline=start + self.budget_seconds, on_text=on_text, **parameters,
-                                         **cancel)
+                                         **_cancel(cancelled))
         except NarratorError as exc:
             call.fallback = str(exc)
             return None, call
