@@ -15,6 +15,16 @@ from solo.repl import Repl
 from solo.session import Session
 
 
+def play(session: Session, *lines: str) -> list[dict[str, Any]]:
+    """Each line run in turn, each one that must run; their results."""
+    out = []
+    for line in lines:
+        outcome = session.execute(line)
+        assert outcome.ok, (line, outcome.error)
+        out.append(outcome.result or {})
+    return out
+
+
 def ok(session: Session, line: str) -> dict[str, Any]:
     outcome = session.execute(line)
     assert outcome.ok, f"{line!r}: {outcome.error}"

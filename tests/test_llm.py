@@ -11,9 +11,11 @@ from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
 from solo.llm.graph import Cast, ModelNarrator
 from solo.narration import Narration
 from solo.rules.enigma import SYSTEM
+from solo.session import Session
+
+from playing import play
 
 PROMPTS = SYSTEM.data / "prompts"
-from solo.session import Session
 
 BLUNDER = OutcomeRecord(task="blunder", characters=("Nara Quinn",), actor="Nara Quinn", action="leap the gap",
                         dice=(2, 3), success=False, peril={"Nara Quinn": (1, 2)}, harm_track="Peril")
@@ -135,15 +137,6 @@ def journal(tmp_path):
     j = Journal(tmp_path / "j.sqlite")
     yield j
     j.close()
-
-
-def play(session: Session, *lines: str) -> list[dict]:
-    out = []
-    for line in lines:
-        outcome = session.execute(line)
-        assert outcome.ok, (line, outcome.error)
-        out.append(outcome.result or {})
-    return out
 
 
 def told(result: dict) -> list[dict]:

@@ -27,6 +27,8 @@ from solo.llm.speculate import Speculator
 from solo.repl import Repl
 from solo.session import Session
 
+from playing import play
+
 SPLIT = re.compile(r"Enemy: .*danger rating (\d+)\. Heroes in reach: ([^(]+) \(Peril")
 
 
@@ -80,15 +82,6 @@ class Streaming(FakeBackend):
 
 def session(path: Path, backend: FakeBackend) -> Session:
     return Session(Journal(path), model=ModelNarrator(backend))
-
-
-def play(s: Session, *lines: str) -> list[dict[str, Any]]:
-    out = []
-    for line in lines:
-        outcome = s.execute(line)
-        assert outcome.ok, (line, outcome.error)
-        out.append(outcome.result or {})
-    return out
 
 
 def told_ahead(s: Session, lines: tuple[str, ...] = ()) -> Speculator:
