@@ -164,9 +164,9 @@ class Repl:
 
     def _typed(self, buffer: Any) -> None:
         """The line under the cursor changed: once the player pauses (``TYPE_AHEAD_PAUSE``), a
-        whole rules command is told ahead, as a pending roll is (``Session.speculate``), so its
-        narration is under way, or ready, when Enter is pressed. Nothing shows until then; a line
-        changed again drops it. Not in the Director co-pilot."""
+        whole rules command (or `scene end`, `ask`, `treasure`) is told ahead, as a pending roll is
+        (``Session.speculate``), so its narration is under way, or ready, when Enter is pressed.
+        Nothing shows until then; a line changed again drops it. Not in the Director co-pilot."""
         if self._typing is not None:
             self._typing.cancel()
             self._typing = None

@@ -455,8 +455,7 @@ class Session:
                     raise JournalConflict("the campaign changed in another process: nothing was written")
                 self.reload()
             decision = decide()
-            payloads = [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
-                        for e in decision.events]
+            payloads = self._payloads(decision)
             head = self.journal.append(campaign.id, self.head, line, kind, payloads)
             for call in decision.calls:
                 self.journal.add_model_call(campaign.id, head.command, call)
@@ -492,6 +491,11 @@ class Session:
         if model is not None and decision.recaps and "recap" in self.system.narration_tasks:
             self._retell_recaps(decision, head)
         return decision, head
+
+    def _payloads(self, decision: Decision) -> list[dict[str, Any]]:
+        """A decision's events as the journal stores them: the session's own, and the rule system's."""
+        return [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
+                for e in decision.events]
 
     def _retell_recaps(self, decision: Decision, head: Head) -> None:
         """The recaps a scene's or chapter's end stored, retold by the model (quietly: they are not
@@ -841,8 +845,9 @@ class Session:
         except SoloError:  # no second reader of the journal: every line narrates as it always did
             likely = []
         # the head every prompt of the next command begins with, evaluated ahead (ModelNarrator.warm)
-        warm = self._cast(self.head.command + 1) if able and self.campaign is not None and self.system.narration_tasks \
-            else None
+        warm = None
+        if able and self.campaign is not None and self.system.narration_tasks:
+            warm = self._cast(self.head.command + 1)
         if (not likely and warm is None) or model is None or self.campaign is None:
             if ahead is not None:
                 ahead.drop()
@@ -895,10 +900,10 @@ class Session:
 
     def _dry_run(self, command: Any, propose: Any) -> list[Retelling]:
         """What ``command`` would have the model retell if typed now, found on a copy of the session
-        (``_dry_copy``) by the code that runs it: ``_rules``'s decision (a talk command's: ``TableTalk.decider``),
-        ``_write``'s fold and advance,
-        ``_retell_all``'s retellings, the journal read as if the command's events were in it. Nothing
-        is written; nothing comes of a journal that moved on meanwhile."""
+        (``_dry_copy``) by the code that runs it: ``_rules``'s decision (a talk command's:
+        ``TableTalk.decider``), ``_write``'s fold and advance, ``_retell_all``'s retellings, the
+        journal read as if the command's events were in it. Nothing is written; nothing comes of a
+        journal that moved on meanwhile."""
         campaign = self._need_campaign()
         if self.journal.head(campaign.id) != self.head:
             return []
@@ -907,8 +912,7 @@ class Session:
         decision = decide()
         if not decision.retell or not any(n.task in self.system.narration_tasks for n in decision.narrations):
             return []
-        payloads = [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
-                    for e in decision.events]
+        payloads = self._payloads(decision)
         head = Head(seq=self.head.seq + len(payloads), command=self.head.command + 1)
         after = self._dry_copy(typing.cast(Journal, _Pending(self.journal, head, payloads)))
         after._advance(self.ledger.step(self.folded, decision.events), head, decision)
