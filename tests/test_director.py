@@ -243,3 +243,18 @@ def test_a_seeded_sixty_command_solo_session_with_no_model(session, tmp_path):
     assert session.verify()["ok"]
     text = (tmp_path / "jade.md").read_text()
     assert "*Wide shot* (oracle" in text and "*Blunder* (oracle" in text
+
+
+def test_a_wide_shot_asks_its_leading_question_once():
+    """[The Wide Shot] ends on one leading question, which the engine asks: no opening of the table
+    carries a question of its own besides (seen in play: the same question twice)."""
+    from solo.rules.enigma import SYSTEM
+    from solo.rules.enigma.director import PulpNarrator
+    from solo.tables import system_tables
+
+    narrator = PulpNarrator(system_tables(SYSTEM.data))
+    for seed in range(300):
+        for place in (None, "the fish market at dawn"):
+            told = narrator.wide_shot(random.Random(seed), place=place, character="Ines Varga")
+            assert told.question and told.text.count("?") == told.question.count("?"), (seed, told.text)
+            assert told.text.endswith(told.question) and told.text.count(told.question) == 1
