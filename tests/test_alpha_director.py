@@ -214,10 +214,10 @@ def test_a_foe_leaving_in_its_own_turn_hands_it_to_the_next_foe(tmp_path):
     game = Solo(tmp_path, 6, NULL, "enemy add Soldier --count 3", "combat start", solo=False)
     director = AlphaDirector(system_tables(SYSTEM.data))
     reaction = director.answered(game.state, "Does Soldier 3 run away?", "yes, and", random.Random(1), StoryView())
-    assert reaction.solo_moves == [rc.Remove(character="Soldier 3")] and not reaction.tell_moves  # Null's turn
+    assert reaction.solo_moves == [rc.LeaveEnemy(name="Soldier 3")] and not reaction.tell_moves  # Null's turn
     game.do("next")  # Null, Soldier 1, Soldier 2, Soldier 3: Soldier 1's turn waits
     reaction = director.answered(game.state, "Does Soldier 1 run away?", "yes", random.Random(1), StoryView())
-    assert reaction.solo_moves == [rc.Remove(character="Soldier 1"), rc.EnemyTurn(), rc.EnemyTurn()]
+    assert reaction.solo_moves == [rc.LeaveEnemy(name="Soldier 1"), rc.EnemyTurn(), rc.EnemyTurn()]
     assert reaction.tell_moves and reaction.narrations[0].text.startswith("Soldier 1 ")
     assert director.answered(game.state, "Does Soldier 1 run away?", "no", random.Random(1), StoryView()).solo_moves == []
     assert director.answered(game.state, "Does Soldier 4 run away?", "yes", random.Random(1), StoryView()).solo_moves == []

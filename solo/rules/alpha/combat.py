@@ -1,6 +1,7 @@
 """Alpha's combat: the Order of Battle, turns and rounds, moving, attacking, reactions, removal and
-joining, Mortal Peril's choice. Each function takes the state and a command and returns the new
-state and the command's result, or raises a one-line ``RuleViolation`` (nothing changes).
+joining, a foe leaving the fight for good, Mortal Peril's choice. Each function takes the state and
+a command and returns the new state and the command's result, or raises a one-line
+``RuleViolation`` (nothing changes).
 Sections of *Alpha 1.1 Combat* (shared/seeds/001) in brackets; Rulings of shared/systems/alpha.md."""
 
 from __future__ import annotations
@@ -205,6 +206,23 @@ def join(state: AlphaState, c: rc.Join) -> Step:
     if combat.current is None:  # the order was empty: the newcomer's turn begins
         state = begin_turn(state, 0)
     return state, {"joined": who.name, **order_fields(state)}
+
+
+def leave(state: AlphaState, c: rc.LeaveEnemy) -> Step:
+    """`enemy leave` (an extension of alpha.md, as the other systems' `enemy leave`; the chapter leaves
+    a foe's flight or surrender to the Director): the foe leaves the fight for good, at any time. In a
+    combat it is taken out of the order as by Rulings *Removal* [Order of Battle] (its turn passes if
+    it was the current one); from then on it no longer acts or can be targeted, `join` refuses it and
+    `combat start` passes over it, where `remove` only takes a creature out of this combat's order."""
+    who = active(find(state, c.name, "foes"))
+    state = state.with_creature(who.model_copy(update={"status": "left", "left": c.how}))
+    taken_out = state.in_order(who.name)
+    state, passed = take_out(state, who.name)
+    combat = state.combat
+    return state, {"enemy": who.name, "how": c.how, "taken_out": taken_out, **order_fields(state),
+                   **({"turn": passed} if passed else {}), "new_round": bool(passed and passed["new_round"]),
+                   "actions_left": combat.actions_left if combat is not None and combat.current is not None
+                   else None}
 
 
 def fate(state: AlphaState, c: rc.Fate) -> Step:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .state import Frozen
+from .state import Frozen, Leaving
 
 Mode = Literal["normal", "advantage", "disadvantage"]
 Kind = Literal["melee", "ranged"]
@@ -176,6 +176,15 @@ class Join(Frozen):
     character: str
 
 
+class LeaveEnemy(Frozen):
+    """`enemy leave NAME [--how flee|surrender|removed]`: a foe leaves the fight for good (an extension
+    of alpha.md, as the other systems' `enemy leave`); `remove` only takes a creature out of the order."""
+
+    kind: Literal["enemy_leave"] = "enemy_leave"
+    name: str
+    how: Leaving = "flee"
+
+
 class NextDay(Frozen):
     kind: Literal["day_next"] = "day_next"
 
@@ -208,5 +217,5 @@ class AttackOdds(Frozen):
 Command = (
     StartCampaign | AddCharacter | AddEnemy | StartScene | StartCombat | EndCombat | Next | EnemyTurn | Move | Attack
     | Hide | Notice | Unhide | Check | Act | React | Escalate | Damage | Heal | Diminish | Breather | Rest | Fate
-    | Remove | Join | NextDay | Odds | AttackOdds
+    | Remove | Join | LeaveEnemy | NextDay | Odds | AttackOdds
 )

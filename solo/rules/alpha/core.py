@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from ...errors import RuleViolation
-from .data_rules import ACTIONS, MAX_DEBT, die_label, fold
+from .data_rules import ACTIONS, LEFT, MAX_DEBT, die_label, fold
 from .state import AlphaState, Combat, Creature, Side
 
 # --- finding creatures -------------------------------------------------------------------------------
@@ -40,11 +40,16 @@ def find(state: AlphaState, name: str, side: Side | None = None) -> Creature:
 
 def active(who: Creature) -> Creature:
     """Rulings *Mortal Peril*, *Foes at 0 LP*: the sacrificed and the defeated no longer act,
-    heal or can be targeted."""
+    heal or can be targeted; nor does a foe that left the fight for good (`enemy leave`), in this
+    combat or any later one."""
     if who.status == "sacrificed":
         raise RuleViolation(f"{who.name} was sacrificed: it no longer acts, heals or can be targeted")
     if who.status == "defeated":
         raise RuleViolation(f"{who.name} is defeated (0 LP): it no longer acts or can be targeted")
+    if who.status == "left":
+        how = LEFT[who.left] if who.left is not None else "left"
+        raise RuleViolation(f"{who.name} {how} and is out of the fight for good: it no longer acts or can be "
+                            f"targeted")
     return who
 
 

@@ -23,6 +23,9 @@ BREATHER_LP = 2
 BREATHERS_PER_DAY = 2
 # Rulings *Checks* (Default): suggested difficulties, easy to very hard [Improvised Actions]
 SUGGESTED_DIFFICULTIES = (4, 6, 8, 10, 12)  # 4 easy ... 12 very hard
+# `enemy leave` (an extension of alpha.md, as the other systems' `enemy leave`): how a foe leaves the
+# fight for good, and the words that tell it
+LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was taken away"}
 
 _CAPACITY = re.compile(r"^[a-z][a-z0-9_-]{0,23}$")
 _DIE = re.compile(r"^d?([0-9]{1,3})$")

@@ -404,6 +404,8 @@ def step(state: AlphaState, command: rc.Command, rng: random.Random) -> Step:
             return combat.remove(state, command)
         case rc.Join():
             return combat.join(state, command)
+        case rc.LeaveEnemy():
+            return combat.leave(state, command)
         case rc.NextDay():
             return _next_day(state, command)
     raise RuleViolation(f"{type(command).__name__} is not a command Alpha decides")

@@ -20,8 +20,9 @@ Its seeded policy in solo play, always decided by the rules:
 - an adventure scene brings its foes when it opens; an improvised scene with nobody in the way may
   bring some, drawn to fit the scene, as many as the party has members (up to three), d6 in every
   capacity (the Rulings' Default);
-- an oracle "yes" to "does the soldier flee?" (or give up) takes that foe out of the Order of
-  Battle (`remove`), and plays the foes' turns that follow if the turn passes to one.
+- an oracle "yes" to "does the soldier flee?" (or give up) takes that foe out of the fight for
+  good (`enemy leave`: out of the Order of Battle and of every later combat), and plays the foes'
+  turns that follow if the turn passes to one.
 """
 
 from __future__ import annotations
@@ -196,10 +197,11 @@ class AlphaDirector:
 
     def answered(self, state: AlphaState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
-        """A yes to "does the soldier flee?" (or give up) takes that foe out of the Order of Battle
-        (`remove`, the emulated Director's move in solo play), told in a line; if its leaving passes
-        the turn to a foe, the foes' turns that follow are played too. Only in combat, and not
-        while a Mortal Peril waits (the rules would refuse the removal)."""
+        """A yes to "does the soldier flee?" (or give up) takes that foe out of the fight for good
+        (`enemy leave`, the emulated Director's move in solo play: out of the Order of Battle, and
+        no later `combat start` brings it back), told in a line; if its leaving passes the turn to
+        a foe, the foes' turns that follow are played too. Only in combat, and not while a Mortal
+        Peril waits (the rules would refuse the leaving)."""
         out: Reaction[rc.Command] = Reaction()
         if not answer.startswith("yes") or state.combat is None or state.peril is not None:
             return out
@@ -213,9 +215,9 @@ class AlphaDirector:
         table = "foes.surrender" if how == "surrender" else "foes.flee"
         told = n.one("foe_leaves", table, rng, about={"kind": "leaves", "actor": foe, "how": how}, enemy=foe)
         out.narrations.append(told.model_copy(update={"origin": f"{told.origin}; the oracle's {answer!r}"}))
-        leave = rc.Remove(character=foe)
+        leave = rc.LeaveEnemy(name=foe, how="surrender" if how == "surrender" else "flee")
         out.solo_moves.append(leave)
-        try:  # the rules, to see whose turn the foe's leaving passes to (a removal rolls no dice)
+        try:  # the rules, to see whose turn the foe's leaving passes to (a leaving rolls no dice)
             gone = fold(state, decide(state, leave, rng=random.Random(0)))
         except RuleViolation:
             return out
@@ -335,7 +337,7 @@ class AlphaDirector:
                 self._turn(n, out, r.get("turn"), rng)
             case "next":
                 self._turn(n, out, r, rng)
-            case "remove":
+            case "remove" | "enemy_leave":
                 self._turn(n, out, r.get("turn"), rng)
             case "escalate":
                 e = r["escalation"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...kernel.grammar import Args, Option, Spec, number, text
 from . import commands as rc
-from .data_rules import CAPACITIES, parse_die
+from .data_rules import CAPACITIES, LEFT, parse_die
 
 _FACE = re.compile(r"^[0-9]{1,3}$")
 
@@ -97,6 +97,13 @@ def _pc_add(a: Args) -> rc.AddCharacter:
 def _enemy_add(a: Args) -> rc.AddEnemy:
     return rc.AddEnemy(name=text(a, "the foe's name", a.positionals), count=_count(a, "count", "--count", 1, 99),
                        dice=_capacity_dice(a))
+
+
+def _enemy_leave(a: Args) -> rc.LeaveEnemy:
+    how = (a.one("how") or "flee").strip().casefold()
+    if how not in LEFT:
+        raise a.fail(f"--how is flee, surrender or removed, not {how[:20]!r}")
+    return rc.LeaveEnemy(name=text(a, "the foe's name", a.positionals), how=how)  # type: ignore[arg-type]
 
 
 def _combat_start(a: Args) -> rc.StartCombat:
@@ -249,10 +256,13 @@ SPECS = (
          "no names: the whole party)", lambda a: rc.Rest(characters=tuple(a.positionals))),
     Spec("fate", "fate NAME sacrifice|survive [--cost TEXT]", "settles Mortal Peril", _fate,
          (Option("--cost", "cost"),), min_args=2, max_args=2),
-    Spec("remove", "remove NAME", "NAME leaves the Order of Battle (the rest slide up)",
+    Spec("remove", "remove NAME", "NAME leaves the Order of Battle (the rest slide up); `join` brings it back",
          lambda a: rc.Remove(character=text(a, "who leaves", a.positionals)), min_args=1),
     Spec("join", "join NAME", "NAME joins the Order of Battle at its end",
          lambda a: rc.Join(character=text(a, "who joins", a.positionals)), min_args=1),
+    Spec("enemy leave", "enemy leave NAME [--how flee|surrender|removed]",
+         "a foe leaves the fight for good (flees, gives up, is taken away): out of the order, in no later combat",
+         _enemy_leave, (Option("--how", "how"),), min_args=1),
     Spec("day next", "day next", "a new adventuring day: breathers and rest renew", lambda a: rc.NextDay(),
          max_args=0),
     Spec("odds attack", "odds attack NAME TARGET --melee|--ranged [--distance N]",

@@ -25,7 +25,9 @@ from ...kernel.payload import as_text as _text
 from ...kernel.payload import link as _link
 from ...kernel.payload import names as _names
 from ...kernel.payload import who as _who
-from .data_rules import CAPACITIES
+from .data_rules import CAPACITIES, LEFT
+
+LEAVES = {"flee": "flees the fight", "surrender": "gives up the fight", "removed": "is taken away"}
 
 
 def _and(names: Sequence[str]) -> str:
@@ -176,6 +178,9 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
             return RecapLine(text=f"{_who(r, 'removed')} left the fight", names=_names(r.get("removed")))
         case "join":
             return RecapLine(text=f"{_who(r, 'joined')} joined the fight", names=_names(r.get("joined")))
+        case "enemy_leave":
+            return RecapLine(text=f"{_who(r, 'enemy')} {LEFT.get(_text(r.get('how')), 'left')}, out of the fight "
+                                  f"for good", names=_names(r.get("enemy")))
     return None  # the campaign's start, a scene's or a day's (their own events tell them)
 
 
@@ -363,6 +368,11 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
         case "join":
             order = ", ".join(str(n) for n in _seq(r.get("order"))) or "empty"
             return [f"- **{_who(r, 'joined')}** joins the Order of Battle: {order}."]
+        case "enemy_leave":
+            order = ", ".join(str(n) for n in _seq(r.get("order"))) or "empty"
+            where = f"; Order of Battle: {order}" if r.get("taken_out") else ""
+            return [f"- **{_who(r, 'enemy')}** {LEFT.get(_text(r.get('how')), 'left')}, out of the fight for good"
+                    f"{where}.", *_turn_full(r)]
         case "day_next":
             return ["- Breathers and the rest renew."]
     return []
@@ -447,6 +457,8 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
             return [f"- **{_who(r, 'removed')}** leaves the fight."]
         case "join":
             return [f"- **{_who(r, 'joined')}** joins the fight."]
+        case "enemy_leave":
+            return [f"- **{_who(r, 'enemy')}** {LEAVES.get(_text(r.get('how')), 'leaves the fight')}."]
     return []  # turns passing, the day's renewal: mechanics only
 
 
@@ -476,7 +488,7 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
 
 def _creature(name: str, c: Mapping[str, Any], link: bool) -> list[str]:
     status = _text(c.get("status"), "active")
-    flag = f" ({status})" if status != "active" else ""
+    flag = f" ({LEFT.get(_text(c.get('left')), status)})" if status != "active" else ""
     shown = _link(name) if link else name
     notes = [f"LP {c.get('lp', '?')}/{c.get('lp_max', '?')}", f"speed {c.get('speed', '?')}", _sheet_dice(c)]
     hidden = [str(n) for n in _seq(c.get("hidden_from"))]
@@ -496,7 +508,7 @@ def _creature(name: str, c: Mapping[str, Any], link: bool) -> list[str]:
 def export_cast(status: Mapping[str, Any]) -> list[str]:
     """Each party member as ``status`` shows it: Life Points, speed, the current dice (with the base
     of a diminished one), hidings, the day's breathers and rest, what surviving cost; the sacrificed
-    marked. Then the foes, the defeated marked."""
+    marked. Then the foes, the defeated and those that left the fight (how) marked."""
     lines: list[str] = []
     for name, c in _map(status.get("characters")).items():
         lines += _creature(str(name), _map(c), link=True)

@@ -13,7 +13,7 @@ from rich.markup import escape
 from ...errors import SoloError
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
 from . import commands as rc
-from .data_rules import CAPACITIES, DEFAULT_DIE, LADDER, capacity_name, die_label, parse_die
+from .data_rules import CAPACITIES, DEFAULT_DIE, LADDER, LEFT, capacity_name, die_label, parse_die
 from .state import AlphaState
 
 
@@ -55,7 +55,7 @@ def _sheet(name: str, c: dict[str, Any]) -> str:
                     for cap, d in c["dice"].items())
     notes = [f"LP {c['lp']}/{c['lp_max']}", f"speed {c['speed']}", dice]
     if c["status"] != "active":
-        notes.append(f"[bold red]{c['status']}[/]")
+        notes.append(f"[bold red]{LEFT.get(str(c.get('left')), c['status'])}[/]")
     if c["hidden_from"]:
         notes.append("hidden from " + ", ".join(map(escape, c["hidden_from"])))
     if c["reaction_debt"]:
@@ -157,6 +157,12 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             who = r.get("removed") or r.get("joined")
             out = [f"{_name(str(who))} {'leaves' if 'removed' in r else 'joins'} the order: "
                    + _order(r["order"], r["current"])]
+            if "turn" in r:
+                out.append("  " + _turn(r["turn"]))
+            return out
+        case "LeaveEnemy":
+            out = [f"{_name(r['enemy'])} {LEFT.get(r['how'], 'left')}: out of the fight for good"
+                   + (f"; the order: {_order(r['order'], r['current'])}" if r.get("taken_out") else "")]
             if "turn" in r:
                 out.append("  " + _turn(r["turn"]))
             return out

@@ -22,7 +22,7 @@ def creature(who: Creature) -> dict[str, Any]:
             "base": {cap: die_label(s) for cap, s in who.base.items()},
             "lp": who.lp, "lp_max": who.lp_max, "speed": who.speed, "breathers_used": who.breathers_used,
             "rested": who.rested, "reaction_debt": who.reaction_debt, "hidden_from": list(who.hidden_from),
-            "status": who.status, "costs": list(who.costs)}
+            "status": who.status, "left": who.left, "costs": list(who.costs)}
 
 
 def status(state: AlphaState) -> dict[str, Any]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from .data_rules import ACTIONS, fold
 
@@ -14,7 +14,8 @@ class Frozen(BaseModel):
 
 
 Side = Literal["party", "foes"]
-Standing = Literal["active", "sacrificed", "defeated"]
+Standing = Literal["active", "sacrificed", "defeated", "left"]
+Leaving = Literal["flee", "surrender", "removed"]  # how a foe left the fight for good (`enemy leave`)
 
 
 class Creature(Frozen):
@@ -33,6 +34,18 @@ class Creature(Frozen):
     hidden_from: tuple[str, ...] = ()
     status: Standing = "active"
     costs: tuple[str, ...] = ()  # what each Survive cost [Mortal Peril › Survive]
+    left: Leaving | None = None  # with status "left": how the foe left the fight for good (`enemy leave`)
+
+    @model_serializer(mode="wrap")
+    def _stored(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A creature that never left is written without ``left``, in the shape creature events and
+        snapshots had before the field: those load unchanged (the field's default), a snapshot taken
+        before it still equals the replay in `replay --verify`, and a campaign where no foe left
+        journals what it did before (the event stays v1)."""
+        data: dict[str, Any] = handler(self)
+        if self.left is None:
+            data.pop("left", None)
+        return data
 
     @property
     def speed(self) -> int:

@@ -24,7 +24,7 @@ from ...kernel.protocol import Conversation, DiceNeed
 from . import commands as rc
 from . import events as ev
 from . import odds, policy
-from .data_rules import CAPACITIES, LADDER, SUGGESTED_DIFFICULTIES, die_label, fold
+from .data_rules import CAPACITIES, LADDER, LEFT, SUGGESTED_DIFFICULTIES, die_label, fold
 from .decide import decide
 from .grammar import SPECS
 from .state import AlphaState, Creature
@@ -387,6 +387,8 @@ def _parts(c: rc.Command) -> tuple[list[str], list[str], list[str]] | None:
             return ["remove"], [c.character], []
         case rc.Join():
             return ["join"], [c.character], []
+        case rc.LeaveEnemy():
+            return ["enemy", "leave"], [c.name], ["--how", c.how]
         case rc.NextDay():
             return ["day", "next"], [], []
         case rc.AttackOdds():
@@ -462,6 +464,8 @@ def _first(state: AlphaState, spec: str) -> list[str]:
         return _q(list(fight.order) if fight is not None else [])
     if spec == "join":
         return _q([c.name for c in active if not state.in_order(c.name)] if fight is not None else [])
+    if spec == "enemy leave":
+        return _q([c.name for c in state.enemies if c.active])
     return []
 
 
@@ -506,6 +510,8 @@ def _values(state: AlphaState, spec: str, flag: str, actor: Creature | None) -> 
         return ["1", "2"]
     if flag == "--count":
         return ["2", "3", "4", "6"]
+    if flag == "--how":
+        return list(LEFT)
     return []
 
 
