@@ -2,8 +2,11 @@
 
 The frame is the kernel's: front matter, the rule document's credit, notes, oracle answers
 and narration where they were written, undone commands left out. Each stored rules event is
-written by its rule system (``RuleSystem.export_event``), which also lists the cast at the
-end. The file suits an Obsidian vault (front matter with tags, plain headings).
+written by its rule system (``RuleSystem.export_event``), which also names the cast of the
+front matter (``export_names``) and lists it at the end. A command's narration follows its
+events, except where the command ends one section and opens the next (a game won, the next
+begun): what tells the end (``closing_tasks``) comes before the lines that open the next
+(``export_opening``). The file suits an Obsidian vault (front matter with tags, plain headings).
 """
 
 from __future__ import annotations
@@ -109,6 +112,17 @@ def _without_question(text: str) -> str:
     return text
 
 
+def _narration_lines(n: dict[str, Any], story: bool) -> list[str]:
+    """One narration: its task as a heading, where its words came from (unless ``story``), its text."""
+    if story and (n["task"] == "lesson" or (n["task"] == "success" and n["source"] == "oracle")):
+        return []  # teaching notes and prompts for the player's words are not the story
+    if story and n["task"] == "wide_shot":
+        n = {**n, "text": _without_question(n["text"])}
+    origin = f", {n['origin']}" if n.get("origin") else ""
+    heading = n["task"].replace("_", " ").capitalize()
+    return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", n["text"], ""]
+
+
 def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
                     story: bool = False, canon: Canon | None = None) -> str:
     """The Markdown journal as one text (see ``markdown_lines``)."""
@@ -130,7 +144,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         f"seed: {campaign.seed}",
         f"created: {campaign.created}",
         f"tags: [solo, {system.name}]",
-        f"cast: [{', '.join(_yaml(name) for name in status.get('characters', {}))}]",
+        f"cast: [{', '.join(_yaml(name) for name in system.export_names(status))}]",
         f"places: [{', '.join(_yaml(p) for p in _places(journal, campaign, undone))}]",
         "---",
         f"# {campaign.name}",
@@ -160,25 +174,31 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
                 scene = stored.payload.get("title") or "an untitled scene"
         for row in [*its_notes, *its_narrations]:
             mentioned(str(row["text"]))
+        lines: list[str] = []
+        opened: list[str] | None = None  # where the command opens a section (a new game): from there on
         for i, stored in enumerate(its_events):
             if stored.type in TYPES:
-                yield from _session_event(stored.payload, story, by_key)
+                told, opens = _session_event(stored.payload, story, by_key), []
             else:
-                yield from system.export_event(stored.payload, i == 0, story)
+                told, opens = system.export_event(stored.payload, i == 0, story), system.export_opening(stored.payload, story)
+            if opened is None:
+                lines += told
+                opened = list(opens) if opens else None
+            else:
+                opened += [*told, *opens]
+        if opened is not None:  # what the command ended is told before the section it opens
+            yield from lines
+            for n in its_narrations:
+                if n["task"] in system.closing_tasks:
+                    yield from _narration_lines(n, story)
+            lines, its_narrations = opened, [n for n in its_narrations if n["task"] not in system.closing_tasks]
+        yield from lines
         for note in its_notes:
             yield ""
             yield from (f"> {line}" for line in str(note["text"]).splitlines() or [""])
             yield ""
         for n in its_narrations:
-            if story and (n["task"] == "lesson" or (n["task"] == "success" and n["source"] == "oracle")):
-                continue  # teaching notes and prompts for the player's words are not the story
-            if story and n["task"] == "wide_shot":
-                n = {**n, "text": _without_question(n["text"])}
-            origin = f", {n['origin']}" if n.get("origin") else ""
-            heading = n["task"].replace("_", " ").capitalize()
-            yield f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n"
-            yield n["text"]
-            yield ""
+            yield from _narration_lines(n, story)
     yield from ["", "## The cast now", ""]
     yield from system.export_cast(status)
     yield from canon_lines(canon, mentions)

@@ -250,7 +250,8 @@ class Repl:
         status = self.session.status()
         width = self._width()
         parts = system.toolbar(status, width)
-        parts.append(f"tension {self.session.tension}/{system.tension_max}")
+        if system.tension_label:  # only a track the system's rules move (ENIGMA); RuleSystem.tension_label
+            parts.append(f"{system.tension_label} {self.session.tension}/{system.tension_max}")
         world = status.get("world") or {}
         if world:  # the world's clock: the villain's scheme moves when it fills
             parts.append(f"world {clock_dial(world)}")

@@ -90,7 +90,9 @@ def test_campaign_new_deals_nine_face_down_cards_and_draws_the_first_character(t
         "supply": {"silence": 4, "decryption": 1, "chaos": 1},
         "held": {"decryption": False, "decryption_usable": False, "chaos": False},
         "character": "wanderer", "stack": ["dark-messiah", "decrypter"], "aside": [], "removed": [],
+        "names": {"decrypter": "Decrypter", "dark-messiah": "Dark Messiah", "wanderer": "Wanderer"},
         "triumph": 0, "victories": [], "chosen": False, "effect": None, "over": None, "fate": None, "easy": []}
+    assert list(st["names"]) == ["decrypter", "dark-messiah", "wanderer"]  # the deck's order
     assert sorted(c.card for c in s.state.grid) == sorted(CARDS)  # the hidden deal: all nine, once each
     assert_nothing_hidden_shown(s, result)
     random_draw = Session(Journal(tmp_path / "r.sqlite"))

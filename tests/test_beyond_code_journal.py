@@ -159,6 +159,42 @@ def test_the_end_of_a_run_lost_to_time_to_a_failed_mission_and_won_with_its_fate
     assert "the run is **won**; the fate of the world is **wanderer**'s" in cast and "Playing:" not in cast
 
 
+def test_a_victory_is_told_in_the_game_it_ends_and_the_next_game_under_its_own_heading(tmp_path):
+    """[Victory and Preparations for the Next Game] the narration of a Mission accomplished stays in the
+    game it ends, before the next game's heading; the next game's own narration follows that heading;
+    in both exports."""
+    won = Run(tmp_path, "choose 1 --card library", "mission success --draw decrypter", "choose 2", "time +2",
+              "mission success", "mission success")
+    for story, victory, nxt in ((False, "*Victory* (", "*Next game* ("), (True, "*Victory*:", "*Next game*:")):
+        text = exported(won.session, tmp_path / f"v{story}.md", story=story).split("## The cast now")[0]
+        games = text.split("\n## Game ")[1:]
+        assert [g.split("\n", 1)[0] for g in games] == ["1", "2", "3"]
+        for n, (game, winner) in enumerate(zip(games, ("Wanderer", "Decrypter", "Dark Messiah")), 1):
+            won_here = ("Mission succeeds in game" if not story else "accomplishes the Mission")
+            assert game.count(won_here) == 1, (story, n)
+            assert game.count(victory) == (n < 3) and game.count(nxt) == (n > 1), (story, n, game)
+            if n < 3:  # the victory's words come after the Mission's line and tell its own winner
+                told = game.split(victory, 1)[1].split("\n\n", 2)[1]
+                assert game.index(won_here) < game.index(victory) and winner in told, (story, n, told)
+            if n > 1:  # the next game's words come under its heading, before anything played in it
+                assert game.index(nxt) < game.index(won_here), (story, n)
+        assert "*Triumph*" in games[2]
+
+
+def test_the_front_matter_casts_the_decks_three_characters_in_the_order_they_came_to_play(run, tmp_path):
+    """Beyond Code builds no character: the people of the story are the deck's three Characters (as the
+    prompts' cast has them), by the deck's names; winners first, then the one playing, then the stack."""
+    fresh = Session(Journal(tmp_path / "f.sqlite"), base_dir=tmp_path)
+    ok(fresh, NEW)
+    assert 'cast: ["Wanderer", "Decrypter", "Dark Messiah"]' in exported(fresh, tmp_path / "f.md").splitlines()
+    for story in (False, True):  # decrypter won game 1 (the Phantom put wanderer aside); dark-messiah plays
+        text = exported(run.session, tmp_path / f"c{story}.md", story=story)
+        assert 'cast: ["Decrypter", "Dark Messiah", "Wanderer"]' in text.split("---")[1].splitlines()
+    renamed = journal.export_names({"names": {"dm": "The Dark Messiah", "x": "Ex"}, "character": "x",
+                                    "victories": [{"character": "dm"}], "aside": ["ghost"]})
+    assert renamed == ["The Dark Messiah", "Ghost", "Ex"]  # a name the deck lacks is its id made readable
+
+
 def test_recaps_go_turn_by_turn_and_game_by_game(run):
     scene = ok(run.session, "recap")["narration"]["text"]
     assert scene == "Nothing much has happened yet in this scene."  # game 2 has just begun
@@ -232,8 +268,9 @@ def test_no_export_or_recap_names_a_card_that_stayed_face_down_over_many_seeds(t
 ])
 def test_an_odd_payload_is_told_without_raising_and_a_grid_or_deal_never(payload):
     for story in (False, True):
-        told = "\n".join(SYSTEM.export_event(payload, True, story))
+        told = "\n".join(SYSTEM.export_event(payload, True, story) + SYSTEM.export_opening(payload, story))
         assert "secret" not in told
     line = SYSTEM.recap(payload)
     assert line is None or "secret" not in line.text
     assert journal.export_cast({"grid": [{"pos": 1, "face_up": False, "card": None}], "victories": "x"}, "credit")
+    assert journal.export_names({"names": "x", "victories": [None, 3], "aside": 5, "character": None}) == []

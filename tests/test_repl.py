@@ -56,11 +56,12 @@ class Terminal:
         return self.wait_for(then) if then else (self.pump(0.3) or self.text())
 
     def toolbar(self) -> str:
-        """The status bar: the bottom lines of the screen (it wraps to a second line when it must)."""
+        """The status bar: the bottom lines of the screen, drawn in reverse video (it wraps to a second line
+        when it must; not every rule system shows a tension, so it is known by its look, not its words)."""
         self.pump(0.2)
-        lines = [line.rstrip() for line in self.screen.display[-3:] if "│" in line]
-        assert lines and "tension" in lines[-1], f"no status bar on screen:\n{self.text()}"
-        return " ".join(lines)
+        rows = [r for r in range(self.screen.lines - 3, self.screen.lines) if self.screen.buffer[r][0].reverse]
+        assert rows and rows[-1] == self.screen.lines - 1, f"no status bar on screen:\n{self.text()}"
+        return " ".join(self.screen.display[r].rstrip() for r in rows)
 
     def close(self) -> None:
         if self.child.isalive():
@@ -276,6 +277,27 @@ def test_the_status_bar_fits_four_characters_in_80_columns(term_factory):
     for first in ("Nara", "Max", "Agathe", "Tobias"):
         assert first in joined, bar
     assert "tension" in joined and all(len(line.rstrip()) <= 80 for line in bar)
+
+
+@pytest.mark.parametrize("start", [
+    "campaign new R --rules rhun --seed 1", "campaign new H --rules haasteet --seed 1",
+    "campaign new A --rules alpha --seed 1", "campaign new B --rules beyond-code --deck example --seed 1",
+])
+def test_the_status_bar_shows_a_tension_only_where_the_rules_move_it(tmp_path, start):
+    """ENIGMA's tension rises with a blunder and Peril (its Director) and the bar follows it; the other
+    systems never move theirs (it only sets `ask`'s random events), so their bar leaves it out
+    (RuleSystem.tension_label)."""
+    from playing import ok, repl_for
+
+    enigma, repl, _, _ = repl_for(tmp_path / "e", "campaign new E --seed 1", [], lines=("pc add Nara --dice 3",))
+    assert "tension 2/6" in repl.toolbar().value
+    ok(enigma, "gamble Nara 'climb the wall' --dice 1")
+    ok(enigma, "resolve")  # a blunder with a 1: tension up
+    assert enigma.tension > 2 and f"tension {enigma.tension}/6" in repl.toolbar().value
+    other, repl, _, _ = repl_for(tmp_path / "o", start, [])
+    bar = repl.toolbar().value
+    assert "world" in bar and "tension" not in bar and other.tension == other.system.tension_start
+    assert other.system.tension_label is None
 
 
 def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit(tmp_path):

@@ -76,6 +76,10 @@ class BaseSystem(Generic[S, C, E]):
     apart_key: ClassVar[str] = "director"
     tension_start: ClassVar[int] = 2
     tension_max: ClassVar[int] = 6
+    # the status bar's name for the tension track: None here, where ``tension_step`` never moves it (it only
+    # sets the oracle's random events); a system whose rules move it names it (ENIGMA shows "tension")
+    tension_label: ClassVar[str | None] = None
+    closing_tasks: ClassVar[frozenset[str]] = frozenset()
     opens_pending: ClassVar[frozenset[str]] = frozenset()
     journal_only_events: ClassVar[frozenset[str]] = frozenset()
     # False when the walk-through builds no cast, and `create_character` says what comes instead
@@ -214,8 +218,14 @@ class BaseSystem(Generic[S, C, E]):
     def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
         return [] if story else [f"- {payload.get('type', 'event').replace('_', ' ')}"]
 
+    def export_opening(self, payload: dict[str, Any], story: bool) -> list[str]:
+        return []
+
     def export_cast(self, status: dict[str, Any]) -> list[str]:
         return []
+
+    def export_names(self, status: dict[str, Any]) -> list[str]:
+        return [str(name) for name in status.get("characters", {})]
 
     def dice_needed(self, state: S, command: C) -> list[DiceNeed]:
         return []

@@ -206,6 +206,12 @@ class RuleSystem(Protocol[S, C, E]):
     apart_key: str  # the result key of Director proposals reported apart ("director_peril")
     tension_start: int
     tension_max: int
+    # the status bar's name for the tension track ("tension"), or None where the system moves none (its tension
+    # stays at ``tension_start`` and only sets the oracle's random events): the bar then leaves it out
+    tension_label: str | None
+    # narration tasks telling what a command ended (a game won): `export md` writes them before the section
+    # the command opens (``export_opening``), the command's other narration after it
+    closing_tasks: frozenset[str]
     journal_only_events: frozenset[str]  # its event types that change nothing (a table roll): `undo` steps over them
     creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
 
@@ -313,7 +319,14 @@ class RuleSystem(Protocol[S, C, E]):
     def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
         """Markdown lines for one stored event (``story``: without the mechanics)."""
 
+    def export_opening(self, payload: dict[str, Any], story: bool) -> list[str]:
+        """Markdown lines by which one stored event opens a new section (a heading and its first lines),
+        written after the narration of what its command ended (``closing_tasks``); none for most events."""
+
     def export_cast(self, status: dict[str, Any]) -> list[str]: ...
+
+    def export_names(self, status: dict[str, Any]) -> list[str]:
+        """Who the story is about, by name: the `cast` of the export's front matter."""
 
     def dice_needed(self, state: S, command: C) -> list[DiceNeed]:
         """The physical dice ``command`` still lacks (Director co-pilot)."""

@@ -1,6 +1,7 @@
 """Beyond Code's journal told in words: a stored event as a line of a recap (``recap``), as Markdown
 for ``export md`` (``export_event``; ``story`` keeps what a reader of the tale needs: no positions,
-slots, corners, tokens or steps), and the Characters at the end of an export (``export_cast``).
+slots, corners, tokens or steps; a victory's next game is the section it opens, ``export_opening``),
+and the Characters in the front matter (``export_names``) and at the end of an export (``export_cast``).
 
 Every Beyond Code command journals snapshots of what changed and then its own result
 (``beyond_resolved``), which tells the command; the snapshots say nothing here. Above all, the
@@ -246,32 +247,38 @@ def _lost_story(r: Mapping[str, Any]) -> list[str]:
 
 
 def _victory_full(r: Mapping[str, Any]) -> list[str]:
+    """[Victory and Preparations for the Next Game; Third Victory] the game won (the next one opens in
+    ``_next_game``)."""
     who, game = _who(r), _int(r.get("game"))
     lines = [f"- **{who}**'s Mission succeeds in game {game}: reserve {_int(r.get('reserve'))}, "
              f"Triumph {_triumph(_int(r.get('triumph')))}."]
-    nxt = _map(r.get("next"))
     if r.get("over") == "won":
         told = "; ".join(f"game {_int(v.get('game'))} {_who(v)} (reserve {_int(v.get('reserve'))})"
                          for v in map(_map, _seq(r.get("victories"))))
         lines.append(f"- **The run is won**: {told}. The fate of the world is **{_who(r, 'fate')}**'s, "
                      "the largest reserve.")
-    elif nxt:
-        shown = _revealed(nxt)
-        lines += [_game(_int(nxt.get("game"))),
-                  f"- **{_who(nxt)}** plays; time on slot {_int(nxt.get('slot'))}; turned up: "
-                  f"{', '.join(shown) or 'none'}.", _turn(1)]
     return lines
 
 
 def _victory_story(r: Mapping[str, Any]) -> list[str]:
     who = readable(_who(r))
     lines = [f"- **{who}** accomplishes the Mission."]
-    nxt = _map(r.get("next"))
     if r.get("over") == "won":
         lines.append(f"- The third victory: Chaos is held back. The fate of the world is {readable(_who(r, 'fate'))}'s.")
-    elif nxt:
-        lines += [_game(_int(nxt.get("game"))), f"- **{readable(_who(nxt))}** takes up the search.", _turn(1)]
     return lines
+
+
+def _next_game(r: Mapping[str, Any], story: bool) -> list[str]:
+    """[Victory and Preparations for the Next Game] after a victory, the next game's heading, who plays
+    it (and, with the mechanics, where time starts and the cards turned up), and its first turn."""
+    nxt = _map(r.get("next"))
+    if r.get("success") is False or r.get("over") == "won" or not nxt:
+        return []
+    if story:
+        return [_game(_int(nxt.get("game"))), f"- **{readable(_who(nxt))}** takes up the search.", _turn(1)]
+    shown = _revealed(nxt)
+    return [_game(_int(nxt.get("game"))), f"- **{_who(nxt)}** plays; time on slot {_int(nxt.get('slot'))}; turned up: "
+            f"{', '.join(shown) or 'none'}.", _turn(1)]
 
 
 def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
@@ -397,7 +404,27 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
     return []
 
 
+def export_opening(payload: Mapping[str, Any], story: bool) -> list[str]:
+    """The section a stored event opens: after a victory, the next game (its heading, who plays, its
+    first turn), written after the victory's own narration so that it stays with the game it ends."""
+    if payload.get("type") == "beyond_resolved" and _text(payload.get("command")) == "mission":
+        return _next_game(_map(payload.get("result")), story)
+    return []
+
+
 # --- export md: the Characters -----------------------------------------------------------------
+
+
+def export_names(status: Mapping[str, Any]) -> list[str]:
+    """The cast of the front matter: the deck's three Characters by name, in the order they came to
+    play (the winners by game, one set aside by the Scherbius Phantom, the one playing), then those
+    still waiting in the stack in the deck's order. The player builds no character: these three are
+    the people of the story, as the prompts' cast (``record.cast``) has them."""
+    names = {str(k): _text(v, readable(str(k))) for k, v in _map(status.get("names")).items()}
+    played = [_text(_map(v).get("character")) for v in _seq(status.get("victories"))]
+    played += [_text(c) for c in _seq(status.get("aside"))] + [_text(status.get("character"))]
+    order = [*dict.fromkeys(c for c in played if c), *names]
+    return [names.get(c, readable(c)) for c in dict.fromkeys(order)]
 
 
 def export_cast(status: Mapping[str, Any], credit: str) -> list[str]:

@@ -40,6 +40,8 @@ def status(state: BeyondState) -> dict[str, Any]:
                    "chaos": int(not state.chaos)},
         "held": {"decryption": state.decryption, "decryption_usable": state.decryption_usable, "chaos": state.chaos},
         "character": state.character, "stack": sorted(state.stack), "aside": list(state.aside),
+        # the deck's three Characters, id -> name, in the deck's order (no Character is hidden: only cards are)
+        "names": {c.id: c.name for c in state.deck.character} if state.deck else {},
         "removed": list(state.removed), "triumph": state.triumph,
         "victories": [v.model_dump() for v in state.victories],
         "chosen": state.chosen,

@@ -52,6 +52,12 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     journal_only_events: ClassVar[frozenset[str]] = frozenset({"beyond_resolved"})
     harm_track = record.HARM_TRACK
     creates_characters = False  # the deck's three Characters play in turn: the walk-through builds no cast
+    # no tension track: the solo mode's only clock is the Time sheet, which the status bar shows itself
+    # [Face to Face with Chaos › Setup; Time Expires]; the kernel's tension stays put and only sets `ask`'s random events
+    tension_label: ClassVar[str | None] = None
+    # a Mission accomplished is told with the game it ends, before the next game's heading
+    # [Victory and Preparations for the Next Game]
+    closing_tasks: ClassVar[frozenset[str]] = frozenset({"victory"})
     narration_tasks = frozenset({"turned_up", "silenced", "chaos_rises", "time_short", "shuffled", "phantom", "victory",
                                  "next_game", "defeat", "triumph", "random_event", "treasure", "path_forward",
                                  "recap"})
@@ -139,8 +145,14 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
         return journal.export_event(payload, first, story)
 
+    def export_opening(self, payload: dict[str, Any], story: bool) -> list[str]:
+        return journal.export_opening(payload, story)
+
     def export_cast(self, status: dict[str, Any]) -> list[str]:
         return journal.export_cast(status, self.credit)
+
+    def export_names(self, status: dict[str, Any]) -> list[str]:
+        return journal.export_names(status)
 
     def validate_data_file(self, path: Path) -> dict[str, Any] | None:
         """`campaign validate FILE` of a deck file, recognised by its `[deck]` table; None for any other file."""

@@ -98,6 +98,8 @@ class EnigmaSystem:
     apart_key = "director_peril"
     tension_start = TENSION_START
     tension_max = TENSION_MAX
+    tension_label: str | None = "tension"  # blunders and Peril raise it, successes lower it (tension_step)
+    closing_tasks: frozenset[str] = frozenset()  # no command ends one section of the export and opens another
     opens_pending = frozenset({"gamble_rolled"})
     journal_only_events: frozenset[str] = frozenset()
     creates_characters: bool = True
@@ -266,8 +268,14 @@ class EnigmaSystem:
     def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
         return present.export_event(payload, first, story)
 
+    def export_opening(self, payload: dict[str, Any], story: bool) -> list[str]:
+        return []
+
     def export_cast(self, status: dict[str, Any]) -> list[str]:
         return present.export_cast(status)
+
+    def export_names(self, status: dict[str, Any]) -> list[str]:
+        return [str(name) for name in status.get("characters", {})]
 
     def dice_needed(self, state: GameState, command: rc.Command) -> list[DiceNeed]:
         return present.dice_needed(state, command)
