@@ -49,6 +49,22 @@ CAST = Cast(setting="Marseille, 1931: a pulp adventure against the Baron and his
                      {"name": "Max Dumont", "description": "brawler, dock worker"}])
 
 
+# a story's memory as the narrator's context gives it (solo.context): the pinned canon, earlier entries
+# found for the names in play, the scene so far
+MEMORY: dict[str, Any] = {
+    "canon": ["Nara Quinn (person): explorer, archaeologist", "Max Dumont (person): brawler, dock worker",
+              "the Baron (person): villain, owner of the clockwork zeppelin",
+              "the Old Port (place): Marseille's harbour, where the zeppelin's crates are landed"],
+    "earlier": ["Scene 1, The fish market: Nara Quinn spotted the Baron's men loading crates of mainsprings; "
+                "Max Dumont failed to bluff the harbour master; a clue: a ledger names the warehouse on Quai 9.",
+                "Scene 2, The warehouse: the Wide Shot: rows of crates under tarpaulins; Nara Quinn found a "
+                "zeppelin mooring schedule; a brawl with the Baron's goons ended when Max Dumont knocked out "
+                "their boss; it ended in success."],
+    "scene": ["the Wide Shot: Nara Quinn looks on", "Max Dumont kicked the door in",
+              "a clue: oil stains lead to the lift"],
+}
+
+
 def rss_mb() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -277,12 +293,15 @@ def main() -> None:
     rng = random.Random(1931)
 
     # 2. time to first token, cold (fresh context) vs warm (same prefix, another task)
-    first, _ = samples(oracle, rng, 1)[0]
+    #    as play renders them: on the rails (the facts open the narration) and with a story's memory
+    first, first_record = samples(oracle, rng, 1)[0]
     prompt = model.render("wide_shot", facts=first.text, outcome="A new scene begins.", characters="Nara Quinn",
-                          player=None, setting=CAST.setting, cast=CAST.members)
+                          player=None, setting=CAST.setting, cast=CAST.members,
+                          opening=model.opening(first, first_record), **MEMORY)
     cold = backend.complete(prompt, max_tokens=8, stop=STOP, temperature=0.7, seed=1)
     other = model.render("blunder", facts="A pipe bursts beside Max Dumont.", outcome="Result: it goes wrong.",
-                         characters="Max Dumont", player=None, setting=CAST.setting, cast=CAST.members)
+                         characters="Max Dumont", player=None, setting=CAST.setting, cast=CAST.members,
+                         opening="A pipe bursts beside Max Dumont.", **MEMORY)
     one, two = backend.prompt_tokens(prompt), backend.prompt_tokens(other)  # as sent (a chat model's rendering)
     prefix_tokens = next(i for i, (a, b) in enumerate(zip(one, two)) if a != b)
     warm = backend.complete(other, max_tokens=8, stop=STOP, temperature=0.7, seed=1)

@@ -125,7 +125,7 @@ def test_two_narrations_share_the_cached_prefix_through_the_chat_template(smol):
     warm = smol.complete(second, max_tokens=2, stop=STOP, temperature=0.7, seed=1)
     one, two = smol.prompt_tokens(first), smol.prompt_tokens(second)
     shared = next(i for i, (a, b) in enumerate(zip(one, two)) if a != b)
-    assert warm.prompt_tokens == len(two) > 1000 and shared > 0.9 * len(two)
+    assert warm.prompt_tokens == len(two) > 900 and shared > 0.9 * len(two)
     # llama.cpp's own counter: only what follows the shared prefix was evaluated
     assert warm.prompt_evaluated is not None and warm.prompt_evaluated <= len(two) - shared + 1
     assert cold.prompt_evaluated is not None and cold.prompt_evaluated > 10 * warm.prompt_evaluated
@@ -139,7 +139,7 @@ def test_smollm2_retells_an_enigma_blunder_or_the_oracle_does_with_the_reason(sm
     record = OutcomeRecord(task="blunder", characters=("Max Dumont",), actor="Max Dumont", action="kick the door in",
                            dice=(3, 2), success=False, harm_track="Peril")
     told, calls = model.retell(oracle, record, cast=CAST, seed=5)
-    assert calls and all(c.model == smol.name and c.prompt_tokens > 1000 for c in calls)
+    assert calls and all(c.model == smol.name and c.prompt_tokens > 900 for c in calls)
     assert all(not any(t in text for t in CHAT_TOKENS) for text in [told.text, *(c.output for c in calls)])
     if told.source == "model":  # on the rails: the drawn facts open it, the model's words follow, checked
         assert told.text.startswith(oracle.text) and len(told.text) > len(oracle.text)
@@ -159,7 +159,7 @@ def test_a_chat_models_warmed_head_is_the_start_of_its_rendered_prompts(smol):
                           scene=cast.scene, opening="A pipe bursts beside Nara Quinn.")
     assert prompt.startswith(head)
     warm, sent = smol.head_tokens(head), smol.prompt_tokens(prompt, "A pipe bursts beside Nara Quinn.")
-    assert len(warm) > 900 and sent[: len(warm)] == warm
+    assert len(warm) > 800 and sent[: len(warm)] == warm
     bare = smol.head_tokens(head.rstrip())  # ending on "This scene so far: ...", a line like a heading
     assert sent[: len(bare)] == bare and len(bare) >= len(warm) - 3
     smol.llm.reset()

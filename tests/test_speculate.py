@@ -150,7 +150,7 @@ def test_lucky_saves_turning_a_blunder_into_a_success_drop_the_blunder(tmp_path)
     narrations, calls = journaled(s)
     assert not [n for n in narrations if n["task"] == "blunder"]
     assert not [c for c in calls if c["task"] == "blunder"]
-    blunder_words = {p.rsplit("\nFacts: ", 1)[-1].split("\n")[0] for p in blunder_prompts}
+    blunder_words = {p.rsplit("\nNarration: ", 1)[1].split("\n")[0] for p in blunder_prompts}  # on the rails
     assert not any(words in n["text"] for n in narrations for words in blunder_words)
     assert s.status()["characters"]["Nara"]["blammo"] == 0 and s.verify()["ok"]
 
