@@ -32,7 +32,8 @@ from .kernel.registry import AnySystem
 from .story import Progress, progress_step
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
-SNAPSHOT_VERSION = 5  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags; 5: canon)
+SNAPSHOT_VERSION = 6  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags;
+# 5: canon; 6: a titled improvised scene, Progress.named)
 UNFOLDED = frozenset({"command_undone", "oracle_asked", "recap_written"})  # session events nothing folds
 Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
 
@@ -140,10 +141,13 @@ class Ledger:
 
         One pass, linear in the journal: the replay stops at each snapshot's command on its way.
         A snapshot an ``undo`` later reached back past is not compared (it was right when taken);
-        for every other one, the commands undone at or before it are the ones undone now."""
+        for every other one, the commands undone at or before it are the ones undone now. A
+        snapshot of another format (an older version of solo wrote it) is a stale cache, passed
+        over here as loading passes over it: counted, not compared."""
         undone = self.journal.undone_commands(campaign)
-        stops = sorted((h.command, data) for h, data in self.journal.snapshots(campaign)
-                       if not any(t <= h.command < by for t, by in undone.items()))
+        kept = [(h.command, data) for h, data in self.journal.snapshots(campaign)
+                if not any(t <= h.command < by for t, by in undone.items())]
+        stops = sorted((c, data) for c, data in kept if isinstance(data, dict) and data.get("v") == SNAPSHOT_VERSION)
         problems: list[str] = []
         folded = Folded(self.system.initial_state(), self.system.tension_start, Progress())
         at = 0
@@ -171,4 +175,4 @@ class Ledger:
         if memory_head == head and self.snapshot_data(memory) != expected:
             problems.insert(0, "the state in memory differs from the replay")
         return {"ok": not problems, "events": head.seq, "commands": head.command, "snapshots_checked": len(stops),
-                "differences": problems}
+                "snapshots_stale": len(kept) - len(stops), "differences": problems}

@@ -29,36 +29,115 @@ def fold_name(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-# Words in an improvised scene's title that say where it is (solo.tables.SCENE_TAGS).
+# Words of an improvised scene's title that say where it is (solo.tables.SCENE_TAGS): single words
+# (a plural finds its singular: "markets", "bridges") and phrases, a phrase taking its words before
+# any of them is read alone ("train station" is no train). A word that names no setting on its own
+# ("tower", "station", "party", "star"), or is mostly read another way ("fair", "plain", "stable",
+# "inside"), is left out: a titled scene whose words name no setting draws only entries that need
+# none (Progress.scene_tags).
 PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("train", "express", "carriage", "dining car", "sleeper", "locomotive", "tram"), ("vehicle", "indoors")),
-    (("airship", "zeppelin", "dirigible", "blimp", "biplane", "aeroplane", "plane", "gondola"), ("vehicle", "air")),
-    (("ship", "boat", "steamer", "liner", "yacht", "barge", "submarine", "ferry", "schooner"), ("vehicle", "water")),
-    (("harbour", "harbor", "quay", "dock", "docks", "pier", "wharf", "beach", "river", "lake", "canal"),
-     ("water", "outdoors")),
-    (("sewer", "sewers", "cellar", "crypt", "cave", "cavern", "tunnel", "tunnels", "catacomb", "catacombs", "mine",
-      "vault", "dungeon", "underground"), ("underground",)),
-    (("temple", "pyramid", "ruin", "ruins", "tomb", "ziggurat", "sanctum"), ("ancient",)),
-    (("jungle", "desert", "forest", "mountain", "glacier", "gorge", "canyon", "swamp", "island", "valley"),
-     ("wilderness", "outdoors")),
-    (("street", "square", "market", "bazaar", "rooftop", "rooftops", "alley", "boulevard", "avenue"),
+    (("train", "express", "carriage", "dining car", "sleeper", "locomotive", "tram", "compartment", "omnibus",
+      "bus", "stagecoach", "cargo hold", "engine room"), ("vehicle", "indoors")),
+    (("car", "motorcar", "automobile", "lorry", "truck", "taxi", "limousine", "wagon", "cart", "sled", "sledge",
+      "sleigh", "funicular", "cable car"), ("vehicle",)),
+    (("airship", "zeppelin", "dirigible", "blimp", "biplane", "aeroplane", "airplane", "plane", "gondola",
+      "seaplane", "balloon", "autogyro", "flying boat", "cockpit"), ("vehicle", "air")),
+    (("ship", "boat", "steamer", "steamboat", "liner", "yacht", "barge", "submarine", "ferry", "schooner",
+      "trawler", "freighter", "tanker", "tugboat", "riverboat", "paddle steamer", "galley", "galleon", "frigate",
+      "longship", "raft", "canoe", "dinghy", "lifeboat", "skiff", "rowboat", "rowing boat", "houseboat", "dhow",
+      "felucca", "bathyscaphe", "seaplane", "flying boat", "prison barge", "prison ship"), ("vehicle", "water")),
+    (("harbour", "harbor", "quay", "dock", "pier", "jetty", "wharf", "marina", "port", "waterfront", "seafront",
+      "beach", "shore", "seashore", "coast", "cove", "bay", "lagoon", "reef", "estuary", "sea", "ocean", "surf",
+      "river", "riverbank", "riverside", "stream", "creek", "brook", "ford", "waterfall", "lake", "pond", "canal",
+      "island", "islet", "isle", "swamp", "marsh", "bog", "fen", "mire"), ("water", "outdoors")),
+    (("underwater", "sunken", "flooded", "drowned", "aquarium"), ("water",)),
+    (("sewer", "cellar", "crypt", "cave", "cavern", "grotto", "tunnel", "catacomb", "mine", "mineshaft", "vault",
+      "dungeon", "underground", "undercroft", "basement", "bunker", "burrow", "warren", "subway"), ("underground",)),
+    (("temple", "pyramid", "ruin", "tomb", "ziggurat", "sanctum", "barrow", "cairn", "henge", "monolith",
+      "megalith", "obelisk", "shrine", "necropolis", "mausoleum", "standing stones"), ("ancient",)),
+    (("jungle", "rainforest", "desert", "forest", "woods", "woodland", "pinewoods", "grove", "glade", "clearing",
+      "thicket", "mountain", "mountainside", "peak", "summit", "crag", "ridge", "hill", "hillside", "foothills",
+      "highlands", "moor", "moorland", "heath", "glacier", "icefield", "snowfield", "tundra", "steppe", "prairie",
+      "savanna", "savannah", "plains", "dune", "oasis", "gorge", "canyon", "ravine", "cliff", "headland", "volcano",
+      "crater", "valley", "wasteland", "wastes", "badlands", "wilds", "wilderness", "outback", "swamp", "marsh",
+      "bog", "fen", "mire", "island", "islet", "isle"), ("wilderness", "outdoors")),
+    (("street", "square", "plaza", "market", "bazaar", "rooftop", "alley", "alleyway", "backstreet", "boulevard",
+      "avenue", "lane", "slum", "town", "city", "downtown", "dock", "quay", "wharf", "waterfront"),
      ("city", "outdoors")),
-    (("museum", "library", "hotel", "club", "bank", "office", "mansion", "hall", "theatre", "theater", "opera",
-      "shop", "workshop", "laboratory", "lab", "casino", "restaurant", "cafe", "study", "room", "ballroom"),
-     ("indoors",)),
-    (("night", "midnight", "moonlit", "moonlight"), ("night",)),
+    (("market", "bazaar", "funfair", "fairground", "festival", "carnival", "circus", "parade", "procession", "crowd",
+      "crowded", "bustling", "riot", "rally", "gala", "feast", "banquet", "wedding", "auction", "stadium", "arena",
+      "racecourse", "tavern", "pub", "saloon", "speakeasy", "alehouse", "taproom", "casino", "nightclub", "cabaret",
+      "railway station", "train station", "bus station"), ("crowd",)),
+    (("railway station", "train station", "bus station"), ("city", "indoors")),
+    (("museum", "library", "hotel", "club", "bank", "office", "mansion", "manor", "palace", "house", "home", "hall",
+      "hallway", "corridor", "staircase", "stairwell", "lobby", "foyer", "theatre", "theater", "opera", "cinema",
+      "shop", "workshop", "atelier", "studio", "laboratory", "lab", "casino", "nightclub", "cabaret", "restaurant",
+      "cafe", "tavern", "inn", "pub", "saloon", "speakeasy", "alehouse", "taproom", "study", "room", "ballroom",
+      "bedroom", "parlour", "parlor", "salon", "kitchen", "attic", "gallery", "chamber", "church", "chapel",
+      "cathedral", "embassy", "consulate", "prison", "jail", "gaol", "cell", "barracks", "warehouse", "factory",
+      "foundry", "mill", "hangar", "garage", "barn", "stables", "greenhouse", "conservatory", "observatory",
+      "archive", "lodge", "hut", "shack", "cottage", "cabin", "apartment", "bunker", "wardroom", "interior",
+      "indoors"), ("indoors",)),
+    (("bridge", "road", "path", "trail", "crossroads", "field", "meadow", "garden", "park", "courtyard", "yard",
+      "farmyard", "terrace", "balcony", "roof", "camp", "campsite", "encampment", "battlefield", "graveyard",
+      "cemetery", "churchyard", "orchard", "vineyard", "plantation", "causeway", "quarry", "airfield", "runway",
+      "village", "hamlet", "car park", "outdoors", "open air"), ("outdoors",)),
+    (("sky", "skies", "clouds", "aloft"), ("air", "outdoors")),
+    (("night", "nighttime", "midnight", "tonight", "moon", "moonlit", "moonlight", "moonless", "after dark",
+      "small hours"), ("night",)),
+    (("stars", "starlight", "starlit", "starry", "under the stars"), ("night", "outdoors")),
+    (("dawn", "daybreak", "sunrise", "morning", "noon", "midday", "noonday", "afternoon", "daylight", "daytime",
+      "sunlit", "sunny", "sunshine"), ("day",)),
 )
 
 
+def _by_name(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    """Each word or phrase of ``groups``: the tags of every group that names it."""
+    out: dict[str, tuple[str, ...]] = {}
+    for names, tags in groups:
+        for name in names:
+            out[name] = tuple(dict.fromkeys(out.get(name, ()) + tags))
+    return out
+
+
+_TAGS_OF = _by_name(PLACE_WORDS)
+_PHRASE_WORDS = max(len(name.split()) for name in _TAGS_OF)
+
+
+def _singular(word: str) -> tuple[str, ...]:
+    """A word and the singulars it may be the plural of ("bridges": "bridge"; "ferries": "ferry")."""
+    out = [word]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        out.append(word[:-1])
+        if word.endswith("es"):
+            out.append(word[:-2])
+        if word.endswith("ies"):
+            out.append(word[:-3] + "y")
+    return tuple(out)
+
+
 def tags_from_words(text: str) -> tuple[str, ...]:
-    """The setting an improvised scene's title names, as scene tags (none: not known)."""
-    words = " ".join(re.sub(r"[^\w]+", " ", text.casefold().replace("'s", "")).split())
+    """The setting an improvised scene's title names, as scene tags (none: not known). A title
+    inside and out is inside ("the museum by the harbour"), one underground is not outdoors ("the
+    cave on the beach"), and one both by day and by night is neither."""
+    words = re.sub(r"[^\w]+", " ", re.sub(r"['’]s\b", "", text.casefold())).split()
     found: list[str] = []
-    for names, tags in PLACE_WORDS:
-        if any(f" {name} " in f" {words} " for name in names):
-            found += [t for t in tags if t not in found]
-    if "indoors" in found and "outdoors" in found:
-        found.remove("outdoors")  # "the museum by the harbour": the scene is inside
+    i = 0
+    while i < len(words):
+        for size in range(min(_PHRASE_WORDS, len(words) - i), 0, -1):
+            head, last = " ".join(words[i:i + size - 1]), words[i + size - 1]
+            tags = next((_TAGS_OF[f] for f in (f"{head} {form}".strip() for form in _singular(last))
+                         if f in _TAGS_OF), ())
+            if tags:
+                found += [t for t in tags if t not in found]
+                i += size
+                break
+        else:
+            i += 1
+    if "indoors" in found or "underground" in found:
+        found = [t for t in found if t != "outdoors"]
+    if "day" in found and "night" in found:
+        found = [t for t in found if t not in ("day", "night")]
     return tuple(found)
 
 
@@ -74,11 +153,18 @@ class Progress(BaseModel):
     ended: bool = False  # the scene under way has ended (`scene end`)
     lessons: tuple[str, ...] = ()  # lessons already given (teaching adventures)
     tags: tuple[str, ...] = ()  # where the scene under way is (solo.tables.SCENE_TAGS); empty: not known
+    named: bool = False  # the improvised scene under way has a title the player gave it
 
     @property
     def scene_tags(self) -> frozenset[str] | None:
-        """The scene's tags for a draw: None where its setting is not known (everything fits)."""
-        return frozenset(self.tags) if self.tags else None
+        """The scene's tags for a draw. An improvised scene the player titled in words that name no
+        setting (``scene start The Duke's masquerade``) has none: only entries that need no setting
+        fit there (solo.tables.fits), for the player's place is a place all the same, and a Tunnel
+        Ghoul or a flooded tunnel would contradict it. None where nothing is known of the scene
+        (everything fits): an untitled one until its Wide Shot's place tells where it is."""
+        if self.tags:
+            return frozenset(self.tags)
+        return frozenset() if self.improvised and self.named else None
 
 
 def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
@@ -87,9 +173,10 @@ def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
     if kind == "adventure_moved":
         tags = tuple(payload.get("tags", ()))
         if payload["scene"] is None:
-            return progress.model_copy(update={"improvised": True, "ended": False, "tags": tags})
+            return progress.model_copy(update={"improvised": True, "ended": False, "tags": tags,
+                                               "named": bool(payload.get("title"))})
         return progress.model_copy(update={"scene": payload["scene"], "leg": payload["leg"], "outcome": None,
-                                           "improvised": False, "ended": False, "tags": tags})
+                                           "improvised": False, "ended": False, "tags": tags, "named": False})
     if kind == "scene_tagged":
         return progress.model_copy(update={"tags": tuple(payload["tags"])})
     if kind == "scene_ended":

@@ -47,7 +47,8 @@ REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral on
 
 def fits(entry_tags: tuple[str, ...], scene: frozenset[str] | None) -> bool:
     """Whether an entry with ``entry_tags`` fits a scene tagged ``scene`` (None: a scene of
-    unknown setting, where everything fits)."""
+    unknown setting, where everything fits; no tags: a scene named in words that tell nothing of
+    its setting, where only entries that need none fit: untagged, or "!tag" only)."""
     if scene is None:
         return True
     return all((t[1:] not in scene) if t.startswith("!") else (t in scene) for t in entry_tags)

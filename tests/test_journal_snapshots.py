@@ -209,6 +209,29 @@ def test_a_snapshot_written_by_the_previous_version_does_not_break_loading(tmp_p
         journal.close()
 
 
+
+def test_replay_verify_passes_over_a_snapshot_of_another_format(tmp_path: Path) -> None:
+    """A snapshot an older version of solo wrote (another ``v``) is a stale cache: loading passes
+    over it, and so does ``replay --verify``, which counts it apart instead of calling it a
+    difference; a snapshot of this format that disagrees with the replay is still one."""
+    path = tmp_path / "stale.sqlite"
+    journal, session = new_campaign(path)
+    play_until(session, 2 * SNAPSHOT_EVERY + 5)
+    (older,) = [json.loads(r[0]) for r in rows(path, "SELECT state FROM snapshots WHERE command = ?", [SNAPSHOT_EVERY])]
+    older["v"] -= 1  # as the version before wrote it
+    with journal.transaction():
+        journal.db.execute("UPDATE snapshots SET state = ? WHERE command = ?", [json.dumps(older), SNAPSHOT_EVERY])
+    report = session.verify()
+    assert report["ok"] and report["snapshots_checked"] == 1 and report["snapshots_stale"] == 1, report
+    (newest,) = [json.loads(r[0]) for r in rows(path, "SELECT state FROM snapshots WHERE command = ?",
+                                                [2 * SNAPSHOT_EVERY])]
+    newest["tension"] += 1  # this format, wrong
+    with journal.transaction():
+        journal.db.execute("UPDATE snapshots SET state = ? WHERE command = ?", [json.dumps(newest), 2 * SNAPSHOT_EVERY])
+    report = session.verify()
+    assert not report["ok"] and f"the snapshot at command {2 * SNAPSHOT_EVERY} differs from the replay" in report["differences"]
+    journal.close()
+
 BIG = 10_000
 BIG_FALLBACK = 3_000
 BIG_BUDGET_SECONDS = 30.0

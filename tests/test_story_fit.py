@@ -24,6 +24,8 @@ DRAW = re.compile(r"^([a-z0-9_]+\.[a-z0-9_.]+) (?:#(\d+)|[0-9d]+=(\d+))$")
 
 def test_fit_reads_positive_and_negative_tags():
     assert fits((), frozenset({"vehicle"})) and fits(("city",), None)
+    # no tags (a titled scene whose words tell no setting): only what needs no setting
+    assert fits((), frozenset()) and fits(("!vehicle",), frozenset()) and not fits(("city",), frozenset())
     assert fits(("city", "!vehicle"), frozenset({"city", "outdoors"}))
     assert not fits(("city", "!vehicle"), frozenset({"city", "vehicle"}))
     assert not fits(("underground",), frozenset({"air", "vehicle"}))
@@ -59,6 +61,47 @@ entries = [{ text = "Then {t.event}" }]
         assert "a shadow moves" in seen and len(seen) >= 2 or scene == frozenset({"air", "vehicle", "indoors"})
 
 
+def test_a_titled_scene_of_unread_setting_draws_only_entries_that_need_none(tmp_path):
+    """No tags (a place the player named in words that tell no setting): entries that need one are
+    not drawn; None (nothing known of the scene): everything is."""
+    (tmp_path / "t.toml").write_text('''
+[tables.foe]
+title = "t"
+entries = [{ text = "Tunnel Ghoul", tags = ["underground"] }, { text = "Footpad", tags = ["city"] },
+           { text = "Cutthroat" }, { text = "Stowaway", tags = ["!city"] }]
+''', encoding="utf-8")
+    tables = OracleTables.load(tmp_path)
+    rng = random.Random(4)
+    assert {tables.draw("t.foe", rng, scene=frozenset()).text for _ in range(200)} == {"Cutthroat", "Stowaway"}
+    assert {tables.draw("t.foe", rng).text for _ in range(200)} == {"Tunnel Ghoul", "Footpad", "Cutthroat",
+                                                                   "Stowaway"}
+
+
+@pytest.mark.parametrize("system", sorted(p.parent.parent.name for p in
+                                          (FOLDER.parent / "solo" / "rules").glob("*/data/tables")))
+def test_every_shipped_table_has_an_entry_for_a_scene_of_unread_setting(system):
+    """Each table can be drawn in a titled scene whose words tell no setting: one of its entries
+    needs none (untagged, or only !tags)."""
+    tables = system_tables(FOLDER.parent / "solo" / "rules" / system / "data")
+    stuck = [t.id for t in tables.tables.values() if not any(fits(e.tags, frozenset()) for e in t.entries)]
+    assert not stuck, f"{system}: give one entry of {stuck} no tags (or only !tags)"
+
+
+def test_a_titled_scene_whose_words_tell_no_setting_draws_as_one(tmp_path):
+    """The improvised scene's title is kept in the progress as ``named``: its scene tags are none
+    rather than unknown; an untitled scene (and one of an adventure file) stays unknown."""
+    session = Session(Journal(tmp_path / "n.sqlite"))
+    for line, tags in (("campaign new Named --seed 3", None), ("scene start \"The Duke's masquerade\"", frozenset()),
+                       ("scene start The docks", frozenset({"water", "outdoors", "city"}))):
+        assert session.execute(line).ok, line
+        assert session.progress.scene_tags == tags, line
+    assert session.execute("undo").ok and session.progress.scene_tags == frozenset()  # folded from the journal
+    assert session.progress.named
+    assert session.execute("scene start").ok and not session.progress.named
+    assert session.verify()["ok"]
+    session.journal.close()
+
+
 def test_unknown_tags_are_refused_naming_file_table_and_entry(tmp_path):
     (tmp_path / "bad.toml").write_text('[tables.x]\ntitle = "x"\nentries = [{ text = "a", tags = ["moon"] }]\n',
                                        encoding="utf-8")
@@ -70,6 +113,29 @@ def test_an_improvised_title_names_where_it_is():
     assert set(tags_from_words("The dining car of the night express")) == {"vehicle", "indoors", "night"}
     assert set(tags_from_words("Zeppelin's cargo hold")) >= {"vehicle", "air"}
     assert tags_from_words("A quiet moment") == ()
+    # seen in play: a market at dawn and a bridge under the stars read as no place, or half a place
+    assert set(tags_from_words("fish market at dawn")) == {"city", "outdoors", "crowd", "day"}
+    assert set(tags_from_words("a bridge under the stars")) == {"outdoors", "night"}
+    assert set(tags_from_words("The Bridges of the old Markets")) == {"outdoors", "city", "crowd"}  # plurals
+    assert set(tags_from_words("Ferries and cities")) == {"vehicle", "water", "city", "outdoors"}
+    assert set(tags_from_words("The train station")) == {"city", "indoors", "crowd"}  # a phrase: no train
+    assert set(tags_from_words("The cave on the beach")) == {"underground", "water"}  # underground: not outdoors
+    assert tags_from_words("From dawn to midnight") == ()  # both by day and by night: neither
+    assert tags_from_words("Hidden in plain sight") == tags_from_words("A fair fight") == ()
+
+
+def test_shipped_adventure_titles_read_mostly_as_their_files_tag_them():
+    """The words of the shipped adventures' scene titles, read as an improvised title would be, give
+    tags the file itself gives the scene (a check on the words, on titles written by others)."""
+    right = wrong = named = 0
+    for path in ALL_ADVENTURES:
+        for leg in load_adventure(path).legs:
+            for scene in leg.scenes:
+                read = set(tags_from_words(scene.title))
+                named += bool(read)
+                right += len(read & set(scene.tags))
+                wrong += len(read - set(scene.tags))
+    assert named >= 25 and right >= 10 * wrong, (named, right, wrong)
 
 
 def checked_draws(tables: OracleTables, origin: str, scene: frozenset[str] | None) -> list[tuple[str, bool, bool]]:
@@ -365,3 +431,85 @@ def test_the_oracle_answering_yes_to_a_foe_fleeing_takes_it_off_the_board(tmp_pa
         assert script.execute(line).ok
     assert script.execute("ask 'Does the Rat flee?' --odds likely --dice 6,3").ok
     assert "Rat" in script.status()["enemies"]
+
+
+def told(result: dict) -> list[dict]:
+    narration = result.get("narration") or []
+    return narration if isinstance(narration, list) else [narration]
+
+
+def test_a_blunder_at_the_fish_market_fits_the_market(tmp_path):
+    """Seen in play (seed 17): `scene start fish market at dawn` read only as a street, and the blunder
+    drew a ledge crumbling away. The title is read in full (a crowded street by day), and the ledge,
+    a blunder of cliffs, ruins and caves, no longer fits a city."""
+    tables = system_tables(SYSTEM.data)
+    blunders = 0
+    for seed in range(1, 41):
+        session = Session(Journal(tmp_path / f"m{seed}.sqlite"))
+        for line in (f"campaign new Market --seed {seed}", "pc add Nara --dice 2", "scene start fish market at dawn",
+                     "gamble Nara climb --dice 2"):
+            assert session.execute(line).ok, line
+        scene = session.progress.scene_tags
+        assert scene == frozenset({"city", "outdoors", "crowd", "day"})
+        result = session.execute("resolve").result
+        for n in told(result):
+            blunders += n["task"] == "blunder"
+            assert "ledge" not in n["text"], (seed, n["text"])
+            for table, _, fit in checked_draws(tables, n["origin"], scene):
+                assert fit, (seed, table, n["text"])
+        session.journal.close()
+    assert blunders == 40
+
+
+def foe_entry(tables: OracleTables, name: str):
+    """The `foes.band` entry an Alpha foe was named from ("Tunnel Ghoul 2": "Tunnel Ghoul")."""
+    base = re.sub(r" \d+$", "", name)
+    return next(e for e in tables.tables["foes.band"].entries if e.text == base)
+
+
+def alpha_scene(tmp_path: Path, seed: int, title: str) -> tuple[Session, dict]:
+    """An Alpha campaign in solo play (the Director adds the foes it draws), one hero, a scene titled ``title``."""
+    session = Session(Journal(tmp_path / f"a{seed}.sqlite"), director_peril=True)
+    assert session.execute(f"campaign new Bridge --rules alpha --seed {seed}").ok
+    assert session.execute("pc add Berrik").ok
+    started = session.execute(f'scene start "{title}"')
+    assert started.ok, started.error
+    return session, started.result
+
+
+@pytest.mark.parametrize("title, scene", [("a bridge under the stars", frozenset({"outdoors", "night"})),
+                                          ("The Duke's masquerade", frozenset())])
+def test_an_alpha_scene_a_player_titles_brings_foes_and_words_that_fit_it(tmp_path, title, scene):
+    """Seen in play (seeds 2, 3, 5, 18, 39): `scene start a bridge under the stars` knew nothing of
+    where it was, and a Tunnel Ghoul stood in the way. The title now reads as outdoors at night; a
+    title whose words name no setting draws only foes and words that need none (before, it drew
+    anything, and its Wide Shot's opening fitted a place the Director drew and never told)."""
+    from solo.rules.alpha import SYSTEM as ALPHA
+
+    tables = system_tables(ALPHA.data)
+    foes = set()
+    for seed in range(1, 41):
+        session, result = alpha_scene(tmp_path, seed, title)
+        assert session.progress.scene_tags == scene
+        for enemy in session.state.enemies:
+            foes.add(foe_entry(tables, enemy.name).text)
+            assert fits(foe_entry(tables, enemy.name).tags, scene), (seed, enemy.name)
+        for n in told(result):
+            for table, _, fit in checked_draws(tables, n["origin"], scene):
+                assert fit, (seed, table, n["text"])
+        session.journal.close()
+    assert len(foes) >= 3, foes  # foes came, of several kinds
+
+
+@pytest.mark.parametrize("rules", ["enigma", "alpha"])
+def test_a_scene_started_without_a_title_still_learns_where_it_is_from_its_place(tmp_path, rules):
+    """An untitled scene is not a named one: nothing is known of it, so its Wide Shot's place is drawn
+    from every place, and sets the scene."""
+    tagged = 0
+    for seed in range(1, 21):
+        session = Session(Journal(tmp_path / f"u{seed}.sqlite"))
+        assert session.execute(f"campaign new Open --rules {rules} --seed {seed}").ok
+        assert session.execute("pc add Nara").ok and session.execute("scene start").ok
+        tagged += bool(session.progress.tags)
+        session.journal.close()
+    assert tagged >= 12, tagged
