@@ -38,10 +38,9 @@ class Creature(Frozen):
 
     @model_serializer(mode="wrap")
     def _stored(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """A creature that never left is written without ``left``, in the shape creature events and
-        snapshots had before the field: those load unchanged (the field's default), a snapshot taken
-        before it still equals the replay in `replay --verify`, and a campaign where no foe left
-        journals what it did before (the event stays v1)."""
+        """A creature that never left is written without ``left``, in the shape creature events had
+        before the field: old ones load unchanged (the field's default), and a campaign where no foe
+        left journals what it did before (the event stays v1)."""
         data: dict[str, Any] = handler(self)
         if self.left is None:
             data.pop("left", None)
