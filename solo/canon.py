@@ -214,6 +214,16 @@ cast meaning narration director player hero heroes next here chapter round
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december god gods heaven hell ok okay oh ah alas well good great new old""".split())
 PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond".split())
+# the last word of a name that is no one's: a building or a body of people ("Chronos Aerial Freight",
+# "the Hotel Splendide" reads by its first word); such a name is offered as a place, where it is found
+PLACE_WORDS = frozenset("""freight company co ltd inc corporation corp airways airlines lines railway railways
+shipping trading works foundry factory mills society club guild order brotherhood sisterhood league institute
+academy university college school museum library bank exchange gazette bugle times herald press express
+agency bureau office ministry police hotel inn tavern casino theatre theater opera cinema hospital asylum prison
+station harbour harbor docks market bazaar cathedral church chapel abbey temple palace castle manor
+street avenue boulevard square quay bridge""".split())
+PLACE_FIRST = frozenset("hotel club bank museum theatre theater cafe café maison chateau château castle fort rue "
+                        "avenue boulevard place porte pont".split())
 _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’-]*")
 _PARTICLES = frozenset("de la le von van der del du da di of".split())
 
@@ -223,7 +233,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
 
     A run of capitalised words is a name if a title opens it ("Baron Krank"), or it is two words or
     more, or it is one word that does not open a sentence and is no common word. Particles join a
-    run ("Count de la Roche"). A name after "in", "at", "to" and the like is guessed a place."""
+    run ("Count de la Roche"). A name after "in", "at", "to" and the like is guessed a place, and so
+    is one that names a building or a company ("Chronos Aerial Freight", "Hotel Splendide")."""
     known_words = {w for name in known for w in canon_key(name).split()} | {canon_key(n) for n in known}
     found: list[tuple[Kind, str]] = []
     for sentence in re.split(r"(?<=[.!?…])\s+|[\"“”:;,()—–]", text):
@@ -273,6 +284,7 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 continue
             if any(canon_key(n) == key or key in canon_key(n).split() for _, n in found):
                 continue
-            kind: Kind = "place" if before in PLACE_BEFORE and not titled else "person"
+            building = run[-1].casefold() in PLACE_WORDS or (len(run) > 1 and run[0].casefold() in PLACE_FIRST)
+            kind: Kind = "place" if building or (before in PLACE_BEFORE and not titled) else "person"
             found.append((kind, name))
     return found

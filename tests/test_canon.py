@@ -117,6 +117,11 @@ def test_names_the_narration_brings_up_are_offered_and_taken_only_when_accepted(
     ("Suddenly Count de la Roche arrives!", [], [("person", "Count de la Roche")]),
     ("Nara grins. She climbs.", ["Nara"], []),
     ("Meanwhile, the harbour master Pierre Lagarde nods to Nara's friend.", ["Nara"], [("person", "Pierre Lagarde")]),
+    # seen in play: a company offered as a person
+    ("A crumpled slip reads: Chronos Aerial Freight, 400 mainsprings, signed Otto Kessler.", [],
+     [("place", "Chronos Aerial Freight"), ("person", "Otto Kessler")]),
+    ("Nara checks into the Hotel Splendide. Baron Krank owns the Marseille Gazette.", ["Nara"],
+     [("place", "Hotel Splendide"), ("person", "Baron Krank"), ("place", "Marseille Gazette")]),
 ])
 def test_proposed_names(text: str, known: list[str], expected: list[tuple[str, str]]) -> None:
     assert proposed_names(text, known) == expected
