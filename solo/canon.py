@@ -216,13 +216,13 @@ september october november december god gods heaven hell ok okay oh ah alas well
 PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond".split())
 # the last word of a name that is no one's: a building or a body of people ("Chronos Aerial Freight",
 # "the Hotel Splendide" reads by its first word); such a name is offered as a place, where it is found
-PLACE_WORDS = frozenset("""freight company co ltd inc corporation corp airways airlines lines railway railways
+BUILDING_LAST = frozenset("""freight company co ltd inc corporation corp airways airlines lines railway railways
 shipping trading works foundry factory mills society club guild order brotherhood sisterhood league institute
 academy university college school museum library bank exchange gazette bugle times herald press express
 agency bureau office ministry police hotel inn tavern casino theatre theater opera cinema hospital asylum prison
 station harbour harbor docks market bazaar cathedral church chapel abbey temple palace castle manor
 street avenue boulevard square quay bridge""".split())
-PLACE_FIRST = frozenset("hotel club bank museum theatre theater cafe café maison chateau château castle fort rue "
+BUILDING_FIRST = frozenset("hotel club bank museum theatre theater cafe café maison chateau château castle fort rue "
                         "avenue boulevard place porte pont".split())
 _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’-]*")
 _PARTICLES = frozenset("de la le von van der del du da di of".split())
@@ -284,7 +284,7 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 continue
             if any(canon_key(n) == key or key in canon_key(n).split() for _, n in found):
                 continue
-            building = run[-1].casefold() in PLACE_WORDS or (len(run) > 1 and run[0].casefold() in PLACE_FIRST)
+            building = run[-1].casefold() in BUILDING_LAST or (len(run) > 1 and run[0].casefold() in BUILDING_FIRST)
             kind: Kind = "place" if building or (before in PLACE_BEFORE and not titled) else "person"
             found.append((kind, name))
     return found
