@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench bench-chat bench-narration bench-story bench-remote bench-speculate clean
+.PHONY: play test bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,9 @@ bench-remote: $(STAMP)
 
 bench-speculate: $(STAMP)
 	$(BIN)/python bench/speculate.py 5
+
+bench-first-screen: $(STAMP)
+	$(BIN)/python bench/first_screen.py 7
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -112,7 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     except SoloError as exc:
         print(f"error: {inert(str(exc))}", file=sys.stderr)
         return 2
-    model = _model(opts, background=not rest or rest[0] == "play")
+    playing = not rest or rest[0] == "play"
+    if playing and sys.stdin.isatty() and sys.stdout.isatty():
+        from .llm import gate
+
+        gate.hold()  # the model's loading waits for the first screen (the REPL releases it)
+    model = _model(opts, background=playing)
     try:
         if not rest or rest[0] == "play":
             return play(journal, rest[1:], model)

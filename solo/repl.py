@@ -128,6 +128,17 @@ class SoloCompleter(Completer):
 TYPE_AHEAD_PAUSE = 0.15
 
 
+
+def _first_screen_up() -> None:
+    """A prompt is about to be drawn: the model's background loading, held until the first screen
+    is up (solo.llm.gate), goes ahead once the loop has drawn it."""
+    from .llm import gate
+
+    asyncio.get_running_loop().call_later(FIRST_SCREEN_DRAWN, gate.release)
+
+
+FIRST_SCREEN_DRAWN = 0.05  # seconds after a prompt starts, by which prompt-toolkit has drawn it
+
 class Repl:
     def __init__(self, session: Session, *, director: bool = False, console: Console | None = None,
                  history_dir: Path | None = None, ask: Callable[[str], str] | None = None):
@@ -198,7 +209,7 @@ class Repl:
             if self._ask is not None:
                 answer = self._ask(question)
             else:
-                answer = self._questions.prompt(f"{question} ")
+                answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
         except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
             raise Cancelled from None
         if self._open_questions and self._is_command(answer):
@@ -316,7 +327,7 @@ class Repl:
             while True:
                 self.speculate()
                 try:
-                    line = self._prompt_session().prompt("solo> ")
+                    line = self._prompt_session().prompt("solo> ", pre_run=_first_screen_up)
                 except KeyboardInterrupt:
                     continue
                 finally:
@@ -416,6 +427,9 @@ class Repl:
         model = self.session.model
         if model is None:
             return self.session.run(command, line)
+        from .llm import gate
+
+        gate.release()  # a command before the first screen (`solo play CAMPAIGN`) may narrate: load now
         ready = getattr(model.backend, "ready", None)
         if ready is not None and not ready(0):
             with self.console.status("The narration model is loading (Ctrl-C to stop waiting)…"):

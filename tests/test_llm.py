@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
 
 from solo.errors import NarratorError
@@ -424,3 +427,29 @@ def test_an_adventures_clue_keeps_who_snooped_and_the_die_for_the_model(journal)
     task = fake.prompts[-1].rsplit("\nTask: ", 1)[1]
     assert task.startswith("snoop\nCharacters: Nara Quinn\n") and "\nOutcome: Dice rolled: 5.\n" in task
     assert "\nNarration: Nara Quinn looks on. Looking into the regulator clock: " in task  # on the rails
+
+
+def test_background_loading_held_for_the_first_screen_waits_for_its_release():
+    """`solo play` holds the model's loading and the graph's build (solo.llm.gate) until its first
+    screen is up; held, neither starts; released, both go ahead. Unheld (scripts), nothing waits."""
+    from solo.llm import gate
+    from solo.llm.backends import LlamaBackend
+
+    found: list[float] = []
+
+    def find() -> Path:
+        found.append(time.monotonic())
+        raise NarratorError("no model here")
+
+    gate.hold()
+    try:
+        backend = LlamaBackend(find, background=True, name="held")
+        model = ModelNarrator(FakeBackend())
+        time.sleep(0.3)
+        assert not found and not backend.ready(0) and not model._built.is_set()
+    finally:
+        gate.release()
+    assert backend.ready(5) and found and backend.error == "no model here"
+    assert model._built.wait(5) and model.graph is not None
+    unheld = LlamaBackend(find, background=True, name="unheld")
+    assert unheld.ready(5) and len(found) == 2

@@ -199,23 +199,33 @@ def test_the_walk_through_starts_an_adventure_with_its_characters(tmp_path):
     assert "`scene start` opens the first scene" in text
 
 
+def first_screen_seconds(tmp_path: Path, *model: str) -> float:
+    """Seconds from starting `solo play` on a pseudo-terminal to its first question."""
+    env = dict(os.environ, TERM="xterm", XDG_DATA_HOME=str(tmp_path / "data"))
+    begun = time.monotonic()
+    child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / f"{time.monotonic_ns()}.sqlite"),
+                                           *model, "play"], env=env, dimensions=(ROWS, COLUMNS), timeout=30)
+    try:
+        child.expect("ENIGMA pulp adventures")
+        child.expect(r"Start one\? \[Y/n\]")
+        return time.monotonic() - begun
+    finally:
+        child.terminate(force=True)
+
+
 def test_the_first_screen_appears_at_once_while_the_bundled_model_loads(tmp_path):
-    """`make play` runs `solo --model bundled play`: the banner and the first question come within
-    2 seconds, whatever the model (and LangGraph) take to load in the background."""
+    """`make play` runs `solo --model bundled play`: the banner and the first question come as soon
+    as without a model, whatever the model and LangGraph take to load (over 2 s of their imports
+    and loading, held until the first screen is up: solo.llm.gate). Timed against the same screen
+    with --no-model on the same machine, the faster of two each, so load on the machine falls on
+    both alike."""
     pytest.importorskip("llama_cpp", reason="the [llm] extra is not installed")
     from solo.llm.backends import bundled_model_path
 
     bundled_model_path()  # assembled once per machine (about a second): not what this test times
-    env = dict(os.environ, TERM="xterm", XDG_DATA_HOME=str(tmp_path / "data"))
-    begun = time.monotonic()
-    child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "--model", "bundled",
-                                           "play"], env=env, dimensions=(ROWS, COLUMNS), timeout=2)
-    try:
-        child.expect("ENIGMA pulp adventures")
-        child.expect(r"Start one\? \[Y/n\]")
-        assert time.monotonic() - begun < 2.0
-    finally:
-        child.terminate(force=True)
+    without = min(first_screen_seconds(tmp_path, "--no-model") for _ in range(2))
+    bundled = min(first_screen_seconds(tmp_path, "--model", "bundled") for _ in range(2))
+    assert bundled - without < 0.75, (bundled, without)
 
 
 def test_an_improvised_campaign_may_be_played_by_any_installed_rule_system(tmp_path):

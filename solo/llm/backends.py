@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import NarratorError
+from . import gate
 
 StreamCallback = Callable[[str], None]
 Cancel = Callable[[], bool]  # asked between pieces of work: True once the caller no longer wants the rest
@@ -152,6 +153,8 @@ class LlamaBackend:
 
     def _load(self) -> None:
         try:
+            if threading.current_thread() is not threading.main_thread():
+                gate.wait()  # in the background: after the first screen (solo.llm.gate)
             if self._find is not None:
                 self.path = self._find()
             from llama_cpp import Llama  # type: ignore[import-not-found, unused-ignore]

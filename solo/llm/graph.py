@@ -21,6 +21,7 @@ from typing import Any, TypedDict
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
 
 from ..errors import NarratorError
+from . import gate
 from ..narration import Narration
 from .backends import Backend, Cancel, StreamCallback, split_answer
 from .calls import Cast, ModelCall
@@ -105,6 +106,7 @@ class ModelNarrator:
 
     def _build_now(self) -> None:
         try:
+            gate.wait()  # after the first screen, in `solo play` (solo.llm.gate)
             self._graph = self._build()
         except Exception:  # noqa: BLE001 - reported as a NarratorError when narration is asked for
             self._graph = None
