@@ -137,6 +137,11 @@ def _first_screen_up() -> None:
     asyncio.get_running_loop().call_later(FIRST_SCREEN_DRAWN, gate.release)
 
 
+# session commands that tell no narration: they run at once while the model loads (`solo play
+# CAMPAIGN` resumes with `campaign use` and shows its status before the model is there)
+NEVER_NARRATE = (parser.CampaignUse, parser.CampaignList, parser.CampaignValidate, parser.Note, parser.Status,
+                 parser.RulesReference, parser.Help, parser.Search, parser.Log, parser.SceneShow, parser.CanonShow,
+                 parser.ExportMarkdown, parser.Replay, parser.Undo)
 FIRST_SCREEN_DRAWN = 0.05  # seconds after a prompt starts, by which prompt-toolkit has drawn it
 
 class Repl:
@@ -425,11 +430,11 @@ class Repl:
     def _execute(self, command: Any, line: str) -> Outcome:
         """Run a command; with a model, wait for it to load under a spinner and stream its words."""
         model = self.session.model
-        if model is None:
+        if model is None or isinstance(command, NEVER_NARRATE):  # these never wait for the model to load
             return self.session.run(command, line)
         from .llm import gate
 
-        gate.release()  # a command before the first screen (`solo play CAMPAIGN`) may narrate: load now
+        gate.release()  # a command before the first screen may narrate: load now
         ready = getattr(model.backend, "ready", None)
         if ready is not None and not ready(0):
             with self.console.status("The narration model is loading (Ctrl-C to stop waiting)…"):

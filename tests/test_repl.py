@@ -451,3 +451,42 @@ def test_a_pasted_block_runs_line_by_line_and_ctrl_d_at_a_question_only_cancels_
     t.wait_for("cancelled")
     t.line("pc add Ann --dice 2", "Ann joins the cast")
     t.line("quit", "Everything is saved")
+
+
+def test_session_commands_that_tell_nothing_never_wait_for_the_model_to_load(tmp_path):
+    """`solo play CAMPAIGN` resumes with `campaign use` and the status while the model still loads:
+    commands that tell no narration run at once; one that may narrate waits for the model first."""
+    import io
+
+    from rich.console import Console
+
+    from solo import parser
+    from solo.journal import Journal
+    from solo.llm.backends import FakeBackend
+    from solo.llm.graph import ModelNarrator
+    from solo.repl import Repl
+    from solo.session import Session
+
+    class Loading(FakeBackend):
+        waited = 0
+
+        def ready(self, timeout: float | None = None) -> bool:
+            if timeout is None:
+                self.waited += 1
+            return timeout is None  # still loading until waited for
+
+    path = tmp_path / "j.sqlite"
+    plain = Session(Journal(path))
+    for line in ("campaign new Resume --seed 3", "pc add Nara --dice 3", "scene start The docks"):
+        assert plain.execute(line).ok, line
+    plain.journal.close()
+    backend = Loading()
+    session = Session(Journal(path), follow=False, model=ModelNarrator(backend))
+    repl = Repl(session, console=Console(file=io.StringIO(), width=100), history_dir=tmp_path, ask=lambda q: "")
+    for line in ("campaign use Resume", "status", "help", "scene show", "note The quay is quiet", "log"):
+        assert repl._execute(parser.parse(line, session.system), line).ok, line
+    assert backend.waited == 0
+    backend.enqueue(*["Nara takes it all in."] * 4)
+    assert repl._execute(parser.parse("snoop Nara the crates --dice 4", session.system), "snoop").ok
+    assert backend.waited == 1
+    session.journal.close()
