@@ -317,7 +317,7 @@ class Repl:
     # running ----------------------------------------------------------------------------
 
     def run(self, campaign: str | None = None) -> int:
-        if campaign:
+        if campaign:  # first, so the banner is its rule system's; its result tells what happened last time
             self._run(parser.CampaignUse(name=campaign), shlex.join(["campaign", "use", campaign]))
         self.console.print(self.session.system.intro)
         if self.director:
@@ -328,7 +328,8 @@ class Repl:
                 self._guarded(self.new_campaign)
             else:
                 self.show(self.session.run(parser.Status(), "status"))
-                self._last_time()
+                if not campaign:
+                    self._last_time()
             while True:
                 self.speculate()
                 try:

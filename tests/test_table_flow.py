@@ -143,10 +143,17 @@ def test_a_resumed_campaign_opens_with_last_time(tmp_path):
     r._prompt_session = lambda: _EndAtOnce()  # type: ignore[method-assign]
     assert r.run() == 0
     assert "Last time: " in out.getvalue() and "Nara managed to leap" in out.getvalue()
+    out.truncate(0)
+    out.seek(0)
+    named = Repl(Session(Journal(tmp_path / "j.sqlite"), follow=False), console=Console(file=out, width=120),
+                 history_dir=tmp_path, ask=lambda q: next(answers))
+    named._prompt_session = lambda: _EndAtOnce()  # type: ignore[method-assign]
+    assert named.run("Again") == 0  # `solo play Again`: `campaign use` tells it, once
+    assert out.getvalue().count("Last time") == 1 and "Nara managed to leap" in out.getvalue()
 
 
 class _EndAtOnce:
-    def prompt(self, text: str) -> str:
+    def prompt(self, text: str, **options: object) -> str:
         raise EOFError
 
 
