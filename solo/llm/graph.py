@@ -222,10 +222,9 @@ class ModelNarrator:
     def _check(self, state: GraphState) -> dict[str, Any]:
         text, record = state.get("text", ""), state["record"]
         if state.get("opening") and not state.get("own", "").strip():  # on the rails, it stopped at the facts
-            state["calls"][-1].fallback = "the model wrote nothing after the facts"
-            self._refused(state, "the model wrote nothing after the facts")
-            return {"problems": ["the model wrote nothing after the facts"]}
-        problems = contradictions(text, record)
+            problems = ["the model wrote nothing after the facts"]
+        else:
+            problems = contradictions(text, record)
         if self.check is not None and not problems:
             problems = self.check(text, record)
         if not problems and loops(state.get("own") or text):
