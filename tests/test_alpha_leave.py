@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from playing import exported, ok, refused
+from test_journal_support import Spy
 from solo.journal import Journal
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import commands as rc
@@ -155,20 +156,6 @@ def test_undo_brings_a_foe_that_left_back_where_it_stood(game):
     assert game.verify()["ok"]
 
 
-class Starts:
-    """Where each of the journal's event reads starts (a load from a snapshot starts after it)."""
-
-    def __init__(self, journal: Journal):
-        self.after: list[int] = []
-        read = journal.events
-
-        def events(campaign: int, *, after_command: int = 0) -> Any:
-            self.after.append(after_command)
-            return read(campaign, after_command=after_command)
-
-        journal.events = events  # type: ignore[method-assign]
-
-
 def test_a_snapshot_written_before_the_field_loads_and_the_campaign_replays_exactly(tmp_path):
     """A snapshot of the shape written before `left` existed (no such key on any creature) is loaded as
     it was, still equals the replay in `replay --verify`, and play after it (a foe leaving) folds the same
@@ -190,9 +177,9 @@ def test_a_snapshot_written_before_the_field_loads_and_the_campaign_replays_exac
     s.journal.close()
 
     journal = Journal(path)
-    starts = Starts(journal)
+    starts = Spy(journal)
     again = Session(journal)
-    assert starts.after[0] == at  # loaded through the old snapshot
+    assert starts.starts[0] == at  # loaded through the old snapshot
     assert again.status() == live and again.verify()["ok"]
     full, _ = again.fold_campaign(again.campaign.id, use_snapshots=False)
     assert full == again.state

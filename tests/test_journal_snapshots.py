@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from test_journal_support import check_journal_file, rows, snapshots_at_undo
+from test_journal_support import Spy, check_journal_file, rows, snapshots_at_undo
 
 from solo.journal import Journal
 from solo.session import SNAPSHOT_EVERY, Session
@@ -24,20 +24,6 @@ SETUP = ["campaign new Snap --seed 9", "pc add Nara --knack climbing --catchphra
 CYCLE = ["gamble Nara 'climb {i}' --knack climbing --dice 5,6", "resolve", "peril Max +1 --cause 'trap {i}'",
          "peril Max -1", "note 'entry {i}'", "snoop Nara 'clue {i}' --dice 3", "ask 'Safe {i}?' --dice 3,4",
          "scene start 'Scene {i}'"]
-
-
-class Spy:
-    """Records the ``after_command`` of every ``Journal.events`` call (where a load starts)."""
-
-    def __init__(self, journal: Journal):
-        self.starts: list[int] = []
-        original = journal.events
-
-        def events(campaign: int, *, after_command: int = 0) -> Any:
-            self.starts.append(after_command)
-            return original(campaign, after_command=after_command)
-
-        journal.events = events  # type: ignore[method-assign]
 
 
 def play_until(session: Session, last: int, *, undo_every: int = 0) -> None:
@@ -207,7 +193,6 @@ def test_a_snapshot_written_by_the_previous_version_does_not_break_loading(tmp_p
         assert session.status() == live
     finally:
         journal.close()
-
 
 
 def test_replay_verify_passes_over_a_snapshot_of_another_format(tmp_path: Path) -> None:

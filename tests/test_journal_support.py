@@ -245,3 +245,17 @@ def check_reopened_state(db: Path) -> dict[str, Any]:
 
 def outcomes_ok(outcomes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [o for o in outcomes if o["ok"]]
+
+
+class Spy:
+    """Records the ``after_command`` of every ``Journal.events`` call (where a load starts)."""
+
+    def __init__(self, journal: Journal):
+        self.starts: list[int] = []
+        original = journal.events
+
+        def events(campaign: int, *, after_command: int = 0) -> Any:
+            self.starts.append(after_command)
+            return original(campaign, after_command=after_command)
+
+        journal.events = events  # type: ignore[method-assign]
