@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import parser
+from . import mythic, parser
 from .adventure import Adventure, find_adventure, load_adventure
 from .canon import Canon
 from .chronicle import Chronicle, seed_canon
@@ -38,6 +38,9 @@ from .kernel.events import (
     FOLDED,
     TYPES,
     AdventureMoved,
+    ChaosMoved,
+    OracleChosen,
+    SceneChecked,
     SceneEnded,
     CommandUndone,
     Narrated,
@@ -49,6 +52,7 @@ from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
+from .mythic import OracleState
 from .narration import Narration
 from .story import Progress, Story, fold_name, tags_from_words
 from .table import TableTalk
@@ -95,6 +99,7 @@ class Decision:
     warning: str | None = None  # something the player should know although the command stands
     command: Any = None  # the command as decided: the Director's choices filled in, the scene's title given
     recaps: list[Narration] = field(default_factory=list)  # recaps stored with the command, for a model to retell
+    shown: dict[str, Any] = field(default_factory=dict)  # result fields the kernel adds (a scene check, the chaos)
 
 
 class Session:
@@ -151,6 +156,7 @@ class Session:
         self.tension = self.system.tension_start
         self.progress = Progress()
         self.canon = Canon()
+        self.oracle = OracleState()  # the campaign's oracle: classic, or Mythic and its Chaos Factor
         self.head = Head()
         self.unavailable: str | None = None  # why the current campaign cannot be played here
         current = journal.setting(CURRENT)
@@ -180,7 +186,7 @@ class Session:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
                            check=self.system.check)
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
-        self.canon = folded.canon
+        self.canon, self.oracle = folded.canon, folded.oracle
 
     def reload(self) -> None:
         """Fold the current campaign from its newest valid snapshot."""
@@ -188,6 +194,7 @@ class Session:
             return
         folded, self.head = self.ledger.fold(self.campaign.id, use_snapshots=True)
         self.state, self.tension, self.progress, self.canon = folded.state, folded.tension, folded.progress, folded.canon
+        self.oracle = folded.oracle
 
     def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
         """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
@@ -197,7 +204,7 @@ class Session:
     @property
     def folded(self) -> Folded:
         """Everything the campaign's events folded into, as the session holds it."""
-        return Folded(self.state, self.tension, self.progress, self.canon)
+        return Folded(self.state, self.tension, self.progress, self.canon, self.oracle)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
         return self.ledger.snapshot_data(folded)
@@ -317,6 +324,10 @@ class Session:
                 return self.talk.reroll(command.number)
             case parser.Draw() if command.table is None:
                 return {"tables": sorted(self._need_director().narrator.tables.tables)}
+            case parser.OracleUse() | parser.Chaos() | parser.FateChance():
+                return self._oracle_command(command, line)
+            case parser.WithOracle():
+                return self._rules(command.command, line, check=command.check, chaos=command.chaos)
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
                     | parser.Accept() | parser.Edit() | parser.SceneEnd() | parser.Recap():
                 return self.talk.run(command, line)
@@ -347,15 +358,19 @@ class Session:
 
     def help(self, name: str | None) -> dict[str, Any]:
         if name is None:
-            return {"commands": [{"command": s.name, "usage": s.usage, "summary": s.summary}
+            return {"commands": [{"command": s.name, "usage": parser.usage_line(s), "summary": s.summary}
                                  for s in parser.all_specs(self.system)], "rules": self.system.name}
         spec = parser.usage(name, self.system)
         if spec is None:
             raise InvalidCommand(f"no command {name[:40]!r}: type `help` for the list")
-        return {"command": spec.name, "usage": spec.usage, "summary": spec.summary, "aliases": list(spec.aliases)}
+        return {"command": spec.name, "usage": parser.usage_line(spec), "summary": spec.summary,
+                "aliases": list(spec.aliases)}
 
     def _reference(self, topic: str | None) -> dict[str, Any]:
-        """`rules [TOPIC]`: with no topic, the installed systems and the campaign's topics."""
+        """`rules [TOPIC]`: with no topic, the installed systems and the campaign's topics; `rules mythic`
+        the Mythic oracle, whatever the system."""
+        if topic is not None and len(topic.strip()) >= 3 and "mythic".startswith(topic.strip().casefold()):
+            return mythic.reference()
         result = self.system.reference(topic)
         if topic is None:
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
@@ -374,6 +389,9 @@ class Session:
         foreign = [dest for dest in command.options if dest not in own]
         if foreign:
             raise InvalidCommand(f"--{foreign[0]} is not an option of {system.title} campaigns")
+        chosen = [OracleChosen(oracle="mythic", chaos=mythic.CHAOS_START)] if command.oracle == "mythic" else []
+        if chosen:
+            self._mythic_plays(system)
         seed = command.seed if command.seed is not None else self.seed_source()
         name = " ".join(command.name.split())
         start = system.start_command(name, seed, command.options)
@@ -385,7 +403,7 @@ class Session:
                                                     adventure.model_dump_json() if adventure else None)
             head = self.journal.append(campaign.id, Head(), line, "campaign_new",
                                        [*(system.event_to_dict(e) for e in events),
-                                        *(session_event_to_dict(e) for e in seeded)])
+                                        *(session_event_to_dict(e) for e in [*seeded, *chosen])])
             if adventure is not None:
                 self.journal.add_narration(campaign.id, head.command, "premise", adventure.premise, "oracle",
                                            f"adventure {adventure.title}")
@@ -393,7 +411,7 @@ class Session:
         self._switch(campaign)
         self.unavailable = None
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
-                                  **system.describe(initial, start, events, self.state)}
+                                  **system.describe(initial, start, events, self.state), **self._oracle_status()}
         if adventure is not None:
             result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
                                    "villain": adventure.villain.name,
@@ -524,7 +542,7 @@ class Session:
         if self.system.where(folded.state).scene != self.system.where(self.state).scene:
             self.told_at_table = None  # a new scene: the table's words of the last one are behind it
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
-        self.canon = folded.canon
+        self.canon, self.oracle = folded.canon, folded.oracle
         for n in decision.narrations:
             if n.source in ("player", "director"):
                 self.told_at_table = n.text
@@ -599,17 +617,22 @@ class Session:
         # a proposal told ahead (speculate) is claimed; a miss drops what was told ahead
         return self._speculator.proposer(self.model.propose) if self._speculator is not None else self.model.propose
 
-    def _rules(self, command: Any, line: str) -> dict[str, Any]:
+    def _rules(self, command: Any, line: str, check: int | None = None, chaos: mythic.Move | None = None
+               ) -> dict[str, Any]:
+        """A rules command, decided and journaled; ``check`` and ``chaos``: the Mythic oracle's d10 for
+        a scene's check and how a scene's end moves the Chaos Factor (a `scene start`'s, a `scene end`'s)."""
         decision, _ = self._write(line, getattr(command, "kind", type(command).__name__),
-                                  self._decider(command, self._proposer()))
+                                  self._decider(command, self._proposer(), check, chaos))
         start = min(decision.reported_from, len(decision.events))
         own = [e for e in decision.events[:start] if not isinstance(e, SessionEvent)]
         result = self.system.describe(decision.before, decision.command, own, self.state)
+        result.update(decision.shown)
         if decision.apart:
             result[self.system.apart_key] = decision.apart
         return self._with_narration(result, decision)
 
-    def _decider(self, command: Any, propose: Any) -> Callable[[], Decision]:
+    def _decider(self, command: Any, propose: Any, check: int | None = None, chaos: mythic.Move | None = None
+                 ) -> Callable[[], Decision]:
         """How a rules command is decided: the Director's choices filled in now (``propose``: the
         model asked for them, or None), the rest by the returned function, run inside the write
         transaction (``_rules``) or on a copy of the session that writes nothing (``_dry_run``)."""
@@ -643,9 +666,16 @@ class Session:
                                                       leg=self.system.where(base).chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
+            if opening and self.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
+                after = self.system.fold(state, [e for e in decision.events if not isinstance(e, SessionEvent)])
+                self._scene_check(decision, after, check)
+            elif check is not None:
+                self._need_mythic("the scene check (--check)")
             closing = self.system.scene_closing(completed)
             if closing is not None:
-                self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False)
+                self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False, chaos=chaos)
+            elif chaos is not None:
+                raise RuleViolation("--chaos moves the Chaos Factor at a scene's end: `scene end ... --chaos up|down`")
             self.chronicle.world(decision, self._rng("world"))
             decision.command = completed
             return decision
@@ -653,10 +683,19 @@ class Session:
         return decide
 
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
-                      told_or_refused: bool = True) -> None:
+                      told_or_refused: bool = True, chaos: mythic.Move | None = None) -> None:
         """The scene ends (the kernel's `scene end`, or a system's own): the story's way forward,
         the adventure's, else the oracle's. The kernel's command is refused with narration off
-        and no adventure (``told_or_refused``); a system's, a rules command, ends untold."""
+        and no adventure (``told_or_refused``); a system's, a rules command, ends untold. With the
+        Mythic oracle the Chaos Factor moves as ``chaos`` says (None: it stays)."""
+        if self.oracle.oracle == "mythic":
+            before = self.oracle.chaos
+            after = mythic.moved(before, chaos or "same")
+            if after != before:
+                decision.events.append(ChaosMoved(before=before, after=after, why="scene end"))
+            decision.shown["chaos"] = {"before": before, "after": after}
+        elif chaos is not None:
+            self._need_mythic("--chaos")
         scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
@@ -918,6 +957,118 @@ class Session:
         after._advance(self.ledger.step(self.folded, decision.events), head, decision)
         return after._retellings(decision, decision.narrations, head)
 
+    # the Mythic oracle (solo.mythic) ----------------------------------------------------
+
+    def _oracle_status(self) -> dict[str, Any]:
+        """The campaign's oracle, and with Mythic's its Chaos Factor (`status --json`)."""
+        if self.oracle.oracle == "mythic":
+            return {"oracle": "mythic", "chaos": self.oracle.chaos}
+        return {"oracle": "classic"}
+
+    def _need_mythic(self, what: str) -> mythic.OracleState:
+        if self.oracle.oracle != "mythic":
+            raise RuleViolation(f"{what} belongs to the Mythic oracle; this campaign asks the classic one "
+                                "(`oracle mythic` switches)")
+        return self.oracle
+
+    def _mythic_plays(self, system: AnySystem) -> None:
+        """The Mythic oracle needs `ask` and scenes: its Chaos Factor moves as scenes end, its checks
+        open them. A system whose grammar opens no scene (Beyond Code's turns) is refused."""
+        if parser.find_spec(["scene", "start"], system) is None:
+            raise RuleViolation(f"{system.title} has no scenes, and the Mythic oracle's Chaos Factor moves with "
+                                "them: its campaigns ask the classic oracle")
+
+    def _oracle_command(self, command: Any, line: str) -> dict[str, Any]:
+        """`oracle [classic|mythic]`, `chaos [N]` and `chart [ODDS]`."""
+        self._need_campaign()
+        self._refresh()
+        match command:
+            case parser.OracleUse(oracle=None):
+                return self._oracle_status()
+            case parser.OracleUse(oracle="classic" | "mythic"):
+                assert command.oracle is not None
+                if command.oracle == self.oracle.oracle:
+                    raise RuleViolation(f"this campaign asks the {command.oracle} oracle already")
+                if command.oracle == "mythic":
+                    self._mythic_plays(self.system)
+                return {**self._oracle_write(line, OracleChosen(oracle=command.oracle, chaos=self.oracle.chaos)),
+                        **self._oracle_status()}
+            case parser.Chaos(value=None):
+                return {"chaos": self._need_mythic("the Chaos Factor").chaos}
+            case parser.Chaos():
+                before = self._need_mythic("the Chaos Factor").chaos
+                assert command.value is not None
+                if command.value == before:
+                    return {"chaos": before}  # nothing moves: nothing to journal (or undo)
+                done = self._oracle_write(line, ChaosMoved(before=before, after=command.value, why="set"))
+                return {**done, "chaos": self.oracle.chaos, "before": before}
+            case parser.FateChance():
+                chaos = self._need_mythic("the Fate Chart").chaos
+                rows = [command.odds] if command.odds else list(mythic.ODDS)
+                chart = mythic.chart()
+                return {"oracle": "mythic", "chaos": chaos, "credit": mythic.CREDIT, "odds": [
+                    {"odds": odds, **chart.cell(odds, chaos).model_dump(),
+                     "chances": mythic.chances(chart.cell(odds, chaos), chaos)} for odds in rows]}
+        raise InvalidCommand(f"{type(command).__name__} is not an oracle command")
+
+    def _oracle_write(self, line: str, event: SessionEvent) -> dict[str, Any]:
+        """Journal a change of the oracle, open business (a pending roll) settled first as by any
+        command that changes the story; the settled roll's result under ``resolved``."""
+        def decide() -> Decision:
+            settled = list(self.system.settle(self.state, None))
+            return Decision(events=[*settled, event], before=self.state)
+
+        decision, _ = self._write(line, event.type, decide)  # type: ignore[attr-defined]
+        settled = [e for e in decision.events if not isinstance(e, SessionEvent)]
+        resolved = self.system.describe_settled(decision.before, settled) if settled else None
+        return {"resolved": resolved} if resolved else {}
+
+    def mythic_event(self, decision: Decision, state: Any, rng: random.Random, opening: str) -> dict[str, Any]:
+        """A Mythic random event: its focus rolled on the focus table (its own stream, so the draws
+        around it hold) and pointed at an open thread, a person of the canon or one of the cast; told
+        by the Director from the system's random-event tables to fit the scene, with a meaning pair,
+        and retold by the model like the classic oracle's events. The focus (and meaning) returned
+        are the JSON result's `event`."""
+        focus_rng = self._rng("mythic focus")
+        roll = focus_rng.randint(1, 100)
+        threads = [e.name for e in self.canon.of("thread", status="open")]
+        people = [e.name for e in self.canon.of("person", status="open") if e.attitude != "dead"]
+        cast = [c["name"] for c in self.system.cast(state) if c.get("name")]
+        event = mythic.event_focus(roll, threads, people, cast, focus_rng)
+        director = self.director
+        if director is not None:
+            told = director.random_event(state, rng, self.progress.scene_tags)
+            if isinstance(told.facts.get("meaning"), dict):
+                event["meaning"] = dict(told.facts["meaning"])
+            picked = {k: event[k] for k in ("focus", "thread", "person", "character") if k in event}
+            self._director_told(decision, told.model_copy(update={
+                "text": f"{opening}{event['text']}. {told.text}",
+                "origin": f"mythic.focus d100={roll}; {told.origin}",
+                "facts": {**told.facts, "canon_focus": picked}}))
+        return event
+
+    def _scene_check(self, decision: Decision, state: Any, typed: int | None) -> None:
+        """Mythic's check of the scene that opens (after its Wide Shot told the scene expected): a d10
+        at or under the Chaos Factor alters it (odd) or interrupts it (even: a random event instead)."""
+        chaos = self.oracle.chaos
+        roll = typed if typed is not None else self._rng("scene check").randint(1, 10)
+        result = mythic.scene_check(roll, chaos)
+        event = None
+        rng = self._rng("scene check oracle")
+        if result == "altered":
+            director = self.director
+            meaning = director.narrator.meaning(rng) if director is not None else None
+            how = f" Read the change by: {meaning[0]} {meaning[1]}." if meaning else ""
+            self._director_told(decision, Narration(
+                task="scene_altered", origin=f"Mythic scene check d10={roll}" + (f"; {meaning[2]}" if meaning else ""),
+                text=f"The scene is altered: it is not quite the one expected. Keep it, but change one thing about it "
+                     f"(who is there, where it happens, what is going on).{how}"))
+        elif result == "interrupted":
+            event = self.mythic_event(decision, state, rng, "The scene is interrupted before it gets going: ")
+        decision.events.append(SceneChecked(roll=roll, chaos=chaos, result=result, event=event))
+        decision.shown["scene_check"] = {"roll": roll, "chaos": chaos, "result": result,
+                                         **({"event": event} if event else {})}
+
     # reading ------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
@@ -925,6 +1076,7 @@ class Session:
         status = self.system.status(self.state)
         status["rules"] = self.system.name
         status["tension"] = self.tension
+        status.update(self._oracle_status())
         status["world"] = self.chronicle.status()
         if self.story is not None:
             status["adventure"] = self.story.status(self.progress, self.system.where(self.state))
