@@ -435,6 +435,11 @@ class Repl:
             for flag, value in (("--check", wrapped.check), ("--chaos", wrapped.chaos)):
                 if value is not None and flag not in line:
                     line += f" {flag} {value}"
+        # the journal's line says what the Mythic oracle's questions added (the Chaos Factor's move, the d100 typed)
+        if isinstance(run, parser.SceneEnd) and run.chaos and "--chaos" not in line:
+            line += f" --chaos {run.chaos}"
+        if isinstance(run, parser.Ask) and run.dice and "--dice" not in line:
+            line += " --dice " + ",".join(map(str, run.dice))
         outcome = self._run(run, line)
         if outcome.ok and not isinstance(command, parser.Meta):
             system.after(self.session.state, command, self)
