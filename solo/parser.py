@@ -618,6 +618,11 @@ def _with_oracle(spec: Spec, tokens: list[str], alias: str) -> Any:
     return WithOracle(command=command, chaos=_move(args, value))
 
 
+def has_scenes(system: AnySystem) -> bool:
+    """Whether ``system`` opens scenes with its own `scene start` (the Mythic oracle plays only there)."""
+    return system_specs(system).find(["scene", "start"]) is not None
+
+
 def usage_line(spec: Spec) -> str:
     """A command's usage, with the option the Mythic oracle adds to a system's own command."""
     added = {"scene start": " [--check N]", "scene end": " [--chaos up|down|same]"}

@@ -31,7 +31,7 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
     else:
         lines += own if hints or r.get("pending") is not True else own[:1]  # a pending roll: the REPL asks
     lines += _mythic_scene(r)
-    if outcome.kind == "Status" and r.get("oracle") == "mythic":
+    if outcome.kind in ("Status", "CampaignNew") and r.get("oracle") == "mythic":
         lines.append(f"Oracle: Mythic, Chaos Factor {r['chaos']}")
     if system.apart_key in r:
         lines += system.render(system.apart_key, {"changes": r[system.apart_key]}) or []
@@ -147,8 +147,9 @@ def _mythic_scene(r: dict[str, Any]) -> list[str]:
     if isinstance(check, dict):
         said = {"expected": "the scene comes as expected", "altered": "[bold]the scene is altered[/]",
                 "interrupted": "[bold]the scene is interrupted[/]"}[check["result"]]
+        event = check.get("event")
         lines.append(f"Scene check: d10 {check['roll']} against Chaos Factor {check['chaos']}: {said}"
-                     + _focus(check.get("event")))
+                     + (";" + _focus(event) if event else ""))
     chaos = r.get("chaos")
     if isinstance(chaos, dict):
         moved = "stays" if chaos["after"] == chaos["before"] else "rises" if chaos["after"] > chaos["before"] else "falls"
@@ -178,8 +179,7 @@ def _oracle(kind: str, r: dict[str, Any]) -> list[str]:
 def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     if kind == "CampaignNew":
-        mythic = f", the Mythic oracle at Chaos Factor {r['chaos']}" if r.get("oracle") == "mythic" else ""
-        lines.append(f"Campaign [bold]{escape(r['campaign'])}[/] begins ({escape(r['rules'])}, seed {r['seed']}{mythic})")
+        lines.append(f"Campaign [bold]{escape(r['campaign'])}[/] begins ({escape(r['rules'])}, seed {r['seed']})")
     elif kind == "CampaignUse":
         lines.append(f"Now playing [bold]{escape(r['campaign'])}[/]")
         if r.get("last_time"):

@@ -246,7 +246,8 @@ class Session:
 
     def run(self, command: Any, line: str) -> Outcome:
         """Run a command built by the parser (or by the REPL from one); ``line`` is journaled."""
-        kind = type(command).__name__
+        shown = command.command if isinstance(command, parser.WithOracle) else command  # rendered as the system's
+        kind = type(shown).__name__
         try:
             result = self._dispatch(command, line)
         except JournalConflict as exc:
@@ -372,7 +373,8 @@ class Session:
         if topic is not None and len(topic.strip()) >= 3 and "mythic".startswith(topic.strip().casefold()):
             return mythic.reference()
         result = self.system.reference(topic)
-        if topic is None:
+        if topic is None and parser.has_scenes(self.system):
+            result["topics"] = [*result.get("topics", []), "mythic"]  # where the Mythic oracle plays
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
                                   "current": s.name == self.system.name} for s in installed().values()]
             result["rules"] = self.system.name
@@ -973,8 +975,8 @@ class Session:
 
     def _mythic_plays(self, system: AnySystem) -> None:
         """The Mythic oracle needs `ask` and scenes: its Chaos Factor moves as scenes end, its checks
-        open them. A system whose grammar opens no scene (Beyond Code's turns) is refused."""
-        if parser.find_spec(["scene", "start"], system) is None:
+        open them. A system whose grammar opens no scene (one that plays in turns) is refused."""
+        if not parser.has_scenes(system):
             raise RuleViolation(f"{system.title} has no scenes, and the Mythic oracle's Chaos Factor moves with "
                                 "them: its campaigns ask the classic oracle")
 

@@ -323,7 +323,7 @@ class TableTalk:
             line: RecapLine | None = None
             if kind == "scene_ended":
                 line = RecapLine(text=f"the scene ended in {payload['outcome']}")
-            elif kind == "oracle_asked":
+            elif kind in ("oracle_asked", "fate_asked"):
                 line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {payload['answer']}")
             elif kind not in TYPES:
                 line = self.s.system.recap(payload)

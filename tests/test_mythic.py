@@ -149,13 +149,17 @@ def test_odds_may_follow_the_question():
 
 # --- playing ----------------------------------------------------------------------------------------------
 
+def outcome_kind_of(session: Session, line: str) -> object:
+    return parser.parse(line, session.system)
+
+
 def mythic_campaign(session: Session, rules: str) -> None:
     result = ok(session, f"campaign new M --seed 5 --rules {rules} --oracle mythic")
     assert (result["oracle"], result["chaos"]) == ("mythic", 5)
 
 
 @pytest.mark.parametrize("rules", SCENED)
-def test_a_mythic_campaign_plays_undoes_and_replays(session, rules):
+def test_a_mythic_campaign_plays_undoes_and_replays(session, rules, tmp_path):
     mythic_campaign(session, rules)
     ok(session, 'canon add thread "Find the idol"')
     ok(session, 'canon add person "Baron Krank"')
@@ -181,7 +185,9 @@ def test_a_mythic_campaign_plays_undoes_and_replays(session, rules):
     told = told if isinstance(told, dict) else next(n for n in told if n["task"] == "random_event")
     assert told["task"] == "random_event" and focus["text"] in told["text"]
     assert ok(session, "scene end failure --chaos up")["chaos"] == {"before": 5, "after": 6}
-    altered = ok(session, "scene start The bridge --check 3")
+    outcome = session.execute("scene start The bridge --check 3")
+    assert outcome.kind == type(outcome_kind_of(session, "scene start The bridge")).__name__  # the system's own
+    altered = outcome.result or {}
     assert altered["scene_check"] == {"roll": 3, "chaos": 6, "result": "altered"}
     assert any(n["task"] == "scene_altered" for n in altered["narration"])
     assert ok(session, "scene end success --chaos down")["chaos"] == {"before": 6, "after": 5}
@@ -201,6 +207,13 @@ def test_a_mythic_campaign_plays_undoes_and_replays(session, rules):
     ok(session, "undo")
     assert ok(session, "oracle") == {"oracle": "mythic", "chaos": 5}
     assert ok(session, "replay --verify")["ok"]
+    told = ok(session, "recap leg")["narration"]["text"]
+    assert "asked “Is the ford guarded?”, said no" in told
+    markdown = (tmp_path / "m.md")
+    ok(session, f"export md {markdown}")
+    text = markdown.read_text(encoding="utf-8")
+    assert "Fate Chart (likely, Chaos Factor 5): *Is the ford guarded?* — **no** (d100 66)" in text
+    assert "Scene check: d10 3 against Chaos Factor 6, altered." in text and "Chaos Factor 5 → 6 (scene end)" in text
     # reloaded from the journal alone, the oracle is the same
     again = Session(Journal(session.journal.path))
     assert (again.status()["oracle"], again.status()["chaos"]) == ("mythic", 5)
@@ -269,6 +282,7 @@ def test_switching_to_mythic_mid_campaign_and_back_is_journaled(session):
 
 def test_the_rules_topic_and_help(session):
     ok(session, "campaign new E --seed 2")
+    assert "mythic" in ok(session, "rules")["topics"]
     told = ok(session, "rules mythic")
     assert "Tana Pigeon" in told["credit"] and "Chaos Factor" in told["text"]
     usages = {c["command"]: c["usage"] for c in ok(session, "help")["commands"]}
