@@ -364,3 +364,28 @@ def test_the_director_types_the_d100_and_the_d10(tmp_path):
     repl.handle("scene end success")
     assert session.status()["chaos"] == 4
     assert ok(session, "replay --verify")["ok"]
+
+
+def test_a_mythic_campaign_in_a_real_terminal(tmp_path):
+    """`solo play` on a pty: the Chaos Factor in the status bar, the odds completed after the question
+    mark, the chances shown before asking, the question of control at the scene's end."""
+    from test_repl import Terminal
+
+    setup = Session(Journal(tmp_path / "j.sqlite"))
+    ok(setup, "campaign new Pty --seed 9 --oracle mythic")
+    ok(setup, "scene start Dock --check 9")
+    setup.journal.close()
+    t = Terminal(tmp_path, "Pty")
+    try:
+        t.wait_for("solo>")
+        assert "chaos 5/9" in t.toolbar()
+        t.child.send("ask Is the door locked? very-li")
+        t.child.send("\t")
+        t.wait_for("very-likely")
+        t.line("", "Fate Chart (very-likely, Chaos Factor 5)")
+        assert "very-likely at Chaos Factor 5: exceptional yes 15%, yes 60%, no 20%" in t.text()
+        t.line("scene end success", "Was the cast in control")
+        t.line("n", "Chaos Factor rises: 5 → 6")
+        assert "chaos 6/9" in t.toolbar()
+    finally:
+        t.close()
