@@ -284,18 +284,24 @@ def _ask(a: Args) -> Ask:
     odds = mythic.odds_name(given) if given is not None else None
     if given is not None and odds is None:
         raise a.fail(f"{given[:30]!r} are not odds: choose from {', '.join(mythic.ODDS)} (50-50 is even)")
-    if given is None:  # `ask Is the door locked? likely`: odds named after the question mark
-        for n in (2, 1):
-            named = mythic.odds_name(" ".join(words[-n:])) if len(words) > n else None
-            if named is not None and words[-n - 1].endswith("?"):
-                odds, words = named, words[:-n]
-                break
+    if given is None:
+        odds, words = _trailing_odds(words)
     dice = a.one("dice")
     rolled: tuple[int, ...] | None = None
     if dice is not None:  # two d6 for the classic oracle, one d100 (00 is 100) for Mythic's: the oracle checks
         rolled = faces(a, dice) if "," in dice else (number(a, dice, "the die", 0, 100),)
     return Ask(question=text(a, "the question", words), odds=odds or "even", dice=rolled, why=a.flag("why"),
                about=a.one("about"))
+
+
+def _trailing_odds(words: list[str]) -> tuple[str | None, list[str]]:
+    """`Is the door locked? likely`: the odds named after a question's question mark (one word or
+    two), and the question's words without them; no question mark before them, no odds."""
+    for n in (2, 1):
+        named = mythic.odds_name(" ".join(words[-n:])) if len(words) > n else None
+        if named is not None and words[-n - 1].endswith("?"):
+            return named, words[:-n]
+    return None, words
 
 
 def _chaos(a: Args) -> Chaos:
@@ -307,7 +313,7 @@ def _chaos(a: Args) -> Chaos:
 def _chart(a: Args) -> FateChance:
     if not a.positionals:
         return FateChance()
-    odds = mythic.odds_name(" ".join(a.positionals))
+    odds = mythic.odds_name(" ".join(a.positionals)) or _trailing_odds(list(a.positionals))[0]
     if odds is None:
         raise a.fail(f"{' '.join(a.positionals)[:30]!r} are not odds: choose from {', '.join(mythic.ODDS)}")
     return FateChance(odds=odds)
@@ -464,8 +470,9 @@ def kernel_specs() -> SpecTable:
              "Mythic's Fate Chart and Chaos Factor (`rules mythic`; undo reverts it)",
              lambda a: OracleUse(oracle=_oracle(a, a.positionals[0] if a.positionals else None)), max_args=1),
         Spec("chaos", "chaos [N]", "show Mythic's Chaos Factor, or set it (1-9)", _chaos, max_args=1),
-        Spec("chart", "chart [ODDS]", "Mythic's Fate Chart at this Chaos Factor: the exact chance of each answer "
-             "and of a random event (ODDS: that row only)", _chart, aliases=("fate",)),
+        Spec("chart", "chart [ODDS | QUESTION ODDS]", "Mythic's Fate Chart at this Chaos Factor: the exact chance "
+             "of each answer and of a random event (ODDS: that row only; `chart Is it locked? likely` before asking)",
+             _chart, aliases=("fate",)),
         Spec("canon", "canon [NAME|KIND]", "the story's canon: people, places, threads, clues, promises, treasure "
              "(a name: that entry and where it came up)", _canon_show),
         Spec("canon add", "canon add KIND NAME [--detail TEXT] [--attitude A] [--where PLACE] [--pin]",

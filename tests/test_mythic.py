@@ -273,6 +273,7 @@ def test_switching_to_mythic_mid_campaign_and_back_is_journaled(session):
     refused(session, "oracle classic", "already")
     assert ok(session, "oracle mythic") == {"oracle": "mythic", "chaos": 5}
     assert ok(session, "chart")["odds"][4]["odds"] == "even"
+    assert ok(session, "chart Is the door locked? very likely") == ok(session, "chart very-likely")
     chances = ok(session, "chart very likely")
     assert len(chances["odds"]) == 1 and chances["odds"][0]["chances"] == {
         "exceptional yes": 0.15, "yes": 0.6, "no": 0.2, "exceptional no": 0.05, "random event": 0.05}
