@@ -10,6 +10,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playing import last_line, ok, refused, repl_for
 
 from solo import mythic, parser
@@ -134,6 +136,45 @@ def test_a_broken_chart_is_refused_naming_the_file_and_the_place(tmp_path, old, 
 
 
 # --- the command language -------------------------------------------------------------------------------
+
+
+WORDS = st.lists(st.sampled_from(["--check", "--chaos", "--odds", "--dice", "--check=", "00", "0", "10", "11", "101",
+                                  "-1", "up", "down", "same", "likely", "very", "50/50", "?", "Is it?", "x", ",", "1,2",
+                                  "٣", "9" * 30, '"', "--", "\x1b"]), max_size=6)
+
+
+@pytest.mark.parametrize("rules", SCENED)
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(head=st.sampled_from(["ask", "chaos", "chart", "oracle", "scene start", "scene end success", "scene end"]),
+       words=WORDS)
+def test_any_mythic_line_runs_or_is_one_named_error_that_changes_nothing(tmp_path_factory, rules, head, words):
+    session = Session(Journal(tmp_path_factory.mktemp("fuzz") / "j.sqlite"))
+    ok(session, f"campaign new F --seed 1 --rules {rules} --oracle mythic")
+    before = session.status()
+    outcome = session.execute(" ".join([head, *words]))
+    if not outcome.ok:
+        assert outcome.error and "\n" not in outcome.error and session.status() == before
+    assert 1 <= session.status()["chaos"] <= 9
+    session.journal.close()
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000))
+def test_a_mutated_chart_loads_or_is_refused_naming_the_file(tmp_path_factory, seed):
+    rng = random.Random(seed)
+    chars = list(mythic.DATA.read_text(encoding="utf-8"))
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(chars))
+        chars[at] = rng.choice(list('[]{}="\n,#0123456789-') + ["999", "nan"])
+    path = tmp_path_factory.mktemp("chart") / "mythic.toml"
+    path.write_text("".join(chars), encoding="utf-8")
+    try:
+        chart = mythic.load(path)
+    except TableError as exc:
+        assert str(exc).startswith("mythic.toml") and "\n" not in str(exc)
+    else:  # what loads is a chart the rules can trust: every cell in order
+        for cell in chart.cells.values():
+            assert 0 <= cell.exceptional_yes <= cell.threshold < cell.exceptional_no <= 101
 
 
 def test_odds_may_follow_the_question():
