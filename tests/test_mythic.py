@@ -431,3 +431,28 @@ def test_a_mythic_campaign_in_a_real_terminal(tmp_path):
         assert "chaos 6/9" in t.toolbar()
     finally:
         t.close()
+
+
+@pytest.mark.parametrize("rules", SCENED)
+def test_a_random_event_is_retold_by_the_model_as_the_classic_oracle_s_are(tmp_path, rules):
+    """The Mythic event goes down the classic oracle's narration path: the Director's words (with the
+    focus on the canon) are the facts a loaded model retells, its call journaled with the narration."""
+    from solo.llm.backends import FakeBackend
+    from solo.llm.graph import ModelNarrator
+    from test_llm import echo_facts
+
+    fake = FakeBackend()
+    session = Session(Journal(tmp_path / "j.sqlite"), model=ModelNarrator(fake))
+    mythic_campaign(session, rules)
+    ok(session, 'canon add thread "Find the idol"')
+    ok(session, "scene start Dock --check 9")
+    fake.prompts.clear()
+    fake.enqueue(*[echo_facts] * 4)
+    result = ok(session, "ask Is anyone here? --dice 11")
+    assert result["random_event"] is True
+    told = result["narration"] if isinstance(result["narration"], list) else [result["narration"]]
+    event = next(n for n in told if n["task"] == "random_event")
+    assert event["source"] == "model" and any(result["event"]["text"] in p for p in fake.prompts)
+    calls = session.journal.model_calls(session.campaign.id)
+    assert calls[-1]["task"] == "random_event"
+    session.journal.close()
