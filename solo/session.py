@@ -31,6 +31,7 @@ from .adventure import Adventure, find_adventure, load_adventure
 from .canon import Canon
 from .chronicle import Chronicle, seed_canon
 from .context import Context
+from .fate import Fate
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
 from .files import write_atomically
 from .inert import inert
@@ -39,9 +40,7 @@ from .kernel.events import (
     FOLDED,
     TYPES,
     AdventureMoved,
-    ChaosMoved,
     OracleChosen,
-    SceneChecked,
     SceneEnded,
     CommandUndone,
     Narrated,
@@ -152,6 +151,7 @@ class Session:
         self.ledger = Ledger(journal, self.system)
         self.talk = TableTalk(self)
         self.chronicle = Chronicle(self)
+        self.fate = Fate(self)  # the Mythic oracle
         self._context: tuple[tuple[Head, int], Context] | None = None  # the narrator's context, per head and command
         self.state: Any = self.system.initial_state()
         self.tension = self.system.tension_start
@@ -334,7 +334,7 @@ class Session:
             case parser.Draw() if command.table is None:
                 return {"tables": sorted(self._need_director().narrator.tables.tables)}
             case parser.OracleUse() | parser.Chaos() | parser.FateChance():
-                return self._oracle_command(command, line)
+                return self.fate.run(command, line)
             case parser.WithOracle():
                 return self._rules(command.command, line, check=command.check, chaos=command.chaos)
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
@@ -401,7 +401,7 @@ class Session:
             raise InvalidCommand(f"--{foreign[0]} is not an option of {system.title} campaigns")
         chosen = [OracleChosen(oracle="mythic", chaos=mythic.CHAOS_START)] if command.oracle == "mythic" else []
         if chosen:
-            self._mythic_plays(system)
+            self.fate.plays(system)
         seed = command.seed if command.seed is not None else self.seed_source()
         name = " ".join(command.name.split())
         start = system.start_command(name, seed, command.options)
@@ -421,7 +421,7 @@ class Session:
         self._switch(campaign)
         self.unavailable = None
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
-                                  **system.describe(initial, start, events, self.state), **self._oracle_status()}
+                                  **system.describe(initial, start, events, self.state), **self.fate.status()}
         if adventure is not None:
             result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
                                    "villain": adventure.villain.name,
@@ -678,9 +678,9 @@ class Session:
             self._react(decision, oracle_rng)
             if opening and self.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
                 after = self.system.fold(state, [e for e in decision.events if not isinstance(e, SessionEvent)])
-                self._scene_check(decision, after, check)
+                self.fate.scene_check(decision, after, check)
             elif check is not None:
-                self._need_mythic("the scene check (--check)")
+                self.fate.need("the scene check (--check)")
             closing = self.system.scene_closing(completed)
             if closing is not None:
                 self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False, chaos=chaos)
@@ -698,14 +698,7 @@ class Session:
         the adventure's, else the oracle's. The kernel's command is refused with narration off
         and no adventure (``told_or_refused``); a system's, a rules command, ends untold. With the
         Mythic oracle the Chaos Factor moves as ``chaos`` says (None: it stays)."""
-        if self.oracle.oracle == "mythic":
-            before = self.oracle.chaos
-            after = mythic.moved(before, chaos or "same")
-            if after != before:
-                decision.events.append(ChaosMoved(before=before, after=after, why="scene end"))
-            decision.shown["chaos"] = {"before": before, "after": after}
-        elif chaos is not None:
-            self._need_mythic("--chaos")
+        self.fate.scene_closed(decision, chaos)
         scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
@@ -944,7 +937,7 @@ class Session:
         chronicle of its own that read it too."""
         dry = copy.copy(self)
         dry.journal, dry.ledger, dry._speculator = journal, Ledger(journal, self.system), None
-        dry.talk, dry.chronicle = TableTalk(dry), Chronicle(dry)
+        dry.talk, dry.chronicle, dry.fate = TableTalk(dry), Chronicle(dry), Fate(dry)
         return dry
 
     def _dry_run(self, command: Any, propose: Any) -> list[Retelling]:
@@ -967,118 +960,6 @@ class Session:
         after._advance(self.ledger.step(self.folded, decision.events), head, decision)
         return after._retellings(decision, decision.narrations, head)
 
-    # the Mythic oracle (solo.mythic) ----------------------------------------------------
-
-    def _oracle_status(self) -> dict[str, Any]:
-        """The campaign's oracle, and with Mythic's its Chaos Factor (`status --json`)."""
-        if self.oracle.oracle == "mythic":
-            return {"oracle": "mythic", "chaos": self.oracle.chaos}
-        return {"oracle": "classic"}
-
-    def _need_mythic(self, what: str) -> mythic.OracleState:
-        if self.oracle.oracle != "mythic":
-            raise RuleViolation(f"{what} belongs to the Mythic oracle; this campaign asks the classic one "
-                                "(`oracle mythic` switches)")
-        return self.oracle
-
-    def _mythic_plays(self, system: AnySystem) -> None:
-        """The Mythic oracle needs `ask` and scenes: its Chaos Factor moves as scenes end, its checks
-        open them. A system whose grammar opens no scene (one that plays in turns) is refused."""
-        if not parser.has_scenes(system):
-            raise RuleViolation(f"{system.title} has no scenes, and the Mythic oracle's Chaos Factor moves with "
-                                "them: its campaigns ask the classic oracle")
-
-    def _oracle_command(self, command: Any, line: str) -> dict[str, Any]:
-        """`oracle [classic|mythic]`, `chaos [N]` and `chart [ODDS]`."""
-        self._need_campaign()
-        self._refresh()
-        match command:
-            case parser.OracleUse(oracle=None):
-                return self._oracle_status()
-            case parser.OracleUse(oracle="classic" | "mythic"):
-                assert command.oracle is not None
-                if command.oracle == self.oracle.oracle:
-                    raise RuleViolation(f"this campaign asks the {command.oracle} oracle already")
-                if command.oracle == "mythic":
-                    self._mythic_plays(self.system)
-                return {**self._oracle_write(line, OracleChosen(oracle=command.oracle, chaos=self.oracle.chaos)),
-                        **self._oracle_status()}
-            case parser.Chaos(value=None):
-                return {"chaos": self._need_mythic("the Chaos Factor").chaos}
-            case parser.Chaos():
-                before = self._need_mythic("the Chaos Factor").chaos
-                assert command.value is not None
-                if command.value == before:
-                    return {"chaos": before}  # nothing moves: nothing to journal (or undo)
-                done = self._oracle_write(line, ChaosMoved(before=before, after=command.value, why="set"))
-                return {**done, "chaos": self.oracle.chaos, "before": before}
-            case parser.FateChance():
-                chaos = self._need_mythic("the Fate Chart").chaos
-                rows = [command.odds] if command.odds else list(mythic.ODDS)
-                chart = mythic.chart()
-                return {"oracle": "mythic", "chaos": chaos, "credit": mythic.CREDIT, "odds": [
-                    {"odds": odds, **chart.cell(odds, chaos).model_dump(),
-                     "chances": mythic.chances(chart.cell(odds, chaos), chaos)} for odds in rows]}
-        raise InvalidCommand(f"{type(command).__name__} is not an oracle command")
-
-    def _oracle_write(self, line: str, event: SessionEvent) -> dict[str, Any]:
-        """Journal a change of the oracle, open business (a pending roll) settled first as by any
-        command that changes the story; the settled roll's result under ``resolved``."""
-        def decide() -> Decision:
-            settled = list(self.system.settle(self.state, None))
-            return Decision(events=[*settled, event], before=self.state)
-
-        decision, _ = self._write(line, event.type, decide)  # type: ignore[attr-defined]
-        settled = [e for e in decision.events if not isinstance(e, SessionEvent)]
-        resolved = self.system.describe_settled(decision.before, settled) if settled else None
-        return {"resolved": resolved} if resolved else {}
-
-    def mythic_event(self, decision: Decision, state: Any, rng: random.Random, opening: str) -> dict[str, Any]:
-        """A Mythic random event: its focus rolled on the focus table (its own stream, so the draws
-        around it hold) and pointed at an open thread, a person of the canon or one of the cast; told
-        by the Director from the system's random-event tables to fit the scene, with a meaning pair,
-        and retold by the model like the classic oracle's events. The focus (and meaning) returned
-        are the JSON result's `event`."""
-        focus_rng = self._rng("mythic focus")
-        roll = focus_rng.randint(1, 100)
-        threads = [e.name for e in self.canon.of("thread", status="open")]
-        people = [e.name for e in self.canon.of("person", status="open") if e.attitude != "dead"]
-        cast = [c["name"] for c in self.system.cast(state) if c.get("name")]
-        event = mythic.event_focus(roll, threads, people, cast, focus_rng)
-        director = self.director
-        if director is not None:
-            told = director.random_event(state, rng, self.progress.scene_tags)
-            if isinstance(told.facts.get("meaning"), dict):
-                event["meaning"] = dict(told.facts["meaning"])
-            picked = {k: event[k] for k in ("focus", "thread", "person", "character") if k in event}
-            self._director_told(decision, told.model_copy(update={
-                "text": f"{opening}{event['text']}. {told.text}",
-                "origin": f"mythic.focus d100={roll}; {told.origin}",
-                "facts": {**told.facts, "canon_focus": picked}}))
-        return event
-
-    def _scene_check(self, decision: Decision, state: Any, typed: int | None) -> None:
-        """Mythic's check of the scene that opens (after its Wide Shot told the scene expected): a d10
-        at or under the Chaos Factor alters it (odd) or interrupts it (even: a random event instead)."""
-        chaos = self.oracle.chaos
-        roll = typed if typed is not None else self._rng("scene check").randint(1, 10)
-        result = mythic.scene_check(roll, chaos)
-        event = None
-        rng = self._rng("scene check oracle")
-        if result == "altered":
-            director = self.director
-            meaning = director.narrator.meaning(rng) if director is not None else None
-            how = f" Read the change by: {meaning[0]} {meaning[1]}." if meaning else ""
-            self._director_told(decision, Narration(
-                task="scene_altered", origin=f"Mythic scene check d10={roll}" + (f"; {meaning[2]}" if meaning else ""),
-                text=f"The scene is altered: it is not quite the one expected. Keep it, but change one thing about it "
-                     f"(who is there, where it happens, what is going on).{how}"))
-        elif result == "interrupted":
-            event = self.mythic_event(decision, state, rng, "The scene is interrupted before it gets going: ")
-        decision.events.append(SceneChecked(roll=roll, chaos=chaos, result=result, event=event))
-        decision.shown["scene_check"] = {"roll": roll, "chaos": chaos, "result": result,
-                                         **({"event": event} if event else {})}
-
     # reading ------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
@@ -1086,7 +967,7 @@ class Session:
         status = self.system.status(self.state)
         status["rules"] = self.system.name
         status["tension"] = self.tension
-        status.update(self._oracle_status())
+        status.update(self.fate.status())
         status["world"] = self.chronicle.status()
         if self.story is not None:
             status["adventure"] = self.story.status(self.progress, self.system.where(self.state))

@@ -6,16 +6,14 @@ command they settle a system's open business (a pending roll) first.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import mythic, oracle, parser
+from . import oracle, parser
 from .errors import RuleViolation
 from .kernel.events import (
     TYPES,
     CanonClosed,
-    FateAsked,
     Narrated,
     OracleAsked,
     SceneTagged,
@@ -83,7 +81,7 @@ class TableTalk:
                 case _ if isinstance(command, parser.CANON_WRITES):
                     self.s.chronicle.decide(command, decision, result)
                 case parser.Ask() if self.s.oracle.oracle == "mythic":
-                    self.fate(command, decision, state, rng, result)
+                    self.s.fate.ask(command, decision, state, rng, result)
                 case parser.Ask():
                     about = self.s.chronicle.need(command.about) if command.about else None
                     if command.odds not in oracle.THRESHOLDS:
@@ -193,49 +191,6 @@ class TableTalk:
             return decision
 
         return decide
-
-    def fate(self, command: parser.Ask, decision: Decision, state: Any, rng: random.Random,
-             result: dict[str, Any]) -> None:
-        """`ask` with the Mythic oracle: the Fate Chart's cell for the odds and the Chaos Factor, a d100
-        (typed, or drawn from the oracle's stream), the answer, and on doubles at or under the Chaos
-        Factor a random event (``Session.mythic_event``). A yes is the world's answer as the classic
-        oracle's is (a foe asked "does it flee?" leaves); ``--why`` adds a meaning pair."""
-        about = self.s.chronicle.need(command.about) if command.about else None
-        chaos = self.s.oracle.chaos
-        if command.dice is None:
-            roll = rng.randint(1, 100)
-        elif len(command.dice) != 1:
-            raise RuleViolation(f"the Mythic oracle rolls one d100, got {len(command.dice)} values: give one with "
-                                "--dice (1-100, 00 is 100)")
-        else:
-            try:
-                roll = mythic.typed(command.dice[0], 100)
-            except ValueError as exc:
-                raise RuleViolation(str(exc)) from None
-        cell = mythic.chart().cell(command.odds, chaos)
-        answer = mythic.answer(cell, roll)
-        due = mythic.random_event_due(roll, chaos)
-        event = self.s.mythic_event(decision, state, rng, "Random event: ") if due else None
-        asked = FateAsked(question=command.question, odds=command.odds, chaos=chaos, roll=roll,
-                          exceptional_yes=cell.exceptional_yes, threshold=cell.threshold,
-                          exceptional_no=cell.exceptional_no, answer=answer, random_event=due, event=event,
-                          about=about.name if about else None)
-        decision.events.append(asked)
-        result.update({"oracle": "mythic", **{k: v for k, v in session_event_to_dict(asked).items()
-                                             if k not in ("type", "v") and (k != "about" or about is not None)}})
-        director = self.s.director
-        if command.why and director is not None:
-            meaning = director.narrator.meaning(rng)
-            if meaning is not None:
-                action, subject, origin = meaning
-                result["why"] = {"action": action, "subject": subject}
-                concerning = f" (about {about.name})" if about else ""
-                decision.narrations.append(Narration(task="meaning", text=f"{action} {subject}{concerning}",
-                                                     origin=origin))
-        if director is not None and answer in ("yes", "exceptional yes"):
-            spoken = "yes, and" if answer == "exceptional yes" else "yes"  # as the Directors read the classic oracle
-            answered = director.answered(state, command.question, spoken, rng, self.s._story_view(state))
-            self.s._take(decision, answered, state, [], state, rng, redraw=False)
 
     def scene(self) -> dict[str, Any]:
         """`scene show`: where the scene is, who is on stage and what stands in the way (from the
