@@ -456,3 +456,15 @@ def test_a_random_event_is_retold_by_the_model_as_the_classic_oracle_s_are(tmp_p
     calls = session.journal.model_calls(session.campaign.id)
     assert calls[-1]["task"] == "random_event"
     session.journal.close()
+
+
+def test_the_repl_asks_about_control_at_a_system_s_own_scene_end(tmp_path):
+    """Rhûn ends its scenes with its own `scene end`: the REPL asks the same question, and the journal's
+    line carries the answer, so the line replays as it ran."""
+    session, repl, out, asked = repl_for(tmp_path, "campaign new R --rules rhun --seed 3 --oracle mythic", ["y"],
+                                         lines=("scene start Ford --check 9",))
+    repl.handle("scene end")
+    assert asked == [next(q for q in asked if "in control" in q)] and session.status()["chaos"] == 4
+    assert last_line(session) == "scene end --chaos down"
+    assert isinstance(parser.parse(last_line(session), session.system), parser.WithOracle)
+    assert "Chaos Factor falls: 5 → 4" in out.getvalue()
