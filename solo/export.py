@@ -39,7 +39,8 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
         return [f"- Fate Chart ({e['odds']}, Chaos Factor {e['chaos']}): *{e['question']}*{about} — **{e['answer']}** "
                 f"(d100 {e['roll']}).{event}{focus} *Mythic GME 2e.*"]
     if kind == "scene_checked" and not story:
-        return [f"- Scene check: d10 {e['roll']} against Chaos Factor {e['chaos']}, {e['result']}."]
+        change = f" {e['change']}" if e.get("change") else ""
+        return [f"- Scene check: d10 {e['roll']} against Chaos Factor {e['chaos']}, {e['result']}.{change}"]
     if kind == "chaos_moved" and not story:
         return [f"- Chaos Factor {e['before']} → {e['after']} ({e['why']})."]
     if kind == "oracle_chosen" and not story:

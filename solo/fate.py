@@ -124,19 +124,21 @@ class Fate:
         result = mythic.scene_check(roll, chaos)
         event = None
         rng = self.s._rng("scene check oracle")
-        if result == "altered":
-            director = self.s.director
-            meaning = director.narrator.meaning(rng) if director is not None else None
-            how = f" Read the change by: {meaning[0]} {meaning[1]}." if meaning else ""
+        change = None
+        if result == "altered" and self.s.director is not None:
+            table = mythic.chart().altered
+            faces, _, entry = table.pick(rng)
+            meaning = self.s.director.narrator.meaning(rng)
+            how = f" Read it by: {meaning[0]} {meaning[1]}." if meaning else ""
+            change = entry.text
             self.s._director_told(decision, Narration(
-                task="scene_altered", origin=f"Mythic scene check d10={roll}" + (f"; {meaning[2]}" if meaning else ""),
-                text=f"The scene is altered: it is not quite the one expected. Keep it, but change one thing about it "
-                     f"(who is there, where it happens, what is going on).{how}"))
+                task="scene_altered", text=f"The scene is altered: {change}{how}",
+                origin=f"Mythic scene check d10={roll}; {table.id} #{faces[0]}" + (f"; {meaning[2]}" if meaning else "")))
         elif result == "interrupted":
             event = self.event(decision, state, rng, "The scene is interrupted before it gets going: ")
-        decision.events.append(SceneChecked(roll=roll, chaos=chaos, result=result, event=event))
+        decision.events.append(SceneChecked(roll=roll, chaos=chaos, result=result, event=event, change=change))
         decision.shown["scene_check"] = {"roll": roll, "chaos": chaos, "result": result,
-                                         **({"event": event} if event else {})}
+                                         **({"event": event} if event else {}), **({"change": change} if change else {})}
 
     def ask(self, command: parser.Ask, decision: Decision, state: Any, rng: random.Random,
              result: dict[str, Any]) -> None:

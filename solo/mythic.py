@@ -84,6 +84,7 @@ class FateChart:
     cells: dict[tuple[str, int], Cell]
     focus: Table
     source: str
+    altered: Table  # how an altered scene differs from the one expected (our own words)
 
     def cell(self, odds: str, chaos: int) -> Cell:
         return self.cells[(odds, chaos)]
@@ -121,14 +122,18 @@ def load(path: Path = DATA) -> FateChart:
                 raise TableError(f"{name}: Chaos Factor {chaos}: {better} gives less yes than {worse}")
             if chaos > CHAOS_MIN and cells[(better, chaos)].threshold < cells[(better, chaos - 1)].threshold:
                 raise TableError(f"{name}: Chaos Factor {chaos}, {better}: less yes than at Chaos Factor {chaos - 1}")
-    focus = {t.id: t for t in load_file(path, data)}.get(f"{path.stem}.focus")
-    if focus is None:
-        raise TableError(f"{name}: no [tables.focus] table")
-    _check_table(focus, set())
+    tables = {t.id: t for t in load_file(path, data)}
+    focus, altered = tables.get(f"{path.stem}.focus"), tables.get(f"{path.stem}.altered")
+    if focus is None or altered is None:
+        raise TableError(f"{name}: it needs a [tables.focus] and a [tables.altered] table")
+    for table in (focus, altered):
+        _check_table(table, set())
+        if any("{" in e.text for e in table.entries):
+            raise TableError(f"{name}: table {table.id}: its entries stand alone (no {{placeholders}})")
     unknown = [e.text for e in focus.entries if e.text not in FOCUS]
     if unknown:
         raise TableError(f"{name}: table {focus.id}: unknown focus {unknown[0]!r} (known: {', '.join(FOCUS)})")
-    return FateChart(cells=cells, focus=focus, source=str(chart.get("source", "")))
+    return FateChart(cells=cells, focus=focus, source=str(chart.get("source", "")), altered=altered)
 
 
 @cache

@@ -127,6 +127,8 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     ('"3" = [', '"X" = [', "one row for each Chaos Factor"),
     ('"5" = [[18, 90, 99], [17, 85, 98]', '"5" = [[18, 90, 99], [17, 95, 98]', "certain gives less yes"),
     ('text = "a remote event"', 'text = "a remote eventually"', "unknown focus"),
+    ('[tables.altered]', '[tables.alteration]', "[tables.altered]"),
+    ('"A second party is here', '"{character} and a second party is here', "no {placeholders}"),
     ('range = "6-10"', 'range = "7-10"', "no entry covers 6"),
 ])
 def test_a_broken_chart_is_refused_naming_the_file_and_the_place(tmp_path, old, new, words):
@@ -229,8 +231,11 @@ def test_a_mythic_campaign_plays_undoes_and_replays(session, rules, tmp_path):
     outcome = session.execute("scene start The bridge --check 3")
     assert outcome.kind == type(outcome_kind_of(session, "scene start The bridge")).__name__  # the system's own
     altered = outcome.result or {}
-    assert altered["scene_check"] == {"roll": 3, "chaos": 6, "result": "altered"}
-    assert any(n["task"] == "scene_altered" for n in altered["narration"])
+    assert {k: v for k, v in altered["scene_check"].items() if k != "change"} == {
+        "roll": 3, "chaos": 6, "result": "altered"}
+    change = altered["scene_check"].pop("change")
+    assert change in [e.text for e in mythic.chart().altered.entries]
+    assert any(n["task"] == "scene_altered" and change in n["text"] for n in altered["narration"])
     assert ok(session, "scene end success --chaos down")["chaos"] == {"before": 6, "after": 5}
     interrupted = ok(session, "scene start The tower --check 4")
     assert interrupted["scene_check"]["result"] == "interrupted" and interrupted["scene_check"]["event"]["focus"]

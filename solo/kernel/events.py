@@ -91,6 +91,7 @@ class SceneChecked(SessionEvent):
     chaos: int = Field(ge=1, le=9)
     result: Literal["expected", "altered", "interrupted"]
     event: dict[str, Any] | None = None  # an interrupted scene's random event focus
+    change: str | None = None  # how an altered scene differs from the one expected
 
 
 class Narrated(SessionEvent):
