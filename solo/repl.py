@@ -126,7 +126,10 @@ class SoloCompleter(Completer):
             return list(KINDS)
         if spec.name == "canon":
             return ["people", "places", "threads", "clues", "promises", "treasure", *(quote(e.name) for e in canon.entries)]
-        return system.completions(self.session.state, spec.name, args, previous, current)
+        own = system.completions(self.session.state, spec.name, args, previous, current)
+        if spec.name == "rules" and parser.has_scenes(system):
+            own = [*own, "mythic"]  # the Mythic oracle's topic, wherever it plays
+        return own
 
 
 # Seconds without a keystroke before the line being typed is told ahead: long enough not to start

@@ -380,6 +380,7 @@ def test_the_repl_asks_about_control_shows_chaos_and_completes_odds(tmp_path):
     words = [c.text for c in completer.get_completions(Document("ask Is the door locked? li"), None)]
     assert words == ["likely"]
     assert "very-unlikely" in [c.text for c in completer.get_completions(Document("ask Is it? --odds "), None)]
+    assert [c.text for c in completer.get_completions(Document("rules myth"), None)] == ["mythic"]
     repl.handle("ask Is the door locked? likely")
     assert "likely at Chaos Factor 5: exceptional yes 13%" in out.getvalue()
     assert json.loads(json.dumps(session.status()))["chaos"] == 5
