@@ -270,8 +270,7 @@ class Chronicle:
         context = {**DEFAULT_CONTEXT, "villain": self.villain(canon, state, rng),
                    "thread": thread.name if thread else "the cast's business",
                    "person": person.name if person else "someone the cast met",
-                   "scheme": re.split(r"(?<=[.!?])\s", " ".join(scheme.split()))[0].rstrip(".") if scheme
-                   else "its next step"}
+                   "scheme": "its next step"}  # the scheme's words are a secret until found
         director = self.s.director
         tables = director.narrator.tables if director is not None else None
         # the scheme itself moves one time in three, where the story knows what it is

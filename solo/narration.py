@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .kernel.scene import CONSEQUENCES, SUCCESSES, SceneModel
 from .tables import Draw, OracleTables, TableError
 
 Source = Literal["oracle", "model", "player", "director"]
@@ -69,8 +70,61 @@ class OracleNarrator:
         return other
 
     def draw(self, table: str, rng: random.Random, context: dict[str, str]) -> tuple[str, Draw]:
-        drawn = self.tables.draw(table, rng, scene=self.scene)
-        return drawn.filled({**self.context, **context}), drawn
+        words = {**self.context, **context}
+        drawn = self.tables.draw(table, rng, scene=self.scene, context=words)
+        return drawn.filled(words), drawn
+
+    def staged(self, stage: SceneModel | None) -> Any:
+        """The same narrator telling the scene ``stage`` (solo.kernel.scene): its tables draw only
+        what the scene admits."""
+        other = copy.copy(self)
+        other.tables = self.tables.staged(stage)
+        return other
+
+    def dressed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """A Wide Shot that shows its scene's settings: for each one its words do not show (a
+        burning scene told with no fire), a line of the shared ``setting`` tables follows."""
+        text, origins, lines = told.text.rstrip(), [told.origin], []
+        for setting in stage.unshown(told.text):
+            table = f"setting.{setting}"
+            if table in self.tables:
+                line, drawn = self.draw(table, rng, {})
+                lines.append(line)
+                origins.append(drawn.origin())
+        if not lines:
+            return told
+        asked = told.question if told.question and text.endswith(told.question) else ""
+        body = text[:len(text) - len(asked)].rstrip()
+        text = " ".join(x for x in (body, *lines, asked) if x)
+        return told.model_copy(update={"text": text, "origin": "; ".join(o for o in origins if o)})
+
+    def bound(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """A consequence or a success as the scene tells it: a line told lately, or a consequence
+        that names no one on stage, becomes one of the Director's moves (``moved``); so does a
+        consequence that costs nothing one time in two where the scene has a setting or a foe."""
+        if told.task in SUCCESSES:
+            return self.moved(told, stage, rng, success=True) if stage.repeats(told.text) else told
+        if told.task not in CONSEQUENCES:
+            return told
+        scene_bound = not told.peril and bool(stage.settings or stage.stage.foes) and rng.random() < 0.5
+        if stage.repeats(told.text) or not stage.names_someone(told.text) or scene_bound:
+            told = self.moved(told, stage, rng)
+        return told.model_copy(update={"text": stage.bound(told.text)})
+
+    def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
+        """``told`` retold as one of the Director's moves over the scene's own things (the shared
+        ``moves`` tables: the fire spreads, a foe acts, a person turns...), bound to the one who
+        acted and what they tried; ``told`` itself where the scene has nothing to bind."""
+        kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
+        if not kinds:
+            return told
+        setting = [k for k in kinds if k in stage.settings]
+        kind = rng.choice(setting) if setting and rng.random() < 0.5 else rng.choice(kinds)
+        text, drawn = self.draw(f"moves.{kind}", rng, stage.move_context(rng.choice))
+        if stage.repeats(text):
+            return told
+        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
+                                       "facts": {**told.facts, "move": kind}})
 
     def meaning(self, rng: random.Random) -> tuple[str, str, str] | None:
         """An action and a subject from the shared meaning tables, for the player to read into the

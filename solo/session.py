@@ -49,12 +49,13 @@ from .kernel.events import (
     session_event_to_dict,
 )
 from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
+from .kernel.scene import CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
 from .mythic import OracleState
 from .narration import Narration
-from .story import Progress, Story, fold_name, tags_from_words
+from .story import Progress, Story, fold_name, scene_model, tags_from_words
 from .table import TableTalk
 from .tables import OracleTables, TableError, system_tables
 
@@ -704,6 +705,7 @@ class Session:
         if self.story is not None and scene is not None:
             self._director_told(decision, self.story.way_forward(scene, outcome))  # type: ignore[arg-type]
         elif self.director is not None or told_or_refused:
+            self._staged(state, told=decision.narrations)
             self._director_told(decision, self._need_director().path_forward(state, rng, self.progress.scene_tags))
 
     def _director_told(self, decision: Decision, told: Narration) -> None:
@@ -712,6 +714,25 @@ class Session:
             decision.suggested = [*(decision.suggested or []), told]
         else:
             decision.narrations.append(told)
+
+    def stage(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
+              told: Sequence[Narration] = ()) -> SceneModel:
+        """The scene under way at ``state`` as the Director knows it (solo.kernel.scene): ``events``
+        the command's rules events (the last one a system tells of is what just happened), ``told``
+        the narration this command has told so far, beside the journal's of the last commands."""
+        progress = self.progress if progress is None else progress
+        campaign = self._need_campaign()
+        since = max(0, self.head.command + 1 - TOLD_WINDOW)
+        recent = tuple(r["text"] for r in self.journal.narrations(campaign.id, since=since)) + tuple(n.text for n in told)
+        last = next((f for f in (self.system.about(e) for e in reversed(list(events))) if f), None)
+        return scene_model(self.system.status(state), progress, self.story, self.system.where(state), recent, last)
+
+    def _staged(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
+                told: Sequence[Narration] = ()) -> None:
+        """The Director's narrator draws for the scene under way (``stage``) from here on."""
+        director = self.director
+        if director is not None:
+            director.narrator = director.narrator.staged(self.stage(state, progress, events, told))
 
     def _story_view(self, state: Any, progress: Any = None) -> StoryView:
         """What the adventure offers the Director at ``state`` (``progress``: the session's own by default)."""
@@ -731,7 +752,20 @@ class Session:
         after = self.system.fold(before, rules_events)
         progress = self.ledger.step(Folded(after, self.tension, self.progress),
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
+        self._staged(after, progress, rules_events, decision.narrations)
         reaction: Reaction[Any] = director.react(before, rules_events, after, rng, self._story_view(after, progress))
+        stage = director.narrator.tables.stage
+        if stage is not None and stage.settings:  # a Wide Shot shows the scene's settings (fire, cold...)
+            scene_rng = self._rng("scene")
+            reaction.narrations = [director.narrator.dressed(n, stage, scene_rng) if n.task == "wide_shot" else n
+                                   for n in reaction.narrations]
+        if stage is not None:  # consequences and successes told of the scene, the one who acted and what they did
+            moves_rng = self._rng("moves")
+            told = [director.narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
+            # a success or a harmless consequence with nothing new to tell is left untold (its result
+            # shows it), never told again word for word
+            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES and not n.peril
+                                                           and stage.repeats(n.text))]
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
         if reaction.scene_tags and not progress.tags and not self.suggest:
             # an improvised scene learns where it is from its Wide Shot (in the co-pilot: once it is accepted)

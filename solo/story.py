@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from .adventure import Adventure, Scene
 from .errors import RuleViolation
 from .kernel.protocol import Where
+from .kernel.scene import Action, SceneModel, Stage
 from .narration import Narration
 
 Outcome = Literal["success", "failure"]
@@ -50,7 +51,8 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
       "beach", "shore", "seashore", "coast", "cove", "bay", "lagoon", "reef", "estuary", "sea", "ocean", "surf",
       "river", "riverbank", "riverside", "stream", "creek", "brook", "ford", "waterfall", "lake", "pond", "canal",
       "island", "islet", "isle", "swamp", "marsh", "bog", "fen", "mire"), ("water", "outdoors")),
-    (("underwater", "sunken", "flooded", "drowned", "aquarium"), ("water",)),
+    (("underwater", "aquarium", "sunken", "drowned"), ("water",)),
+    (("flooded", "flood", "floods", "flooding", "waterlogged", "inundated"), ("water", "flood")),
     (("sewer", "cellar", "crypt", "cave", "cavern", "grotto", "tunnel", "catacomb", "mine", "mineshaft", "vault",
       "dungeon", "underground", "undercroft", "basement", "bunker", "burrow", "warren", "subway"), ("underground",)),
     (("temple", "pyramid", "ruin", "tomb", "ziggurat", "sanctum", "barrow", "cairn", "henge", "monolith",
@@ -86,6 +88,12 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("night", "nighttime", "midnight", "tonight", "moon", "moonlit", "moonlight", "moonless", "after dark",
       "small hours"), ("night",)),
     (("stars", "starlight", "starlit", "starry", "under the stars"), ("night", "outdoors")),
+    (("burning", "ablaze", "aflame", "on fire", "in flames", "blazing", "fire", "fires", "inferno", "wildfire",
+      "smouldering", "smoldering", "conflagration"), ("fire",)),
+    (("snowbound", "snowy", "snow", "snowed in", "snowstorm", "blizzard", "frozen", "icy", "ice", "winter",
+      "wintry", "arctic", "antarctic", "polar", "frostbound", "iceberg"), ("cold",)),
+    (("storm", "stormy", "storm-lashed", "gale", "tempest", "thunderstorm", "hurricane", "typhoon", "squall",
+      "monsoon", "lightning"), ("storm",)),
     (("dawn", "daybreak", "sunrise", "morning", "noon", "midday", "noonday", "afternoon", "daylight", "daytime",
       "sunlit", "sunny", "sunshine"), ("day",)),
 )
@@ -326,3 +334,57 @@ def _lower(text: str) -> str:
     """A clause as it reads after a colon: a leading article in lower case."""
     first, _, rest = text.partition(" ")
     return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
+
+
+def _names(found: Any) -> tuple[str, ...]:
+    """Names of those still standing in a status's ``enemies``/``challenges``/``characters``
+    (a dict by name or a list of records)."""
+    rows = list(found.items()) if isinstance(found, dict) else [(r.get("name"), r) for r in found or ()
+                                                                   if isinstance(r, dict)]
+    out = []
+    for name, row in rows:
+        row = row if isinstance(row, dict) else {}
+        gone = row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
+        if isinstance(name, str) and not gone:
+            out.append(name)
+    return tuple(out)
+
+
+def _verb_phrase(facts: dict[str, Any]) -> str | None:
+    """What the actor tried, as words that follow "tries to" (the action typed, else the
+    capacity or strength rolled: "navigate"); None where the facts hold only a description
+    ("a navigate check against difficulty 6")."""
+    for key in ("action", "capacity", "strength"):
+        value = facts.get(key)
+        if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
+            return value.strip()
+    return None
+
+
+def scene_model(status: dict[str, Any], progress: Progress, story: Story | None, where: Where,
+                told: tuple[str, ...] = (), last: dict[str, Any] | None = None) -> SceneModel:
+    """The scene under way as the Director knows it (solo.kernel.scene): its place and setting
+    from the adventure file or the improvised title, who is on stage from the rules' ``status``,
+    ``last`` (a system's ``about`` of the command's event), ``told`` (the narration of the last
+    commands) and the adventure's secrets: its villain's scheme and its clues (a clue is told by
+    the adventure's own snooping, never by a table)."""
+    scene = story.current(progress, where) if story is not None else None
+    foes: tuple[str, ...] | None = None
+    for key in ("enemies", "challenges"):
+        if key in status:
+            foes = (foes or ()) + _names(status[key])
+    cast = _names(status.get("characters", {}))
+    secrets: tuple[str, ...] = ()
+    if story is not None:
+        adventure = story.adventure
+        secrets = (adventure.villain.scheme,) + tuple(t for leg in adventure.legs for s in leg.scenes
+                                                      for t in (s.clues.low, s.clues.high))
+    last = last or {}
+    action = Action(actor=last.get("actor"), action=_verb_phrase(last), target=last.get("target"),
+                    success=last.get("success"))
+    return SceneModel(
+        title=where.scene_title, place=scene.location if scene else where.scene_title,
+        improvised=progress.improvised, tags=progress.scene_tags,
+        stage=Stage(cast=cast, people=tuple(p.name for p in scene.npcs) if scene else (), foes=foes,
+                    obstacles=scene.obstacles if scene else ()),
+        last=action, told=told, secrets=secrets)

@@ -29,18 +29,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .datafile import DataFileError, load_toml
 from .errors import SoloError
+from .kernel.scene import SceneModel
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # Words filled in from the moment being narrated, not drawn from a table.
-CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme"})
+CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
+                          "action", "obstacle"})
 MAX_DEPTH = 6
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
 SCENE_TAGS = frozenset({
     "indoors", "outdoors", "city", "wilderness", "underground", "water", "air", "vehicle", "ancient", "night",
-    "day", "crowd",
+    "day", "crowd", "fire", "cold", "storm", "flood",
 })
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 
@@ -231,6 +233,15 @@ class OracleTables:
 
     def __init__(self, tables: dict[str, Table]):
         self.tables = tables
+        self.stage: SceneModel | None = None  # the scene drawn for: entries it refuses are not taken
+
+    def staged(self, stage: SceneModel | None) -> OracleTables:
+        """The same tables drawing for the scene ``stage`` (solo.kernel.scene): an entry it
+        refuses (rain in a snowbound scene, a foe where none is, a secret, a line told lately)
+        is drawn again like one that does not fit the scene's tags."""
+        other = OracleTables(self.tables)
+        other.stage = stage
+        return other
 
     @classmethod
     def load(cls, *folders: str | Path) -> OracleTables:
@@ -255,22 +266,31 @@ class OracleTables:
         return table in self.tables
 
     def draw(self, table: str, rng: random.Random, depth: int = 0, given: dict[str, str] | None = None,
-             scene: frozenset[str] | None = None) -> Draw:
+             scene: frozenset[str] | None = None, context: dict[str, str] | None = None) -> Draw:
         """A draw from ``table``; nested references named in ``given`` take the text given
         instead of a draw (a Wide Shot whose place the player already named). In a scene tagged
         ``scene``, only entries that fit it are taken: the dice are rolled again (up to REDRAWS
-        times), then an untagged entry stands in; nested draws fit the same scene."""
+        times), then an untagged entry stands in; nested draws fit the same scene. Tables drawing
+        for a scene model (``staged``) take only entries it admits (``context``: the words that
+        fill the entry's placeholders, so no one is cast in two roles); when the redraws find
+        none, one of the entries it admits stands in, else a neutral one."""
         if table not in self.tables:
             raise TableError(f"no oracle table {table!r}")
         source = self.tables[table]
+        stage = self.stage
+
+        def ok(entry: Entry) -> bool:
+            return fits(entry.tags, scene) and (stage is None or stage.admits(entry.text, context))
+
         faces, result, entry = source.pick(rng)
-        if not fits(entry.tags, scene):
+        if not ok(entry):
             for _ in range(REDRAWS):
                 faces, result, entry = source.pick(rng)
-                if fits(entry.tags, scene):
+                if ok(entry):
                     break
             else:
-                neutral = [(i, e) for i, e in enumerate(source.entries, 1) if not e.tags]
+                admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
+                neutral = admitted or [(i, e) for i, e in enumerate(source.entries, 1) if not e.tags]
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
                     index, entry = neutral[rng.randrange(len(neutral))]
                     result = index if source.dice in ("list", "weighted") else entry.span()[0]
@@ -284,7 +304,7 @@ class OracleTables:
                 return given[ref]
             if depth >= MAX_DEPTH:
                 return match.group(0)
-            inner = self.draw(ref, rng, depth + 1, given, scene)
+            inner = self.draw(ref, rng, depth + 1, given, scene, context)
             nested.append(inner)
             return inner.text
 
