@@ -84,10 +84,21 @@ def told(result: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [n for n in (found if isinstance(found, list) else [found]) if isinstance(n, dict) and n.get("text")]
 
 
+def board(status: dict[str, Any]) -> list[str]:
+    """Beyond Code's table as a reader sees it: the Character, the hour, the cards face up."""
+    names = status.get("names", {})
+    up = [f"{c['pos']}: {c.get('name') or c.get('card')}" for c in status.get("grid", []) if c.get("face_up")]
+    time = status.get("time") or {}
+    return [f"Character: {names.get(status.get('character'), status.get('character'))}",
+            f"Time: slot {time.get('slot')} of {time.get('last')}",
+            "Face up in the Mansion: " + (", ".join(up) if up else "nothing yet")]
+
+
 def scene_brief(session: Session, line: str, before: list[str]) -> dict[str, Any]:
     """The scene as a reader knows it: what the scene model holds, without its secrets or code."""
     stage = session.stage(session.state)
-    return {"scene": stage.lines(), "typed": line, "told_before": before[-3:]}
+    scene = stage.lines() if session.system.name != "beyond-code" else board(session.status())
+    return {"scene": scene, "typed": line, "told_before": before[-3:]}
 
 
 def play(system: str, source: str, seed: int, commands: int, out: list[dict[str, Any]], limit: int) -> None:
@@ -107,7 +118,7 @@ def play(system: str, source: str, seed: int, commands: int, out: list[dict[str,
             if len(out) >= limit:
                 return
             if system == "beyond-code":
-                line = moves(system, rng)[0]
+                line = f"choose {rng.randint(1, 9)}" if i % 2 == 0 else "turn end"
             elif i % 8 == 0:
                 line = "scene start" if source.endswith(".toml") else f"scene start {titles[(i // 8) % len(titles)]}"
             elif i % 8 == 7:
@@ -144,14 +155,22 @@ def main() -> None:
         ("haasteet", str(ROOT / "campaigns" / "haasteet_the_drowned_bell.toml")),
         ("alpha", str(ROOT / "campaigns" / "alpha_the_salt_road_toll.toml")),
         ("enigma", "improvised"), ("rhun", "improvised"), ("haasteet", "improvised"), ("alpha", "improvised"),
-        ("beyond-code", "improvised"),
+        ("beyond-code", "run"),
     ]
     share = limit // len(plays) + 1
     out: list[dict[str, Any]] = []
-    for seed, (system, source) in enumerate(plays, 1):
-        drawn: list[dict[str, Any]] = []
-        play(system, source, seed, 200, drawn, share)
-        out += drawn
+    seed = 0
+    while len(out) < limit and seed < 20 * len(plays):  # rounds of every play, new seeds, until enough
+        for system, source in plays:
+            seed += 1
+            taken = sum(r["system"] == system and r["campaign"] == Path(source).stem for r in out)
+            if taken >= share:
+                continue
+            drawn: list[dict[str, Any]] = []
+            play(system, source, seed, 80 if source.endswith(".toml") else 40, drawn, share - taken)
+            out += drawn
+        if all(sum(r["system"] == sy and r["campaign"] == Path(so).stem for r in out) >= share for sy, so in plays):
+            break
     out = out[:limit]
     for i, row in enumerate(out, 1):
         row["id"] = i

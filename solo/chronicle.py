@@ -20,7 +20,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import parser
-from .canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, proposed_names
+from .canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, kind_in, proposed_names
 from .context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from .errors import RuleViolation
 from .kernel.events import (
@@ -66,6 +66,7 @@ class Chronicle:
     def __init__(self, session: Session):
         self.s = session
         self.proposals: list[dict[str, str]] = []  # names the narration brought up, numbered from 1
+        self.passed: set[tuple[int, str]] = set()  # names offered, by campaign and key: never offered twice
         self._vocabulary: tuple[tuple[str, str], frozenset[str]] | None = None
 
     # reading ------------------------------------------------------------------------------
@@ -276,7 +277,9 @@ class Chronicle:
         # the scheme itself moves one time in three, where the story knows what it is
         table = SCHEME_TABLE if scheme and rng.random() < 1 / 3 else WORLD_TABLE
         if tables is not None and table in tables:
-            drawn = tables.draw(table, rng, scene=self.s.progress.scene_tags)
+            known = {k: v for k, v in (("thread", thread), ("person", person)) if v is not None}
+            drawn = tables.draw(table, rng, scene=self.s.progress.scene_tags,
+                                context={k: v.name for k, v in known.items()})
             text, origin = drawn.filled(context), drawn.origin()
         else:  # the world tables are not loaded (a table folder of one's own): the plainest consequence
             text, origin = f"Meanwhile, {context['villain']} moves a step closer to the goal.", "world clock"
@@ -365,6 +368,7 @@ class Chronicle:
                               **({"where": where} if kind == "person" and where and not detail else {})})
         if fresh:
             self.proposals = (self.proposals + fresh)[-MAX_PROPOSALS:]
+            self.passed |= {(self._campaign_id(), canon_key(p["name"])) for p in fresh}
         return fresh
 
     def names_in(self, text: str, also_known: list[str] | None = None) -> list[tuple[Kind, str, str]]:
@@ -379,11 +383,24 @@ class Chronicle:
             if name in text and canon_key(name) not in taken:
                 found.append(("person", name, description))
         vocabulary = self.vocabulary()
+        scene = self.scene_words()
         for kind, name in proposed_names(text, [*known, *people, *(f for _, f, _ in found)]):
             if " " not in name and name.casefold() in vocabulary:
                 continue  # one word the system's own texts use ("Navigate", "Warden"): its vocabulary
-            found.append((kind, name, ""))
+            if (self._campaign_id(), canon_key(name)) in self.passed:
+                continue  # offered once and passed over: not offered again
+            found.append((kind_in(name, [text, *scene]) or kind, name, ""))
         return found
+
+    def _campaign_id(self) -> int:
+        return self.s.campaign.id if self.s.campaign is not None else 0
+
+    def scene_words(self) -> list[str]:
+        """The adventure's own words for its places (each scene's location and Wide Shot): what
+        tells a barge or a village from a person."""
+        if self.s.story is None:
+            return []
+        return [t for leg in self.s.story.adventure.legs for sc in leg.scenes for t in (sc.location, sc.wide_shot or "")]
 
     def vocabulary(self) -> frozenset[str]:
         """The capitalised words of the rule system's own texts (its tables, prompts and rules
@@ -450,6 +467,10 @@ def _state_names(status: Any) -> list[str]:
         for key, value in status.items():
             if isinstance(key, str) and key[:1].isupper():
                 names.append(key)
+            if key in ("name", "title") and isinstance(value, str) and value[:1].isupper() and len(value) < 60:
+                names.append(value)  # a card's or a record's own name (Beyond Code's "Enigma Machine")
+            if key == "names" and isinstance(value, dict):
+                names += [v for v in value.values() if isinstance(v, str)]
             names += _state_names(value)
     elif isinstance(status, list):
         for value in status:

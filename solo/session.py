@@ -847,8 +847,9 @@ class Session:
     def _with_narration(self, result: dict[str, Any], decision: Decision) -> dict[str, Any]:
         if self.suggest and any(self.suggestions):
             result["suggestions"] = self.open_suggestions()
-        if self.chronicle.propose(decision.narrations):  # new names: offered, never taken on their own
-            result["canon_proposals"] = self.chronicle.open_proposals()
+        fresh = {p["name"] for p in self.chronicle.propose(decision.narrations)}
+        if fresh:  # new names: offered once (those offered before are not listed again), never taken on their own
+            result["canon_proposals"] = [p for p in self.chronicle.open_proposals() if p["name"] in fresh]
         told = [n.as_result() for n in decision.narrations]
         if told:
             result["narration"] = told[0] if len(told) == 1 else told

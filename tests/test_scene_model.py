@@ -169,3 +169,23 @@ def test_the_scene_refuses_what_it_rules_out():
     assert lately.clash("{character}: a door slams shut behind them.") == "told word for word lately"
     secret = SceneModel(secrets=("The lid of Miu's coffin hides a painted star chart",))
     assert secret.clash("Valdrac moves (the lid of Miu's coffin hides a painted star chart).")
+
+
+def test_canon_offers_read_a_names_kind_from_the_scene_and_are_made_once(tmp_path):
+    from solo.canon import kind_in
+    from solo.narration import Narration
+
+    assert kind_in("Brown Maud", ["Aboard the Brown Maud, a broad river barge running north"]) == "place"
+    assert kind_in("Varrow", ["The company rests at Varrow, a fishing village"]) == "place"
+    assert kind_in("Halden Roe", ["Halden Roe, a ferryman with one eye"]) is None
+    session = opened(tmp_path, "enigma", 1)
+    said = [Narration(task="blunder", text="Nara runs into Otto Kessler at the gate.")]
+    assert [p["name"] for p in session.chronicle.propose(said)] == ["Otto Kessler"]
+    assert session.chronicle.propose(said) == []  # passed over: not offered again
+    cards = Session(Journal(tmp_path / "bc.sqlite"), follow=False)
+    deck = ROOT / "solo" / "rules" / "beyond_code" / "data" / "example-deck.toml"
+    assert cards.execute(f"campaign new B --rules beyond-code --seed 3 --deck {deck}").ok
+    assert cards.execute("choose 3").ok
+    face_up = [c["name"] for c in cards.status()["grid"] if c.get("face_up")]
+    known, _ = cards.chronicle.known()
+    assert face_up and all(name in known for name in face_up)  # a card is the game's, never a new person

@@ -42,11 +42,12 @@ _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _RAIN = re.compile(r"\b(rain\w*|downpour|drizzl\w*)\b", re.I)
 _SUN = re.compile(r"\b(sun|sunlight|sunlit|sunshine|sunbeams?|noonday|midday)\b", re.I)
 _NIGHT_SKY = re.compile(r"\b(stars|starlight|starlit|moon|moonlight|moonlit)\b", re.I)
-_ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|"
-                   r"floorboards|mantel\w*|the room)\b", re.I)
+_ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|floors?|"
+                   r"floorboards|mantel\w*|the room|gramophone|telephone|kettle|upstairs)\b", re.I)
+_CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
-                   r"flies buzz|sun-baked|parched)\b", re.I)
+                   r"flies buzz|insects|sun-baked|parched)\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|icicles?|blizzard|frozen)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
 _SEA = re.compile(r"\b(tide|low tide|gulls?|seagulls?|salt spray|the sea)\b", re.I)
@@ -151,6 +152,7 @@ class SceneModel(BaseModel):
                 (_ROOM, outside, "a room's furnishings in the open air"),
                 (_SKY, "underground" in tags, "the sky underground"),
                 (_HEAT, "cold" in tags, "heat in a cold scene"),
+                (_CALM, "storm" in tags, "calm in a storm"),
                 (_COLD, "fire" in tags and "cold" not in tags, "snow and frost in a burning scene"),
                 (_DRY, "flood" in tags, "dust in a flooded place"),
                 (_SEA, "water" not in tags and bool(tags), "the sea where there is no water"),
@@ -184,6 +186,9 @@ class SceneModel(BaseModel):
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
             return "an action where none was typed"
+        missing = [r for r in ("person", "thread") if r in placeholders and not context.get(r)]
+        if missing:
+            return f"a {missing[0]} the story does not know"
         return None
 
     def repeats(self, text: str) -> bool:

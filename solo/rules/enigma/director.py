@@ -71,8 +71,8 @@ class PulpNarrator(OracleNarrator):
         question for a player to answer. A place the player named stands in for the drawn one."""
         ctx = {**self.context, "character": character}
         scene, placed = self.scene, None
-        if place:
-            given = {"wide_shot.place": _as_phrase(place)}
+        if place:  # the place named is the scene's, wherever an opening would tell of one
+            given = {"wide_shot.place": _as_phrase(place), "locations.location": _as_phrase(place)}
         else:  # the place first: in a scene of unknown setting, it says where the scene is
             placed = self.tables.draw("wide_shot.place", rng, scene=scene)
             given = {"wide_shot.place": placed.text}
