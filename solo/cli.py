@@ -37,6 +37,7 @@ USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--llm
   solo script FILE|- [--json]  run a file of commands (- reads standard input)
   solo LINE...                 run one command, e.g. solo status --json
   solo help                    list the commands
+  solo --version               print the version
   --llm-url URL                narrate with an OpenAI-compatible server (llama.cpp, vLLM, Ollama), streamed
   --llm-api chat|completions|auto  its endpoint: chat for instruction models, completions for base models;
                                default $SOLO_LLM_API, else auto (asked of the server on the first narration)
@@ -84,6 +85,8 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
             rest = rest[1:]
         elif flag in ("--help", "-h"):
             return opts, ["--usage"]
+        elif flag == "--version":
+            return opts, ["--version"]
         else:
             raise SoloError(f"unknown option {flag}; {USAGE.splitlines()[0]}")
     opts.llm_api = opts.llm_api or os.environ.get("SOLO_LLM_API") or None
@@ -103,6 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if rest == ["--usage"]:
         print(USAGE)
+        return 0
+    if rest == ["--version"]:
+        from . import __version__
+
+        print(f"solo {__version__}")
         return 0
     if opts.db.strip() in ("", ":memory:") or opts.db.startswith("file::memory:"):
         print("error: --db needs a file: an empty name or :memory: would keep nothing", file=sys.stderr)

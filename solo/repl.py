@@ -581,11 +581,11 @@ class Repl:
         return next((s for s in others if s.title == choice), default)
 
     def _adventures(self) -> list[tuple[str, str, str]]:
-        """(title, file name, rule system) of the adventures in campaigns/ that load."""
-        from .adventure import AdventureError, campaigns_folder, load_adventure
+        """(title, file name, rule system) of the adventures that load: the user's own, then those shipped."""
+        from .adventure import AdventureError, available_adventures, load_adventure
 
         found = []
-        for path in sorted(campaigns_folder().glob("*.toml")):
+        for path in available_adventures():
             try:
                 adventure = load_adventure(path)
             except (AdventureError, SoloError):

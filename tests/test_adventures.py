@@ -1,4 +1,4 @@
-"""Adventures in campaigns/: they validate, and the engine follows them to the end."""
+"""The shipped adventures (each rule system's data/adventures/): they validate, and the engine follows them to the end."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from playing import ok
-from solo.adventure import AdventureError, load_adventure
+from solo.adventure import AdventureError, load_adventure, shipped_adventures
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.adventure import PREGENS, foes, load_pregens
 from solo.journal import Journal
@@ -17,8 +17,8 @@ from solo.rules.enigma.state import Archetype
 from solo.session import Session
 from solo.tables import system_tables
 
-FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
-ADVENTURES = sorted(p for p in FOLDER.glob("*.toml") if p.name != "pregens.toml")
+SHIPPED = shipped_adventures()  # every rule system's data/adventures/
+ADVENTURES = sorted(SHIPPED.values())
 ENIGMA_ADVENTURES = [p for p in ADVENTURES if tomllib.loads(p.read_text(encoding="utf-8")).get("rules") == "enigma"]
 FULL = [p for p in ENIGMA_ADVENTURES if p.name != "first_adventure.toml"]
 
@@ -36,7 +36,7 @@ def test_every_adventure_validates_through_the_command(session, path):
 
 def test_there_are_two_full_adventures_and_a_first_one():
     assert len(FULL) >= 2
-    assert (FOLDER / "first_adventure.toml").is_file()
+    assert SHIPPED["first_adventure.toml"].is_file()
 
 
 @pytest.mark.parametrize("path", FULL, ids=lambda p: p.name)
@@ -69,7 +69,7 @@ def test_every_leg_can_reach_its_last_scene():
 
 
 def test_the_first_adventure_is_one_leg_that_teaches():
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     assert len(adventure.legs) == 1 and 3 <= len(adventure.legs[0].scenes) <= 6
     assert adventure.lessons is not None
     assert any(s.tumult for s in adventure.legs[0].scenes)
@@ -151,7 +151,7 @@ def test_a_seeded_playthrough_of_the_first_adventure_reaches_its_end(session):
     assert start["adventure"]["title"] and told(start)[0]["task"] == "premise"
     for line in FIRST_PLAYTHROUGH:
         ok(session, line)
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     scenes = adventure.legs[0].scenes
     lessons: set[str] = set()
     for number, scene in enumerate(scenes, 1):
@@ -202,7 +202,7 @@ def test_improvised_scenes_are_journaled_and_the_adventure_waits(session):
     assert session.status()["adventure"]["scene"] is None
     assert session.status()["scene_title"] == "A detour through the sewers"
     ok(session, "scene end success")
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     expected = adventure.next_scene(adventure.legs[0].scenes[0].id, "failure")
     assert ok(session, "scene start")["title"] == expected[2].title != first
     ok(session, "undo")
@@ -214,7 +214,7 @@ def test_the_co_pilot_gets_the_scene_s_enemies_as_a_suggestion(tmp_path):
     session = Session(Journal(tmp_path / "copilot.sqlite"), suggest=True)
     ok(session, "campaign new Table --from first_adventure.toml --seed 5")
     ok(session, "pc pregen Felix --dice 3")
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     last = adventure.legs[0].scenes[-1]
     ok(session, f"scene start '{last.title}'")
     result = ok(session, "tumult start")
