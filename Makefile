@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test dist bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen clean
+.PHONY: play test dist bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen bench-startup clean
 
 # Every core for compiling llama.cpp (Ninja already uses them all; a Makefile generator would not)
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -60,6 +60,9 @@ bench-speculate: $(STAMP)
 
 bench-first-screen: $(STAMP)
 	$(BIN)/python bench/first_screen.py 7
+
+bench-startup: $(STAMP)
+	$(BIN)/python bench/startup.py 21
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

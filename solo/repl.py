@@ -30,8 +30,9 @@ from rich.panel import Panel
 
 from . import parser
 from .canon import KINDS
+from .console import InertConsole
 from .errors import SoloError
-from .inert import InertConsole, inert
+from .inert import inert
 from .kernel.grammar import quote
 from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from .kernel.registry import installed

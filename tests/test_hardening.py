@@ -18,7 +18,8 @@ from rich.console import Console
 from playing import ok, refused
 from solo import parser
 from solo.adventure import find_adventure
-from solo.inert import InertConsole, inert, refusal
+from solo.console import InertConsole
+from solo.inert import inert, refusal
 from solo.journal import Journal
 from solo.kernel.protocol import Cancelled
 from solo.repl import Repl

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
-from rich.markup import escape
 
+from ..inert import escape
 from .grammar import Option, Spec
 
 if TYPE_CHECKING:

@@ -12,9 +12,8 @@ import random
 import tomllib
 from typing import Any
 
-from rich.markup import escape
-
 from ...i18n import language
+from ...inert import escape
 from ...kernel.grammar import quote
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
 from ...resources import folder
