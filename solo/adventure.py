@@ -219,9 +219,9 @@ def shipped_adventures() -> dict[str, Path]:
 
     found: dict[str, Path] = {}
     for system in installed().values():
-        for path in sorted((system.data / "adventures").glob("*.toml")):
+        for path in (system.data / "adventures").glob("*.toml"):
             found.setdefault(path.name, path)
-    return found
+    return dict(sorted(found.items()))  # by file name, whatever system plays it (the REPL's menu order)
 
 
 def available_adventures() -> list[Path]:
