@@ -228,3 +228,47 @@ def test_the_co_pilot_gets_the_scene_s_enemies_as_a_suggestion(tmp_path):
 
 def journal_tasks(session: Session) -> list[str]:
     return [n["task"] for n in session.journal.narrations(session.campaign.id)]
+
+
+def _own(folder: Path, name: str, title: str) -> Path:
+    """A copy of the first adventure under another title: a user's own file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    text = SHIPPED["first_adventure.toml"].read_text(encoding="utf-8")
+    path = folder / name
+    path.write_text(text.replace('title = "The Case of the Missing Mummy"', f'title = "{title}"'), encoding="utf-8")
+    return path
+
+
+def test_a_users_own_adventures_are_found_by_name_in_campaigns_beside_the_shipped_ones(tmp_path, monkeypatch):
+    """campaigns/ of the folder solo runs from, and of solo's data folder, hold a user's own; one of
+    the name of a shipped adventure comes first; SOLO_CAMPAIGNS names another folder instead."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("SOLO_CAMPAIGNS", raising=False)
+    _own(tmp_path / "campaigns", "my_heist.toml", "My Heist")
+    _own(tmp_path / "data" / "solo" / "campaigns", "my_caper.toml", "My Caper")
+    _own(tmp_path / "campaigns", "the_clockwork_zeppelin.toml", "My Zeppelin")
+    session = Session(Journal(tmp_path / "j.sqlite"))
+    assert ok(session, "campaign new A --from my_heist --seed 1")["adventure"]["title"] == "My Heist"
+    assert ok(session, "campaign new B --from my_caper.toml --seed 1")["adventure"]["title"] == "My Caper"
+    assert ok(session, "campaign new C --from the_clockwork_zeppelin --seed 1")["adventure"]["title"] == "My Zeppelin"
+    assert ok(session, "campaign new D --from rhun_salt_and_ash --seed 1")["rules"] == "rhun"
+    assert ok(session, "campaign validate campaigns/my_heist.toml")["title"] == "My Heist"
+    wrong = session.execute("campaign new E --from my_hiest")
+    assert not wrong.ok and "\n" not in wrong.error
+    assert all(name in wrong.error for name in ("my_heist", "my_caper", "first_adventure", "rhun_salt_and_ash"))
+    monkeypatch.setenv("SOLO_CAMPAIGNS", str(tmp_path / "elsewhere"))
+    _own(tmp_path / "elsewhere", "far_away.toml", "Far Away")
+    assert ok(session, "campaign new F --from far_away --seed 1")["adventure"]["title"] == "Far Away"
+    assert not session.execute("campaign new G --from my_heist").ok  # the folder named replaces campaigns/
+    assert ok(session, "campaign new H --from first_adventure --seed 1")["adventure"]["title"] == (
+        "The Case of the Missing Mummy")
+    session.journal.close()
+
+
+@pytest.mark.parametrize("name", ["", "   ", "nowhere/first_adventur", "\x00", "../" * 40 + "x"])
+def test_an_adventure_name_that_finds_nothing_is_one_line_and_changes_nothing(session, name):
+    before = session.execute("campaign list").result
+    outcome = session.execute(f"campaign new X --from {name!r}")
+    assert not outcome.ok and outcome.error and "\n" not in outcome.error
+    assert session.execute("campaign list").result == before
