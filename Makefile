@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # Every core for compiling llama.cpp (Ninja already uses them all; a Makefile generator would not)
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 # The compiler's progress lines ([12/140] Building CXX object ...) and pip's own steps, from pip's verbose log
-PROGRESS := awk '/\[[0-9]+\/[0-9]+\]|^\*\*\* |^ *-- |^ *(Collecting|Downloading|Building wheel|Created wheel|Installing collected|Successfully)|[Ee]rror/ { print; fflush() }'
+PROGRESS := awk '/\[[0-9]+\/[0-9]+\]|^ *\*\*\* |^ *-- |^ *(Collecting|Downloading|Building wheel|Created wheel|Installing collected|Successfully)|[Ee]rror|ERROR/ { print; fflush() }'
 
 $(STAMP): pyproject.toml
 	@echo "solo: first run: setting up $(VENV) in two steps; nothing more is needed after this."
