@@ -134,6 +134,8 @@ def test_the_wheel_and_the_sdist_carry_every_file_solo_reads(installed):
 def test_version_and_the_package_come_from_the_install(installed, tmp_path):
     shown = installed.run("solo", "--version", cwd=tmp_path)
     assert shown.returncode == 0 and shown.stdout.strip() == f"solo {solo.__version__}"
+    module = installed.run("python", "-m", "solo", "--version", cwd=tmp_path)
+    assert module.returncode == 0 and module.stdout == shown.stdout
     where = installed.run("python", "-c", "import solo; print(solo.__file__)", cwd=tmp_path)
     assert Path(where.stdout.strip()).is_relative_to(installed.venv), where.stdout + where.stderr
 
