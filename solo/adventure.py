@@ -173,7 +173,8 @@ def message(path: Path, exc: ValidationError) -> str:
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        return load_toml(path, missing=f"{str(path)[:120]}: no such file (name an adventure `campaign new` lists, or a file)")
+        return load_toml(path, missing=f"{str(path)[:120]}: no such file (give a file, or the name of an adventure "
+                                        "that `campaign new X --from ?` lists)")
     except DataFileError as exc:
         raise AdventureError(str(exc)) from None
 
