@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from solo.adventure import shipped_adventures
 from solo.journal import Journal
 from solo.session import Session
 
@@ -148,12 +149,13 @@ def main() -> None:
         return
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else 320
     path = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "bench" / "scene_passages.jsonl"
+    adventures = shipped_adventures()
     plays: list[tuple[str, str]] = [
-        ("enigma", str(ROOT / "campaigns" / "the_clockwork_zeppelin.toml")),
-        ("enigma", str(ROOT / "campaigns" / "the_lantern_of_lost_atlantis.toml")),
-        ("rhun", str(ROOT / "campaigns" / "rhun_salt_and_ash.toml")),
-        ("haasteet", str(ROOT / "campaigns" / "haasteet_the_drowned_bell.toml")),
-        ("alpha", str(ROOT / "campaigns" / "alpha_the_salt_road_toll.toml")),
+        ("enigma", str(adventures["the_clockwork_zeppelin.toml"])),
+        ("enigma", str(adventures["the_lantern_of_lost_atlantis.toml"])),
+        ("rhun", str(adventures["rhun_salt_and_ash.toml"])),
+        ("haasteet", str(adventures["haasteet_the_drowned_bell.toml"])),
+        ("alpha", str(adventures["alpha_the_salt_road_toll.toml"])),
         ("enigma", "improvised"), ("rhun", "improvised"), ("haasteet", "improvised"), ("alpha", "improvised"),
         ("beyond-code", "run"),
     ]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from solo.adventure import load_adventure
+from solo.adventure import load_adventure, shipped_adventures
 from solo.journal import Journal
 from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, SceneModel, Stage
 from solo.session import Session
@@ -41,7 +41,7 @@ DRAWN = re.compile(r"[a-z_]+\.[a-z_0-9]+ (#\d+|d\w+=\d+)")
 
 def opened(tmp_path: Path, system: str, seed: int, source: str | None = None) -> Session:
     session = Session(Journal(tmp_path / f"{system}-{seed}.sqlite"), follow=False)
-    rules = f"--from {ROOT / 'campaigns' / source}" if source else f"--rules {system}"
+    rules = f"--from {shipped_adventures()[source]}" if source else f"--rules {system}"
     assert session.execute(f"campaign new S{seed} --seed {seed} {rules}").ok
     for line in CAST[system]:
         assert session.execute(line).ok, line
@@ -105,7 +105,7 @@ def played(tmp_path: Path, system: str, seed: int, commands: int, source: str | 
 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
 def test_no_narration_tells_an_unfound_clue_or_the_scheme(tmp_path, system):
-    adventure = load_adventure(ROOT / "campaigns" / ADVENTURES[system])
+    adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
     clues = [c for leg in adventure.legs for s in leg.scenes for c in (s.clues.low, s.clues.high)]
     found: set[str] = set()
     for _, _, n in played(tmp_path, system, 3, 60, ADVENTURES[system]):
