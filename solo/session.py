@@ -599,7 +599,9 @@ class Session:
         assert self.campaign is not None
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
         rng = command_rng(self.campaign.seed, head.command, stream)
-        return [Retelling(n, self.system.record(n, rules_events, self.state), self._cast(head.command),
+        scene = self.stage(self.state, events=rules_events)  # the prose must fit the scene the oracle told
+        return [Retelling(n, self.system.record(n, rules_events, self.state).model_copy(
+                    update={"scene": scene.for_retelling(n.text)}), self._cast(head.command),
                           rng.randrange(2**31), self.told_at_table) for n in narrations]
 
     def _suggest(self, decision: Decision, head: Head) -> None:
@@ -831,8 +833,9 @@ class Session:
         if self._context is None or self._context[0] != (self.head, command):
             self._context = ((self.head, command), self.chronicle.context(until=command))
         memory = self._context[1]
+        stage = self.stage(self.state).lines() if self.campaign is not None else []
         return Cast(setting=setting, members=self.system.cast(self.state), canon=list(memory.pinned),
-                    earlier=list(memory.earlier), scene=list(memory.scene))
+                    earlier=list(memory.earlier), scene=[*stage, *memory.scene])  # the scene model first
 
     def _with_head(self, propose: Any, command: int) -> Any:
         """``propose`` given the stable head the narrations of ``command`` carry (the setting, the

@@ -375,16 +375,20 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
             foes = (foes or ()) + _names(status[key])
     cast = _names(status.get("characters", {}))
     secrets: tuple[str, ...] = ()
+    people = tuple(p.name for p in scene.npcs) if scene else ()
+    absent: tuple[str, ...] = ()
     if story is not None:
         adventure = story.adventure
         secrets = (adventure.villain.scheme,) + tuple(t for leg in adventure.legs for s in leg.scenes
                                                       for t in (s.clues.low, s.clues.high))
+        if scene is not None:  # an adventure scene: the file's people of other scenes are elsewhere
+            absent = tuple(dict.fromkeys(p.name for leg in adventure.legs for s in leg.scenes for p in s.npcs
+                                         if p.name not in people and p.name not in cast))
     last = last or {}
     action = Action(actor=last.get("actor"), action=_verb_phrase(last), target=last.get("target"),
                     success=last.get("success"))
     return SceneModel(
         title=where.scene_title, place=scene.location if scene else where.scene_title,
         improvised=progress.improvised, tags=progress.scene_tags,
-        stage=Stage(cast=cast, people=tuple(p.name for p in scene.npcs) if scene else (), foes=foes,
-                    obstacles=scene.obstacles if scene else ()),
-        last=action, told=told, secrets=secrets)
+        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene else ()),
+        last=action, told=told, secrets=secrets, absent=absent)

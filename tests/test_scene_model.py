@@ -189,3 +189,28 @@ def test_canon_offers_read_a_names_kind_from_the_scene_and_are_made_once(tmp_pat
     face_up = [c["name"] for c in cards.status()["grid"] if c.get("face_up")]
     known, _ = cards.chronicle.known()
     assert face_up and all(name in known for name in face_up)  # a card is the game's, never a new person
+
+
+def test_a_models_prose_is_held_to_the_scene(tmp_path):
+    """The model's prompt carries the scene model; prose contradicting the setting or naming someone
+    absent is refused like a wrong outcome, and the oracle's words stand."""
+    from solo.llm.backends import FakeBackend
+    from solo.llm.check import OutcomeRecord, contradictions
+    from solo.llm.graph import ModelNarrator
+
+    snowbound = SceneModel(title="a snowbound observatory", tags=frozenset({"cold", "indoors"}), absent=("Otto Kessler",))
+    record = OutcomeRecord(task="blunder", scene=snowbound)
+    assert any("rain" in p for p in contradictions("Rain lashes the dome while Nara slips.", record))
+    assert any("Otto Kessler" in p for p in contradictions("Otto Kessler laughs as Nara slips on the ice.", record))
+    assert contradictions("Nara slips on the frosted ladder and drops her lamp.", record) == []
+    fake = FakeBackend()
+    session = Session(Journal(tmp_path / "m.sqlite"), follow=False, model=ModelNarrator(fake))
+    for line in ("campaign new M --seed 4", *CAST["enigma"]):
+        assert session.execute(line).ok
+    fake.enqueue(*["Warm rain drums on the roof and the sun beats down on the cast."] * 8)
+    opening = shot(told(session, "scene start a snowbound mountain observatory"))
+    assert any("Setting: cold" in p for p in fake.prompts), "the prompt carries the scene model"
+    assert fake.prompts and not re.search(r"\brain\b", opening, re.I), opening
+    assert session.campaign is not None
+    refused = [c["fallback"] for c in session.journal.model_calls(session.campaign.id) if c["fallback"]]
+    assert any("does not fit the scene" in r for r in refused), refused

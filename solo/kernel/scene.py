@@ -123,6 +123,7 @@ class SceneModel(BaseModel):
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
     secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
+    absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
 
     @property
     def settings(self) -> frozenset[str]:
@@ -173,6 +174,19 @@ class SceneModel(BaseModel):
         if len(core) >= 20 and any(core in " ".join(t.split()).casefold() for t in self.told):
             return "told word for word lately"
         return None
+
+    def prose_clash(self, text: str) -> str | None:
+        """Why a model's prose cannot be told here: ``clash``, or it names someone absent."""
+        away = next((name for name in self.absent if re.search(rf"\b{re.escape(name)}\b", text)), None)
+        return f"names {away}, who is not in this scene" if away else self.clash(text)
+
+    def for_retelling(self, oracle: str) -> SceneModel | None:
+        """The scene a model's retelling of ``oracle`` is held to: what the oracle's own words
+        already say (a clue found, a person named) is allowed; None where they clash with the scene
+        themselves (the file's words stand)."""
+        scene = self.model_copy(update={"told": (), "secrets": tuple(s for s in self.secrets if not _shares_run(oracle, s)),
+                                        "absent": tuple(a for a in self.absent if a not in oracle)})
+        return None if scene.clash(oracle) else scene
 
     def roles_clash(self, text: str, context: Mapping[str, str]) -> str | None:
         """Why an entry's placeholders cannot be filled from ``context``: one person in two roles,

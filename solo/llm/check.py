@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..kernel.scene import SceneModel
+
 # CSI / OSC / other ESC sequences, then C0 and C1 control characters except newline and tab
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -61,6 +63,7 @@ class OutcomeRecord(BaseModel):
     # what else the rules decided, in the rule system's own plain words (a Challenge worn down, a
     # Panic's response, a Condition taken): told after the rest, never checked by the kernel
     details: tuple[str, ...] = ()
+    scene: SceneModel | None = None  # the scene the prose is told in (solo.kernel.scene): it must fit it
 
     def lines(self) -> list[str]:
         """The record in plain words, for the prompt."""
@@ -190,6 +193,9 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
                 if n not in allowed]
     if invented:
         problems.append(f"gives a {record.harm_track} number nobody rolled ({invented[0]})")
+    misfit = record.scene.prose_clash(text) if record.scene is not None else None
+    if misfit:
+        problems.append(f"does not fit the scene: {misfit}")
     return problems
 
 
