@@ -9,9 +9,10 @@ was just typed, and the narration told just before (never code, tables or tags' 
 
     python bench/scene_fit.py [PASSAGES] [OUT]     (default 320, bench/scene_passages.jsonl)
 
-A judge who never saw the code rates each passage fit / loose / contradicts against its scene;
-``bench/scene_fit.py --score VERDICTS`` then counts the verdicts file (JSON lines of
-{"id": N, "verdict": "fit"|"loose"|"contradicts"}).
+A judge who never saw the code rates each passage fit / loose / contradicts against its scene:
+``bench/scene_fit.py --batches PASSAGES`` writes them as Markdown batches of 50 with the judge's brief
+(into a folder named after the file), and ``bench/scene_fit.py --score VERDICTS`` counts a verdicts
+file (JSON lines of {"id": N, "verdict": "fit"|"loose"|"contradicts"}).
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from solo.adventure import shipped_adventures
+try:
+    from solo.adventure import shipped_adventures
+except ImportError:  # a solo before its adventures moved into the rule systems' packages
+    def shipped_adventures() -> dict[str, Path]:
+        return {p.name: p for p in (ROOT / "campaigns").glob("*.toml")}
 from solo.journal import Journal
 from solo.session import Session
 
@@ -49,8 +54,8 @@ OPENINGS: dict[str, list[str]] = {
     "alpha": ["pc add Null --endure d10 --navigate d8", "pc add Berrik"],
     "beyond-code": [],
 }
-ACTIONS = ("climb the wall", "force the door", "search the room", "talk the guard round", "run for it",
-           "wade across", "pick the lock", "shout a warning", "hide in the shadows", "leap the gap")
+ACTIONS = ("climb up for a better look", "force a way through", "search around", "talk them round", "run for it",
+           "keep their footing", "pick the lock", "shout a warning", "hide", "leap the gap")
 
 
 def moves(system: str, rng: random.Random) -> list[str]:
@@ -58,7 +63,7 @@ def moves(system: str, rng: random.Random) -> list[str]:
     act = rng.choice(ACTIONS)
     match system:
         case "enigma":
-            return [rng.choice([f"gamble Nara '{act}'", f"gamble Max '{act}'", "snoop Nara the room",
+            return [rng.choice([f"gamble Nara '{act}'", f"gamble Max '{act}'", "snoop Nara the area",
                                 "enemy add Thug --type minion", "tumult start", "enemy turn"])]
         case "rhun":
             return [rng.choice([f"risk Anna exertion '{act}'", f"risk Dun reason '{act}'",
@@ -97,8 +102,23 @@ def board(status: dict[str, Any]) -> list[str]:
 
 def scene_brief(session: Session, line: str, before: list[str]) -> dict[str, Any]:
     """The scene as a reader knows it: what the scene model holds, without its secrets or code."""
-    stage = session.stage(session.state)
-    scene = stage.lines() if session.system.name != "beyond-code" else board(session.status())
+    if session.system.name == "beyond-code":
+        scene = board(session.status())
+    elif hasattr(session, "stage"):
+        scene = session.stage(session.state).lines()
+    else:  # a solo before the scene model (a baseline round): the same facts, read the long way
+        where, status = session.system.where(session.state), session.status()
+        story = session.story.current(session.progress, where) if session.story else None
+        scene = [f"Scene: {where.scene_title}" + ("" if story else " (improvised)")]
+        scene += [f"Place: {story.location}"] if story and story.location != where.scene_title else []
+        scene += ["Setting: " + ", ".join(sorted(session.progress.tags))] if session.progress.tags else []
+        cast = [n for n in (status.get("characters") or {})]
+        scene += [f"Cast: {', '.join(cast)}"] if cast else []
+        scene += [f"People here: {', '.join(p.name for p in story.npcs)}"] if story and story.npcs else []
+        foes = [n for key in ("enemies", "challenges") for n, v in (status.get(key) or {}).items()
+                if isinstance(v, dict) and not v.get("defeated") and v.get("active", True)] \
+            if all(isinstance(status.get(k) or {}, dict) for k in ("enemies", "challenges")) else []
+        scene += [f"Foes: {', '.join(foes)}" if foes else "Foes: none on stage"]
     return {"scene": scene, "typed": line, "told_before": before[-3:]}
 
 
@@ -143,9 +163,42 @@ def score(path: Path) -> None:
           f"of {len(verdicts)}")
 
 
+JUDGE_BRIEF = """You are judging short passages of narration from a solo role-playing game, each against
+the scene it was told in. You see what a player at the table knows: the scene's title and place, its
+setting, who is on stage, the line the player just typed, and what was told just before. For each
+passage answer one word:
+
+- fit: it could only be told here, or plainly belongs to this scene and this moment;
+- loose: nothing wrong, but it could be told anywhere (generic, not about this scene or this action);
+- contradicts: it says something the scene rules out (a setting it is not, someone absent or dead,
+  a foe where there is none, the same person in two roles, a line repeated from just before...).
+
+Answer as JSON lines: {"id": N, "verdict": "fit"|"loose"|"contradicts", "why": "a few words"}.
+"""
+
+
+def batches(path: Path, size: int = 50) -> None:
+    """The passages of ``path`` as Markdown batches of ``size`` for a judge, beside it."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    folder = path.with_suffix("")
+    folder.mkdir(exist_ok=True)
+    for start in range(0, len(rows), size):
+        lines = [JUDGE_BRIEF]
+        for r in rows[start:start + size]:
+            lines += [f"## Passage {r['id']} ({r['system']})", *(f"- {x}" for x in r["scene"]),
+                      f"- The player typed: `{r['typed']}`",
+                      *([f"- Told just before: {' | '.join(r['told_before'])}"] if r["told_before"] else []),
+                      "", f"> {r['text']}", ""]
+        (folder / f"batch_{start // size + 1:02d}.md").write_text("\n".join(lines), encoding="utf-8")
+    print(f"{(len(rows) + size - 1) // size} batches of up to {size} -> {folder}")
+
+
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--score":
         score(Path(sys.argv[2]))
+        return
+    if len(sys.argv) > 2 and sys.argv[1] == "--batches":
+        batches(Path(sys.argv[2]))
         return
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else 320
     path = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "bench" / "scene_passages.jsonl"

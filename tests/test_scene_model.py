@@ -29,7 +29,7 @@ CAST: dict[str, list[str]] = {
     "alpha": ["pc add Null --endure d10 --navigate d8", "pc add Berrik"],
 }
 ACTS: dict[str, list[str]] = {
-    "enigma": ["gamble Nara 'climb the wall'", "gamble Max 'force the door'", "snoop Nara the room"],
+    "enigma": ["gamble Nara 'climb the wall'", "gamble Max 'force the door'", "snoop Nara the area"],
     "rhun": ["risk Anna exertion 'climb the wall'", "risk Dun reason 'pick the lock'"],
     "haasteet": ["challenge Aino 'force the door'", "challenge Mabel 'search the desk' --clue"],
     "alpha": ["check Null navigate --difficulty 6", "check Berrik endure --difficulty 6"],

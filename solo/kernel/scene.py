@@ -156,7 +156,8 @@ class SceneModel(BaseModel):
                 (_CALM, "storm" in tags, "calm in a storm"),
                 (_COLD, "fire" in tags and "cold" not in tags, "snow and frost in a burning scene"),
                 (_DRY, "flood" in tags, "dust in a flooded place"),
-                (_SEA, "water" not in tags and bool(tags), "the sea where there is no water"),
+                (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
+                 "the sea where there is no water"),
                 (_ONLOOKERS, "crowd" not in tags and bool(tags & {"underground", "wilderness", "air"}),
                  "onlookers where no crowd could be"),
             )
