@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test dist bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen bench-startup clean
+.PHONY: play test dist bench bench-chat bench-narration bench-story bench-scene bench-remote bench-speculate bench-first-screen bench-startup clean
 
 # Every core for compiling llama.cpp (Ninja already uses them all; a Makefile generator would not)
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -51,6 +51,10 @@ bench-chat: $(STAMP)
 
 bench-story: $(STAMP)
 	$(BIN)/python bench/story_fit.py 200
+
+bench-scene: $(STAMP)
+	$(BIN)/python bench/scene_fit.py 320
+	$(BIN)/python bench/scene_fit.py --batches bench/scene_passages.jsonl
 
 bench-remote: $(STAMP)
 	$(BIN)/python bench/remote.py 9
