@@ -90,6 +90,8 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("stars", "starlight", "starlit", "starry", "under the stars"), ("night", "outdoors")),
     (("burning", "ablaze", "aflame", "on fire", "in flames", "blazing", "fire", "fires", "inferno", "wildfire",
       "smouldering", "smoldering", "conflagration"), ("fire",)),
+    (("desert", "jungle", "rainforest", "tropical", "tropics", "oasis", "sweltering", "scorching", "sun-baked",
+      "dune", "dunes", "savanna", "savannah", "heatwave", "midsummer"), ("hot",)),
     (("snowbound", "snowy", "snow", "snowed in", "snowstorm", "blizzard", "frozen", "icy", "ice", "winter",
       "wintry", "arctic", "antarctic", "polar", "frostbound", "iceberg"), ("cold",)),
     (("storm", "stormy", "storm-lashed", "gale", "tempest", "thunderstorm", "hurricane", "typhoon", "squall",

@@ -42,7 +42,7 @@ MAX_DEPTH = 6
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
 SCENE_TAGS = frozenset({
     "indoors", "outdoors", "city", "wilderness", "underground", "water", "air", "vehicle", "ancient", "night",
-    "day", "crowd", "fire", "cold", "storm", "flood",
+    "day", "crowd", "fire", "cold", "storm", "flood", "hot",
 })
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 

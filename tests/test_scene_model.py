@@ -214,3 +214,15 @@ def test_a_models_prose_is_held_to_the_scene(tmp_path):
     assert session.campaign is not None
     refused = [c["fallback"] for c in session.journal.model_calls(session.campaign.id) if c["fallback"]]
     assert any("does not fit the scene" in r for r in refused), refused
+
+
+def test_the_time_of_day_and_the_climate_a_title_names_are_kept():
+    dawn = SceneModel(title="a frozen lake at dawn", tags=tags_from_words_set("a frozen lake at dawn"))
+    assert dawn.clash("Blinding noon glare bounces off the ice.") and dawn.clash("That evening, the Cast regroups.")
+    assert dawn.clash("Grey light spreads over the ice.") is None
+    oasis = SceneModel(title="a desert oasis at noon", tags=tags_from_words_set("a desert oasis at noon"))
+    assert "hot" in (oasis.tags or ()) and oasis.clash("Ice creaks and groans like old timbers.")
+
+
+def tags_from_words_set(title: str) -> frozenset[str]:
+    return frozenset(tags_from_words(title))

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict
 
 TOLD_WINDOW = 60  # commands whose narration a new one may not repeat word for word
-SETTINGS = frozenset({"fire", "cold", "storm", "flood"})  # scene tags that are settings, not places
+SETTINGS = frozenset({"fire", "cold", "storm", "flood"})  # scene tags a Wide Shot must show ("hot" only rules out)
 # What shows a setting in prose (a Wide Shot of a burning scene names fire, smoke or flames).
 SHOWS = {
     "fire": re.compile(r"\b(fire\w*|flam\w*|burn\w*|smok\w*|blaz\w*|ember\w*|soot)\b", re.I),
@@ -48,7 +48,7 @@ _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy aft
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
                    r"flies buzz|insects|sun-baked|parched)\b", re.I)
-_COLD = re.compile(r"\b(snow\w*|frost\w*|icicles?|blizzard|frozen)\b", re.I)
+_COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
 _SEA = re.compile(r"\b(tide|low tide|gulls?|seagulls?|salt spray|the sea)\b", re.I)
 _ONLOOKERS = re.compile(r"\b(reporters?|onlookers?|bystanders?|passers-by|passersby|spectators?|journalists?|"
@@ -56,6 +56,17 @@ _ONLOOKERS = re.compile(r"\b(reporters?|onlookers?|bystanders?|passers-by|passer
 _FOE = re.compile(r"\b(the enemy|enemies|the foe|foes|henchm[ae]n|attackers|both sides|the fleeing)\b", re.I)
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
+# a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
+_HOURS = {
+    "dawn": (re.compile(r"\b(dawn|daybreak|sunrise|morning)\b", re.I),
+             re.compile(r"\b(noon|midday|noonday|afternoon|dusk|sunset|evening|nightfall|midnight)\b", re.I)),
+    "noon": (re.compile(r"\b(noon|midday|noonday)\b", re.I),
+             re.compile(r"\b(dawn|daybreak|sunrise|dusk|sunset|evening|nightfall|midnight|moonlight|moonlit)\b", re.I)),
+    "dusk": (re.compile(r"\b(dusk|sunset|twilight|evening|nightfall)\b", re.I),
+             re.compile(r"\b(dawn|daybreak|sunrise|noon|midday|noonday|morning)\b", re.I)),
+    "midnight": (re.compile(r"\b(midnight|small hours)\b", re.I),
+                 re.compile(r"\b(dawn|daybreak|sunrise|noon|midday|noonday|morning|afternoon|dusk|sunset)\b", re.I)),
+}
 
 
 def _words(text: str) -> list[str]:
@@ -154,7 +165,7 @@ class SceneModel(BaseModel):
                 (_SKY, "underground" in tags, "the sky underground"),
                 (_HEAT, "cold" in tags, "heat in a cold scene"),
                 (_CALM, "storm" in tags, "calm in a storm"),
-                (_COLD, "fire" in tags and "cold" not in tags, "snow and frost in a burning scene"),
+                (_COLD, bool(tags & {"fire", "hot"}) and "cold" not in tags, "snow and ice in a burning or hot scene"),
                 (_DRY, "flood" in tags, "dust in a flooded place"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
@@ -164,6 +175,9 @@ class SceneModel(BaseModel):
             for pattern, clashes, why in checks:
                 if clashes and pattern.search(text):
                     return why
+        hour = self._hour()
+        if hour and _HOURS[hour][1].search(text):
+            return f"another time of day than {hour}"
         if self.stage.foes == () and (_FOE.search(text) or "{enemy}" in text):
             return "a foe where none is on stage"
         if not self.stage.dead and _DEAD.search(text):
@@ -175,6 +189,12 @@ class SceneModel(BaseModel):
         if len(core) >= 20 and any(core in " ".join(t.split()).casefold() for t in self.told):
             return "told word for word lately"
         return None
+
+    def _hour(self) -> str | None:
+        """The time of day the scene's title names (dawn, noon, dusk, midnight), if one."""
+        if not self.title:
+            return None
+        return next((hour for hour, (named, _) in _HOURS.items() if named.search(self.title)), None)
 
     def prose_clash(self, text: str) -> str | None:
         """Why a model's prose cannot be told here: ``clash``, or it names someone absent."""
