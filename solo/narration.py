@@ -74,13 +74,6 @@ class OracleNarrator:
         drawn = self.tables.draw(table, rng, scene=self.scene, context=words)
         return drawn.filled(words), drawn
 
-    def staged(self, stage: SceneModel | None) -> Any:
-        """The same narrator telling the scene ``stage`` (solo.kernel.scene): its tables draw only
-        what the scene admits."""
-        other = copy.copy(self)
-        other.tables = self.tables.staged(stage)
-        return other
-
     def dressed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
         """A Wide Shot that shows its scene's settings: for each one its words do not show (a
         burning scene told with no fire), a line of the shared ``setting`` tables follows."""

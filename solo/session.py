@@ -54,7 +54,7 @@ from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
 from .mythic import OracleState
-from .narration import Narration
+from .narration import Narration, OracleNarrator
 from .story import Progress, Story, fold_name, scene_model, tags_from_words
 from .table import TableTalk
 from .tables import OracleTables, TableError, system_tables
@@ -190,6 +190,10 @@ class Session:
                            check=self.system.check)
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
         self.canon, self.oracle = folded.canon, folded.oracle
+        for director in self._directors.values():  # the scene another campaign was drawn for is not this one's
+            tables = getattr(getattr(director, "narrator", None), "tables", None)
+            if isinstance(tables, OracleTables):
+                tables.stage = None
 
     def reload(self) -> None:
         """Fold the current campaign from its newest valid snapshot."""
@@ -731,11 +735,15 @@ class Session:
         return scene_model(self.system.status(state), progress, self.story, self.system.where(state), recent, last)
 
     def _staged(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
-                told: Sequence[Narration] = ()) -> None:
-        """The Director's narrator draws for the scene under way (``stage``) from here on."""
-        director = self.director
-        if director is not None:
-            director.narrator = director.narrator.staged(self.stage(state, progress, events, told))
+                told: Sequence[Narration] = ()) -> tuple[OracleNarrator, SceneModel] | None:
+        """The Director's tables draw for the scene under way (``stage``) from here on; its
+        narrator and the scene, where the narrator is the oracle's (a system's own may not be)."""
+        narrator = getattr(self.director, "narrator", None)
+        tables = getattr(narrator, "tables", None)
+        if not isinstance(narrator, OracleNarrator) or not isinstance(tables, OracleTables):
+            return None
+        tables.stage = self.stage(state, progress, events, told)
+        return narrator, tables.stage
 
     def _story_view(self, state: Any, progress: Any = None) -> StoryView:
         """What the adventure offers the Director at ``state`` (``progress``: the session's own by default)."""
@@ -755,16 +763,17 @@ class Session:
         after = self.system.fold(before, rules_events)
         progress = self.ledger.step(Folded(after, self.tension, self.progress),
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
-        self._staged(after, progress, rules_events, decision.narrations)
+        staged = self._staged(after, progress, rules_events, decision.narrations)
         reaction: Reaction[Any] = director.react(before, rules_events, after, rng, self._story_view(after, progress))
-        stage = director.narrator.tables.stage
-        if stage is not None and stage.settings:  # a Wide Shot shows the scene's settings (fire, cold...)
-            scene_rng = self._rng("scene")
-            reaction.narrations = [director.narrator.dressed(n, stage, scene_rng) if n.task == "wide_shot" else n
-                                   for n in reaction.narrations]
-        if stage is not None:  # consequences and successes told of the scene, the one who acted and what they did
+        if staged is not None:
+            narrator, stage = staged
+            if stage.settings:  # a Wide Shot shows the scene's settings (fire, cold...)
+                scene_rng = self._rng("scene")
+                reaction.narrations = [narrator.dressed(n, stage, scene_rng) if n.task == "wide_shot" else n
+                                       for n in reaction.narrations]
+            # consequences and successes told of the scene, the one who acted and what they did
             moves_rng = self._rng("moves")
-            told = [director.narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
+            told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
             # a success or a harmless consequence with nothing new to tell is left untold (its result
             # shows it), never told again word for word
             reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES and not n.peril
