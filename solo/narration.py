@@ -71,6 +71,10 @@ class OracleNarrator:
 
     def draw(self, table: str, rng: random.Random, context: dict[str, str]) -> tuple[str, Draw]:
         words = {**self.context, **context}
+        if words.get("helper") == words.get("character") != self.context.get("character"):
+            # the moment's helper was chosen beside the moment's character; told of another one of the
+            # cast, the moment's character is the one beside them
+            words["helper"] = self.context["character"]
         drawn = self.tables.draw(table, rng, scene=self.scene, context=words)
         return drawn.filled(words), drawn
 

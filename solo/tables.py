@@ -279,8 +279,24 @@ class OracleTables:
         source = self.tables[table]
         stage = self.stage
 
-        def ok(entry: Entry) -> bool:
-            return fits(entry.tags, scene) and (stage is None or stage.admits(entry.text, context))
+        open_tables: dict[str, bool] = {}  # table id: whether one of its entries may be told here
+
+        def ok(entry: Entry, level: int = depth) -> bool:
+            """The entry fits, the scene admits it, and so does an entry of every table it draws from
+            (the table "Separate them: {consequences.separate}" draws from must have one that names
+            two different people)."""
+            if not fits(entry.tags, scene) or (stage is not None and not stage.admits(entry.text, context)):
+                return False
+            if stage is None or level >= MAX_DEPTH:
+                return True
+            for ref in REFERENCE.findall(entry.text):
+                if ref in self.tables and not (given and ref in given):
+                    if ref not in open_tables:
+                        open_tables[ref] = False  # a table drawn from itself is no way out
+                        open_tables[ref] = any(ok(e, level + 1) for e in self.tables[ref].entries)
+                    if not open_tables[ref]:
+                        return False
+            return True
 
         faces, result, entry = source.pick(rng)
         if not ok(entry):

@@ -226,3 +226,23 @@ def test_the_time_of_day_and_the_climate_a_title_names_are_kept():
 
 def tags_from_words_set(title: str) -> frozenset[str]:
     return frozenset(tags_from_words(title))
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_no_one_plays_two_roles_in_play_with_a_cast_of_two(tmp_path, system):
+    """Every table entry told with two of the cast's roles ({character} and {helper}) names two
+    different people of a cast of two."""
+    from solo.kernel.registry import get_system
+    from solo.tables import system_tables
+
+    tables = system_tables(get_system(system).data)
+    cast = {"enigma": ("Nara", "Max"), "rhun": ("Anna", "Dun"), "haasteet": ("Aino", "Mabel"),
+            "alpha": ("Null", "Berrik")}[system]
+    for _, _, n in played(tmp_path, system, 9, 60):
+        told_from = n.get("origin", "").split(" (for ")[0]  # a move told in place of a line: the move's own
+        for table, number in re.findall(r"([a-z_]+\.[a-z_0-9]+) #(\d+)", told_from):
+            if table not in tables.tables:
+                continue
+            text = tables.tables[table].entries[int(number) - 1].text
+            if "{character}" in text and "{helper}" in text:
+                assert all(name in n["text"] for name in cast), n["text"]
