@@ -254,11 +254,12 @@ class Session:
                 self.reload()
             return Outcome(line=line, ok=False, error=storage_message(exc, self.journal.path), kind=kind)
         if isinstance(command, parser.Replay) and not result.get("ok", True):  # damage found: the line fails
-            differences = result.get("differences") or ["a difference"]
-            more = f" (and {len(differences) - 1} more)" if len(differences) > 1 else ""
+            differences = [str(d) for d in result.get("differences") or ["a difference"]]
+            shown = "; ".join(differences[:4]) + (f"; and {len(differences) - 4} more" if len(differences) > 4 else "")
             return Outcome(line=line, ok=False, result=result, kind=kind,
-                           error=f"replay --verify: {inert(str(differences[0]))}{more}; the journal's events stand, "
-                                 "the snapshots are a cache: restore a copy of the journal if the events are damaged")
+                           error=f"replay --verify found {len(differences)} difference(s): {inert(shown)}; the "
+                                 "journal's events stand and the snapshots are a cache: restore a copy of the "
+                                 "journal if its events are damaged")
         return Outcome(line=line, ok=True, result=result, kind=kind)
 
     def open_suggestions(self) -> list[dict[str, Any]]:
