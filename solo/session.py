@@ -413,8 +413,14 @@ class Session:
 
     def _validate(self, name: str) -> dict[str, Any]:
         """``campaign validate FILE``: an adventure, or a data file of a rule system (its pregens)."""
-        for system in installed().values():
-            for candidate in (Path(name).expanduser(), self.base_dir / name, system.data / Path(name).name):
+        given = [c for c in (Path(name).expanduser(), self.base_dir / name) if c.is_file()]
+
+        def owner_first(system: AnySystem) -> bool:  # the system whose data folder holds the file is asked first
+            return not any(c.resolve().parent == system.data.resolve() for c in given)
+
+        for system in sorted(installed().values(), key=owner_first):
+            # the file named, where it is; a bare name not found there: the system's own data file of that name
+            for candidate in given or [system.data / Path(name).name]:
                 if candidate.is_file():
                     checked = system.validate_data_file(candidate)
                     if checked is not None:
@@ -439,7 +445,12 @@ class Session:
         if len({p.name for p in matches}) != 1:
             names = ", ".join(p.name for p in (matches or pregens)) or "none"
             raise RuleViolation(f"no single ready-made character matches {name!r} (choose from {names})")
-        return self.system.pregen_command(matches[0], dice)
+        try:
+            return self.system.pregen_command(matches[0], dice)
+        except (ValueError, KeyError, TypeError) as exc:  # a file checked before pregens were built at validation
+            why = f"{exc.args[0]!r} is missing" if isinstance(exc, KeyError) else str(exc).splitlines()[0][:160]
+            raise RuleViolation(f"the ready-made character {matches[0].name} cannot be used: {why}; "
+                                "fix its file (`campaign validate FILE` names the fault)") from None
 
     def _pregen(self, command: parser.PregenAdd, line: str) -> dict[str, Any]:
         if not command.name:
