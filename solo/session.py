@@ -155,8 +155,10 @@ class Session:
         self.head = Head()
         self.unavailable: str | None = None  # why the current campaign cannot be played here
         current = journal.setting(CURRENT)
-        if current is not None:
-            campaign = journal.campaign_by_id(int(current))
+        campaign: Campaign | None = None
+        with contextlib.suppress(JournalError, ValueError, TypeError):  # a setting naming no campaign: none is current
+            campaign = journal.campaign_by_id(int(current)) if current is not None else None
+        if campaign is not None:
             try:
                 self._switch(campaign)
             except RuleViolation:  # its rule system is not installed here: other campaigns still play

@@ -206,3 +206,17 @@ def test_the_command_line_on_a_journal_with_one_damaged_campaign(tmp_path, args)
         assert done.returncode == 0, done.stdout + done.stderr
     else:
         assert done.returncode == 1 and f"event {seq}" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("value", ["999", "not a number"])
+def test_a_current_campaign_setting_that_names_no_campaign_leaves_none_current(tmp_path, value):
+    db, _ = two_campaigns(tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE settings SET value = ? WHERE key = 'current_campaign'", [value])
+    done = solo("campaign", "list", db=db, cwd=tmp_path)
+    no_internal_error(done)
+    assert done.returncode == 0 and "A" in done.stdout
+    session = Session(Journal(db), base_dir=tmp_path)
+    assert session.campaign is None and "no campaign" in (session.execute("status").error or "")
+    ok(session, "campaign use A")
+    session.journal.close()

@@ -119,11 +119,12 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
             raise ValueError("attributes: a table of the six Attributes' ratings")
         if not isinstance(dice, list) or len(dice) != 5:
             raise ValueError("dice: the five creation dice (Insight, Prowess, Resolve, Grit, Ego)")
+        rolled = [whole(d, f"dice[{i}]", (1, 6)) for i, d in enumerate(dice)]
         return rc.AddHero(name=str(p["name"]), archetype=str(p["archetype"]), race=str(p["race"]),
                           advancements=(str(advancement),) if advancement else tuple(p.get("advancements", ())),
                           attributes={str(k): whole(v, f"attributes.{k}", ATTRIBUTE_RATING) for k, v in attributes.items()},
                           aspects=tuple(p.get("aspects", ())), armour=tuple(p.get("armour", ())),
-                          dice=tuple(whole(d, f"dice[{i}]", (1, 6)) for i, d in enumerate(dice)))
+                          dice=(rolled[0], rolled[1], rolled[2], rolled[3], rolled[4]))
 
     def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
         from .present import render
