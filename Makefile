@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen clean
+.PHONY: play test bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen bench-linear clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/scale.py 2000 20000
+
+bench-linear: $(STAMP)
+	$(BIN)/python bench/linear.py 10000 1200
 
 bench-narration: $(STAMP)
 	$(BIN)/python bench/narration.py 50

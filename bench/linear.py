@@ -7,7 +7,10 @@ CPU time above start-up (the interpreter, the imports and the journal's opening 
 for `open`, which is the opening): best of three. Prints each pair's ratio; linear growth is 2.0,
 and the goal is at most 2.3.
 
-    .venv/bin/python bench/linear.py [N [C]]      # default 10000 1200 (canon 2400 against 4800)
+    .venv/bin/python bench/linear.py [N [C [DIR]]]   # default 10000 1200 (canon 2400 against 4800)
+
+DIR keeps the four journals (and reuses those already there), so a second run, or another version of
+solo, measures the same campaigns without building them again.
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ def build(path: Path, commands: int, canon: int) -> tuple[int, int]:
     return session.head.command, entries
 
 
-def cpu(path: Path, op: str, out: Path, repeat: int = 3) -> float:
+def cpu(path: Path, op: str, out: Path, repeat: int = 5) -> float:
     best = float("inf")
     for _ in range(repeat):
         done = subprocess.run([sys.executable, "-c", CHILD, str(path), op, str(out)], capture_output=True, text=True,
@@ -86,15 +89,21 @@ def main() -> None:
     shapes = {"short": (commands, canon), "long": (2 * commands, canon),
               "canon": (commands, 2 * canon), "canon2": (commands, 4 * canon)}
     with tempfile.TemporaryDirectory() as tmp:
+        keep = Path(sys.argv[3]) if len(sys.argv) > 3 else Path(tmp)
+        keep.mkdir(parents=True, exist_ok=True)
         figures: dict[str, dict[str, float]] = {}
-        sizes: dict[str, tuple[int, int]] = {}
         for name, (length, entries) in shapes.items():
-            path = Path(tmp) / f"{name}.sqlite"
-            start = time.perf_counter()
-            sizes[name] = build(path, length, entries)
-            print(f"{name}: {sizes[name][0]} commands, {sizes[name][1]} canon entries "
-                  f"(built in {time.perf_counter() - start:.0f} s)", flush=True)
-            figures[name] = {op: cpu(path, op, Path(tmp) / f"{name}.md") for op in OPERATIONS}
+            path = keep / f"{name}-{length}-{entries}.sqlite"
+            if not path.exists():
+                start = time.perf_counter()
+                built = build(path.with_suffix(".part"), length, entries)
+                path.with_suffix(".part").rename(path)
+                print(f"{name}: {built[0]} commands, {built[1]} canon entries "
+                      f"(built in {time.perf_counter() - start:.0f} s)", flush=True)
+            # a copy, so the commands an operation journals (a recap) never change the kept campaign
+            copy = Path(tmp) / f"{name}.sqlite"
+            copy.write_bytes(path.read_bytes())
+            figures[name] = {op: cpu(copy, op, Path(tmp) / f"{name}.md") for op in OPERATIONS}
         print()
         print("| operation | CPU s, N | 2N | ratio | canon 2C | 4C | ratio |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
