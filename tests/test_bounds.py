@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 
 from playing import ok
+from solo.adventure import shipped_adventures
 from solo.kernel.registry import installed
 from solo.session import Session
 from solo.journal import Journal
 
-ROOT = Path(__file__).resolve().parent.parent
-CAMPAIGNS = ROOT / "campaigns"
 
 
 def toml(value: Any, top: bool = True) -> str:
@@ -61,7 +60,7 @@ def full_files() -> dict[str, dict[str, Any]]:
     """Every file format with every numeric field present: the shipped adventures (Rhûn's and
     Haasteet's given pregens from their systems' files, Rhûn's an exceptional Challenge with
     every optional number), every system's pregens file, and Beyond Code's deck."""
-    files = {p.name: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(CAMPAIGNS.glob("*.toml"))}
+    files = {name: tomllib.loads(p.read_text(encoding="utf-8")) for name, p in shipped_adventures().items()}
     for system in installed().values():
         for path in sorted(system.data.glob("*.toml")):
             data = tomllib.loads(path.read_text(encoding="utf-8"))

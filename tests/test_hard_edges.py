@@ -149,7 +149,8 @@ def test_every_formatted_message_the_cli_and_the_repl_print_passes_through_inert
                 for value in (v for v in ast.walk(arg) if isinstance(v, ast.FormattedValue)):
                     inner = value.value.value if isinstance(value.value, ast.Subscript) else value.value
                     named = isinstance(inner, ast.Call) and getattr(inner.func, "id", "") == "inert"
-                    own = isinstance(inner, ast.Attribute) and inner.attr == "__name__"  # a class's name: ours
+                    own = (isinstance(inner, ast.Attribute) and inner.attr == "__name__"  # a class's name: ours
+                           or isinstance(inner, ast.Name) and (inner.id.isupper() or inner.id.startswith("__")))
                     if not (named or own):
                         unfiltered.append(f"{Path(module.__file__).name}:{value.lineno}: {ast.unparse(inner)}")
     assert not unfiltered, unfiltered
