@@ -220,3 +220,34 @@ def test_a_current_campaign_setting_that_names_no_campaign_leaves_none_current(t
     assert session.campaign is None and "no campaign" in (session.execute("status").error or "")
     ok(session, "campaign use A")
     session.journal.close()
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+@pytest.mark.parametrize("payload", ['{"type": ', '{"type": "x", "v": 1, "oops": [1]}'], ids=["bad-json", "wrong-shape"])
+def test_damage_is_contained_on_every_system(tmp_path, rules, payload):
+    from test_machines import CAMPAIGN_OPTIONS, OPENINGS
+    from solo.kernel.registry import installed
+
+    db = tmp_path / "j.db"
+    session = Session(Journal(db), seed_source=lambda: 3, base_dir=tmp_path)
+    ok(session, "campaign new Keep --seed 3")
+    options = CAMPAIGN_OPTIONS.get(rules, "").format(data=installed()[rules].data)
+    ok(session, f"campaign new Hurt --rules {rules} --seed 3 {options}".strip())
+    for line in OPENINGS[rules]:
+        ok(session, line)
+    assert session.campaign is not None
+    hurt = session.campaign.id
+    session.journal.close()
+    with sqlite3.connect(db) as conn:  # the rules' first event keeps its type column; its payload is damaged
+        seq = conn.execute("SELECT MIN(seq) FROM events WHERE campaign = ?", [hurt]).fetchone()[0]
+        conn.execute("UPDATE events SET payload = ? WHERE campaign = ? AND seq = ?", [payload, hurt, seq])
+    again = Session(Journal(db), base_dir=tmp_path)
+    for line in ("status", "replay --verify", "export md h.md", "campaign use Hurt"):
+        outcome = again.execute(line)
+        assert not outcome.ok and f"event {seq}" in (outcome.error or "") and "'Hurt'" in (outcome.error or ""), \
+            (line, outcome.error)
+    ok(again, "campaign use Keep")
+    for line in ("status", "note on", "export md k.md", "replay --verify", "log"):
+        ok(again, line)
+    assert not (tmp_path / "h.md").exists()
+    again.journal.close()
