@@ -114,6 +114,17 @@ def test_export_replaces_only_its_own_files_unless_forced(played, tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
 
+def test_export_never_replaces_another_journal_even_forced(played, tmp_path):
+    session, _ = played
+    other = Session(Journal(tmp_path / "other.db"), seed_source=lambda: 3)
+    ok(other, "campaign new Elsewhere --seed 3")
+    other.journal.close()
+    before = (tmp_path / "other.db").read_bytes()
+    outcome = session.execute("export md other.db --force")
+    assert not outcome.ok and "SQLite database" in (outcome.error or "")
+    assert (tmp_path / "other.db").read_bytes() == before
+
+
 def test_an_export_through_a_symlink_replaces_the_file_it_points_at(played, tmp_path):
     session, _ = played
     ok(session, "export md real.md")
