@@ -187,7 +187,32 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
         else:
             lines.append(f"{escape(r['table'])}: {escape(r['text'])}")
     else:
-        shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning")}
-        if shown:
-            lines.append(", ".join(f"{escape(k)}: {escape(str(v))}" for k, v in shown.items()))
+        shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning",
+                                                          "canon_proposals")}
+        said = in_words(shown)
+        if said:
+            lines.append(escape(said))
     return lines
+
+
+def in_words(value: Any) -> str:
+    """Any result a system does not render itself, told in words a player reads: fields as "name
+    value", a change as "before → after", yes and no for truth, lists joined, nothing for what is
+    empty or unknown; never Python's repr of a container."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        if set(value) == {"before", "after"}:
+            return f"{in_words(value['before'])} → {in_words(value['after'])}"
+        parts = []
+        for key, item in value.items():
+            said = in_words(item)
+            if said:
+                parts.append(f"{str(key).replace('_', ' ')} {said}" if not isinstance(item, dict) or
+                             set(item) == {"before", "after"} else f"{str(key).replace('_', ' ')}: {said}")
+        return "; ".join(parts) if any(isinstance(v, dict) for v in value.values()) else ", ".join(parts)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(x for x in (in_words(v) for v in value) if x)
+    return str(value)

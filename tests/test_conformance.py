@@ -335,10 +335,7 @@ def played(tmp_path_factory: pytest.TempPathFactory, toy_installed: Path) -> dic
     return out
 
 
-@pytest.mark.parametrize("system", systems({
-    'coin': 'the kernel shows unknown results as Python repr',
-    'rhun': 'Rhûn results as raw dicts',
-}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_every_result_renders_in_words(system, played):
     """Found: Rhûn printed raw Python dicts for `scene end`, `session end`, `night`, `pc roll` and `pc show`
     (`scene: 1, conditions: {}, died: [], departed: []`, `sheets: [{'character': ...}]`)."""
@@ -468,8 +465,7 @@ def test_improvised_foes_announced_are_on_the_board(system, tmp_path):
     assert boards[0] == boards[1]
 
 
-@pytest.mark.parametrize("system", systems({"coin": "the kernel shows unknown results as Python repr",
-                                            "enigma": "three lines at 80 columns"}))
+@pytest.mark.parametrize("system", systems({"enigma": "three lines at 80 columns"}))
 def test_in_a_real_terminal_at_80_columns(system, tmp_path, toy_installed, monkeypatch):
     """`solo play` on the system's campaign (its adventure where it has one) in a pseudo-terminal of 80
     columns: its own masthead, a scene whose foes are on screen, nothing in Python's repr, and a status bar
