@@ -222,11 +222,7 @@ def no_repr(text: str, where: str) -> None:
 # --- the invariants ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("system", systems({
-    'alpha': 'adventure foes only in solo play',
-    'haasteet': 'adventure foes only in solo play',
-    'rhun': 'adventure foes only in solo play',
-}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_the_adventure_s_foes_are_on_the_board_in_scripts_as_in_solo_play(system, tmp_path):
     """Found: Rhûn's `risk ... --vs casks` had "no Challenge named 'casks'", Alpha's `combat start` "no foe",
     Haasteet could not declare against Pike: the adventure's foes came on only in the REPL (its emulated
@@ -250,9 +246,9 @@ def test_the_adventure_s_foes_are_on_the_board_in_scripts_as_in_solo_play(system
 
 
 @pytest.mark.parametrize("system", systems({
-    'alpha': 'adventure foes only in solo play; foes follow the party',
-    'haasteet': 'adventure foes only in solo play; foes follow the party',
-    'rhun': 'adventure foes only in solo play',
+    'alpha': 'foes follow the party into the next scene',
+    'haasteet': 'foes follow the party into the next scene',
+    'rhun': 'foes follow the party into the next scene',
 }))
 def test_foes_stay_with_their_scene(system, tmp_path):
     """Found: in Alpha and Haasteet the foes not beaten followed the party into the next, unrelated scene
@@ -444,11 +440,7 @@ def test_every_system_opens_a_scene(system, tmp_path):
     assert t.status()["scene"] >= 1
 
 
-@pytest.mark.parametrize("system", systems({
-    'alpha': 'improvised foes only in solo play',
-    'haasteet': 'improvised foes only in solo play',
-    'rhun': 'improvised foes only in solo play',
-}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_improvised_foes_announced_are_on_the_board(system, tmp_path):
     """Found: improvised Wide Shots announced foes ("In the way: Sellsword 1 and Sellsword 2") that never
     appeared in a script: the announcement is the Director's, its foes came on only in solo play."""

@@ -103,6 +103,8 @@ class Reaction(Generic[C]):
     the rules like any typed command) and lessons given (journaled, folded into progress)."""
 
     narrations: list[Narration] = field(default_factory=list)
+    # proposals: taken in every mode (scripts, solo play; suggested in the co-pilot): the foes a story or a
+    # Wide Shot brings on are proposals, so a script's board is the REPL's
     proposals: list[C] = field(default_factory=list)
     reported_apart: list[C] = field(default_factory=list)  # proposals whose events the result shows on their own
     solo_moves: list[C] = field(default_factory=list)  # the emulated Director's own moves: applied in solo play only
