@@ -143,6 +143,9 @@ class TableTalk:
                         raise RuleViolation("no scene is under way: `scene start` first")
                     if self.s.progress.ended:
                         raise RuleViolation("this scene has already ended: `scene start` goes on")
+                    paused = self.s.system.paused(state)
+                    if paused:
+                        raise RuleViolation(paused)
                     closing = [self.s.chronicle.need(name) for name in command.closes]
                     shut = [e.name for e in closing if e.status == "closed"]
                     if shut:

@@ -413,10 +413,7 @@ def test_the_status_bar_fits_two_lines_at_80_columns(system, played):
     assert re.search(r"(?i)\bscene\b|\bturn\b|\bS\d", " ".join(bar)), f"no scene in the bar: {bar}"
 
 
-@pytest.mark.parametrize("system", systems({
-    'alpha': 'scene end accepted during a pause',
-    'haasteet': 'scene end accepted during a pause',
-}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_a_pending_pause_blocks_a_scene_end(system, tmp_path):
     """Found: `scene end` was accepted while a Haasteet soak or an Alpha Mortal Peril was pending; every later
     command was then refused."""

@@ -141,6 +141,9 @@ class BaseSystem(Generic[S, C, E]):
     def settle_command(self, state: S) -> C | None:
         return None
 
+    def paused(self, state: S) -> str | None:
+        return None
+
     def where(self, state: S) -> Where:
         return Where(chapter=int(getattr(state, "chapter", 1)), scene=int(getattr(state, "scene", 0)),
                      scene_title=getattr(state, "scene_title", None))

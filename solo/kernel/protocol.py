@@ -252,6 +252,10 @@ class RuleSystem(Protocol[S, C, E]):
     def settle_command(self, state: S) -> C | None:
         """What Enter on an empty REPL line does with open business, if anything."""
 
+    def paused(self, state: S) -> str | None:
+        """A pause only the table can settle (a hit waiting for its soak, a fate to choose): the one-line
+        message that refuses whatever would step past it, the kernel's `scene end` included; None when none."""
+
     opens_pending: frozenset[str]  # event types that open it
 
     def where(self, state: S) -> Where: ...

@@ -27,7 +27,7 @@ from . import talk as talk_
 from .apply import apply, fold
 from .combat import band
 from .core import active, die, find
-from .decide import decide
+from .decide import decide, mortal_peril
 from .grammar import SPECS, start_command
 from .odds import as_result, check, opposed
 from .state import AlphaState
@@ -103,6 +103,9 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
     def pending(self, state: AlphaState) -> bool:
         """Rulings *Mortal Peril*: a character's fate awaits (`undo` steps back to the blow)."""
         return state.peril is not None
+
+    def paused(self, state: AlphaState) -> str | None:
+        return mortal_peril(state)
 
     def where(self, state: AlphaState) -> Where:
         return Where(chapter=state.day, scene=state.scene, scene_title=state.scene_title)

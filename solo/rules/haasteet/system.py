@@ -25,7 +25,7 @@ from . import journal, present, record, results
 from . import talk as talk_
 from .apply import apply, fold
 from .data_rules import STRENGTHS
-from .decide import decide
+from .decide import decide, waiting_hit
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
@@ -74,6 +74,9 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
 
     def fold(self, state: HaasteetState, events: Iterable[Any]) -> HaasteetState:
         return fold(state, events)
+
+    def paused(self, state: HaasteetState) -> str | None:
+        return waiting_hit(state)
 
     def where(self, state: HaasteetState) -> Where:
         return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
