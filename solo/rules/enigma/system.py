@@ -152,6 +152,9 @@ class EnigmaSystem:
     def settle_command(self, state: GameState) -> rc.Command | None:
         return rc.Resolve() if state.pending is not None else None
 
+    def paused(self, state: GameState) -> str | None:
+        return None  # a pending Gamble is settled by the next command, never a pause
+
     def where(self, state: GameState) -> Where:
         return Where(chapter=state.leg, scene=state.scene, scene_title=state.scene_title)
 
