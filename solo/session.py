@@ -174,7 +174,8 @@ class Session:
         system = get_system(campaign.rules)
         ledger = Ledger(self.journal, system)
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
-        story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
+        story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
+                      chapter_word=system.chapter_word) if campaign.adventure else None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
         if self.model is not None:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
@@ -639,8 +640,10 @@ class Session:
                                 before=state)
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
+                where = self.system.where(base)
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.system.where(base).chapter, tags=tags,
+                                                      leg=self.story.leg_of(scene, where) if self.story and scene
+                                                      else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
             closing = self.system.scene_closing(completed)

@@ -272,11 +272,7 @@ def test_foes_stay_with_their_scene(system, tmp_path):
     assert not stayed, f"{sorted(stayed)} followed the party into an unrelated scene"
 
 
-@pytest.mark.parametrize("system", systems({
-    'alpha': 'day next skips to Leg 2',
-    'haasteet': 'session end skips the rest of the Leg',
-    'rhun': 'session end skips the rest of the Leg',
-}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_no_scene_of_the_adventure_is_skipped(system, tmp_path):
     """Found: `session end` in the middle of a chapter skipped the rest of it (Rhûn's Nine Wells scene was
     never played; in Haasteet "The Drowned Bell has no Leg 2" and the climax was unreachable); Alpha's

@@ -85,6 +85,9 @@ class BaseSystem(Generic[S, C, E]):
     # False when the walk-through builds no cast, and `create_character` says what comes instead
     # (Beyond Code: the deck's Characters play in turn)
     creates_characters: ClassVar[bool] = True
+    chapter_word: ClassVar[str] = "chapter"
+    scene_word: ClassVar[str] = "scene"
+    chapter_is_leg: ClassVar[bool] = False
 
     @property
     def intro(self) -> str:

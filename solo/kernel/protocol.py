@@ -215,6 +215,12 @@ class RuleSystem(Protocol[S, C, E]):
     # the command opens (``export_opening``), the command's other narration after it
     closing_tasks: frozenset[str]
     journal_only_events: frozenset[str]  # its event types that change nothing (a table roll): `undo` steps over them
+    # its words for where the story stands: the chapter ("Leg", "session", "day"), the scene ("scene", a "turn")
+    chapter_word: str
+    scene_word: str
+    # True where its chapter is an adventure file's Leg (ENIGMA): the Leg under way is the chapter; elsewhere
+    # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.story.Story)
+    chapter_is_leg: bool
     creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
 
     # the rules core ------------------------------------------------------------------

@@ -47,6 +47,7 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
     name: ClassVar[str] = "alpha"
     aliases: ClassVar[tuple[str, ...]] = ("alpha 1.1",)
     title: ClassVar[str] = "Alpha"
+    chapter_word: ClassVar[str] = "day"
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = DATA
     specs = SPECS

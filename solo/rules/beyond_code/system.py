@@ -42,6 +42,8 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     name: ClassVar[str] = "beyond-code"
     aliases: ClassVar[tuple[str, ...]] = ("beyondcode", "beyond_code", "beyond")
     title: ClassVar[str] = "Beyond Code"
+    chapter_word: ClassVar[str] = "game"
+    scene_word: ClassVar[str] = "turn"
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
     specs = SPECS

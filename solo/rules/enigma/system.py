@@ -85,6 +85,9 @@ class EnigmaSystem:
     name = "enigma"
     aliases: tuple[str, ...] = ("enigma srd",)
     title = "ENIGMA"
+    chapter_word = "Leg"  # [Legs]
+    scene_word = "scene"
+    chapter_is_leg = True
     credit = CREDIT
     data = Path(__file__).resolve().parent / "data"
     specs = SPECS

@@ -39,6 +39,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     name: ClassVar[str] = "haasteet"
     aliases: ClassVar[tuple[str, ...]] = ("haaste", "finnish")
     title: ClassVar[str] = "Haasteet"
+    chapter_word: ClassVar[str] = "session"
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
     specs = SPECS

@@ -40,6 +40,7 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
     name: ClassVar[str] = "rhun"
     aliases: ClassVar[tuple[str, ...]] = ("rhûn", "terra", "terra rhun")
     title: ClassVar[str] = "Rhûn"
+    chapter_word: ClassVar[str] = "session"
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
     specs = SPECS
