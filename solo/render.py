@@ -27,7 +27,7 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
         lines += system.render("resolved", r["resolved"]) or []
     own = system.render(outcome.kind, r)
     if own is None:
-        lines += _kernel(outcome.kind, r)
+        lines += _kernel(outcome.kind, r, system)
     else:
         lines += own if hints or r.get("pending") is not True else own[:1]  # a pending roll: the REPL asks
     if system.apart_key in r:
@@ -115,7 +115,7 @@ def _canon(kind: str, r: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
+def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
     lines: list[str] = []
     if kind == "CampaignNew":
         lines.append(f"Campaign [bold]{escape(r['campaign'])}[/] begins ({escape(r['rules'])}, seed {r['seed']})")
@@ -152,7 +152,8 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
             lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
     elif kind == "SceneShow":
         title = r.get("title") or "an improvised scene"
-        lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
+        where = f"{system.chapter_word.capitalize()} {r['leg']}, {system.scene_word.capitalize()} {r['scene']}"
+        lines.append(f"[bold]{escape(where)}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
         if r.get("location"):
             lines.append(f"  where: {escape(r['location'])}")
         if r.get("tags"):

@@ -360,7 +360,8 @@ class Session:
         result = self.system.reference(topic)
         if topic is None:
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
-                                  "current": s.name == self.system.name} for s in installed().values()]
+                                  "current": self.campaign is not None and s.name == self.system.name}
+                                 for s in installed().values()]
             result["rules"] = self.system.name
         return result
 
