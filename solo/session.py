@@ -639,6 +639,8 @@ class Session:
                     completed = self.system.titled(completed, scene.title)
             decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
+            if opening and self.system.where(base).scene >= 1 and not self.progress.ended:
+                self._leave_behind(decision)  # a scene left without its end: its foes stay behind with it
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
                 where = self.system.where(base)
@@ -656,12 +658,26 @@ class Session:
 
         return decide
 
+    def _leave_behind(self, decision: Decision) -> None:
+        """Foes stay with their scene: those still on the board when it ends leave with it
+        (``RuleSystem.left_behind``), by the system's own leave command, so recaps, undo and replay see
+        them go as any foe that leaves. Foes brought on after the end are the next scene's."""
+        opened = self.system.fold(decision.before, [e for e in decision.events if not isinstance(e, SessionEvent)])
+        for leave in self.system.left_behind(opened):
+            try:
+                extra = self.system.decide(opened, leave, rng=self._rng())
+            except RuleViolation:
+                continue  # already gone by the scene's own start
+            decision.events.extend(extra)
+            opened = self.system.fold(opened, extra)
+
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
                       told_or_refused: bool = True) -> None:
         """The scene ends (the kernel's `scene end`, or a system's own): the story's way forward,
         the adventure's, else the oracle's. The kernel's command is refused with narration off
         and no adventure (``told_or_refused``); a system's, a rules command, ends untold."""
         scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
+        self._leave_behind(decision)
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
             self._director_told(decision, self.story.way_forward(scene, outcome))  # type: ignore[arg-type]

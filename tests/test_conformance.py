@@ -245,11 +245,7 @@ def test_the_adventure_s_foes_are_on_the_board_in_scripts_as_in_solo_play(system
     assert boards[0] == boards[1], f"script {sorted(boards[0])} against solo play {sorted(boards[1])}"
 
 
-@pytest.mark.parametrize("system", systems({
-    'alpha': 'foes follow the party into the next scene',
-    'haasteet': 'foes follow the party into the next scene',
-    'rhun': 'foes follow the party into the next scene',
-}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_foes_stay_with_their_scene(system, tmp_path):
     """Found: in Alpha and Haasteet the foes not beaten followed the party into the next, unrelated scene
     (ENIGMA left them behind)."""

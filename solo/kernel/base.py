@@ -147,6 +147,9 @@ class BaseSystem(Generic[S, C, E]):
     def paused(self, state: S) -> str | None:
         return None
 
+    def left_behind(self, state: S) -> Sequence[C]:
+        return ()
+
     def where(self, state: S) -> Where:
         return Where(chapter=int(getattr(state, "chapter", 1)), scene=int(getattr(state, "scene", 0)),
                      scene_title=getattr(state, "scene_title", None))

@@ -258,6 +258,11 @@ class RuleSystem(Protocol[S, C, E]):
     def settle_command(self, state: S) -> C | None:
         """What Enter on an empty REPL line does with open business, if anything."""
 
+    def left_behind(self, state: S) -> Sequence[C]:
+        """The commands that take the foes still on the board off when a new scene opens (each system's
+        `enemy leave NAME --how removed`): foes stay with their scene. Empty where the system's own scene
+        start clears the board (ENIGMA's ``SceneStarted.left``)."""
+
     def paused(self, state: S) -> str | None:
         """A pause only the table can settle (a hit waiting for its soak, a fate to choose): the one-line
         message that refuses whatever would step past it, the kernel's `scene end` included; None when none."""

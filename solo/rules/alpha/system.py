@@ -105,6 +105,9 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         """Rulings *Mortal Peril*: a character's fate awaits (`undo` steps back to the blow)."""
         return state.peril is not None
 
+    def left_behind(self, state: AlphaState) -> Sequence[rc.Command]:
+        return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.status == "active"]
+
     def paused(self, state: AlphaState) -> str | None:
         return mortal_peril(state)
 

@@ -155,6 +155,9 @@ class EnigmaSystem:
     def settle_command(self, state: GameState) -> rc.Command | None:
         return rc.Resolve() if state.pending is not None else None
 
+    def left_behind(self, state: GameState) -> Sequence[rc.Command]:
+        return ()  # ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left)
+
     def paused(self, state: GameState) -> str | None:
         return None  # a pending Gamble is settled by the next command, never a pause
 

@@ -76,6 +76,9 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     def fold(self, state: HaasteetState, events: Iterable[Any]) -> HaasteetState:
         return fold(state, events)
 
+    def left_behind(self, state: HaasteetState) -> Sequence[rc.Command]:
+        return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
+
     def paused(self, state: HaasteetState) -> str | None:
         return waiting_hit(state)
 

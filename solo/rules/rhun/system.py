@@ -84,6 +84,9 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
         return events, {"kind": type(command).__name__, **results.describe(state, command, events,
                                                                            fold(state, events))}
 
+    def left_behind(self, state: RhunState) -> Sequence[rc.Command]:
+        return [rc.LeaveChallenge(challenge=c.name, how="removed") for c in state.challenges if c.active]
+
     def where(self, state: RhunState) -> Where:
         return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
 
