@@ -262,16 +262,38 @@ class Repl:
     def toolbar(self) -> HTML:
         if self.session.campaign is None:
             return HTML(" no campaign: <b>campaign new NAME</b>")
-        system = self.session.system
         status = self.session.status()
         width = self._width()
+        lines: list[list[str]] = []
+        # two lines at most: the system's own short form (asked with less room), then without the world's
+        # clock, and at the last a second line cut short
+        for room, world in ((width, True), (width // 2, True), (width // 2, False)):
+            lines = _wrap(self._bar_parts(status, room, world), width - 1)
+            if len(lines) <= 2:
+                break
+        else:
+            lines = [lines[0], lines[1]]
+            while lines[1] and visible_width(" │ ".join(lines[1])) + 4 > width - 1:
+                lines[1].pop()
+            lines[1].append("…")
+        return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
+
+    def _bar_parts(self, status: dict[str, Any], width: int, world: bool) -> list[str]:
+        """The status bar's fragments: the system's own (asked for ``width`` columns), where the story stands
+        in the system's words where its own bar does not say it, the tension, the world's clock."""
+        system = self.session.system
         parts = system.toolbar(status, width)
+        if not system.toolbar_where:
+            where = system.where(self.session.state)
+            said = f"{system.chapter_word.capitalize()} {where.chapter}" + (
+                f" · {system.scene_word.capitalize()} {where.scene}" if where.scene else "")
+            parts.insert(1, said)
         if system.tension_label:  # only a track the system's rules move (ENIGMA); RuleSystem.tension_label
             parts.append(f"{system.tension_label} {self.session.tension}/{system.tension_max}")
-        world = status.get("world") or {}
-        if world:  # the world's clock: the villain's scheme moves when it fills
-            parts.append(f"world {clock_dial(world)}")
-        return HTML(inert("\n".join(" " + " │ ".join(line) for line in _wrap(parts, width - 1))))
+        clock = status.get("world") or {}
+        if clock and world:  # the world's clock: the villain's scheme moves when it fills
+            parts.append(f"world {clock_dial(clock)}")
+        return parts
 
     def _width(self) -> int:
         try:

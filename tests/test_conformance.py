@@ -382,13 +382,7 @@ def test_rules_with_no_campaign_names_no_campaign_s_system(tmp_path):
     assert outcome.ok and "this campaign" not in plain(render(outcome, session.system))
 
 
-@pytest.mark.parametrize("system", systems({
-    'alpha': 'no scene in the bar',
-    'coin': 'no scene in the bar',
-    'enigma': 'three lines at 80 columns',
-    'haasteet': 'no scene in the bar',
-    'rhun': 'no scene in the bar',
-}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_the_status_bar_fits_two_lines_at_80_columns(system, played):
     """Found: Rhûn's bar kept every Challenge ever met (3 lines at 80 columns, no scene number); Alpha's
     was clipped."""
@@ -439,7 +433,7 @@ def test_improvised_foes_announced_are_on_the_board(system, tmp_path):
     assert boards[0] == boards[1]
 
 
-@pytest.mark.parametrize("system", systems({"enigma": "three lines at 80 columns"}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_in_a_real_terminal_at_80_columns(system, tmp_path, toy_installed, monkeypatch):
     """`solo play` on the system's campaign (its adventure where it has one) in a pseudo-terminal of 80
     columns: its own masthead, a scene whose foes are on screen, nothing in Python's repr, and a status bar

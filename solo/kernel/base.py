@@ -88,6 +88,7 @@ class BaseSystem(Generic[S, C, E]):
     chapter_word: ClassVar[str] = "chapter"
     scene_word: ClassVar[str] = "scene"
     chapter_is_leg: ClassVar[bool] = False
+    toolbar_where: ClassVar[bool] = False  # its status bar says the chapter and scene itself
 
     @property
     def intro(self) -> str:

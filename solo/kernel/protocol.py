@@ -221,6 +221,8 @@ class RuleSystem(Protocol[S, C, E]):
     # True where its chapter is an adventure file's Leg (ENIGMA): the Leg under way is the chapter; elsewhere
     # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.story.Story)
     chapter_is_leg: bool
+    # True where its status bar says the chapter and scene itself; else the REPL frame says them in its words
+    toolbar_where: bool
     creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
 
     # the rules core ------------------------------------------------------------------

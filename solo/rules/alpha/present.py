@@ -203,8 +203,6 @@ def toolbar(status: dict[str, Any], width: int) -> list[str]:
             parts.append(f"<b>{_html(fight['current'])}</b> {fight['actions_left']}a")
         parts.append(f"R{fight['round']} E{fight['escalation']}")
         parts.append(_html(" › ".join(fight["order"])))
-    else:
-        parts.append(f"day {status.get('day', 1)}")
     for group in ("characters", "enemies"):
         for name, c in status.get(group, {}).items():
             if c["status"] == "active":

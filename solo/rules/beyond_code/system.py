@@ -44,6 +44,7 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     title: ClassVar[str] = "Beyond Code"
     chapter_word: ClassVar[str] = "game"
     scene_word: ClassVar[str] = "turn"
+    toolbar_where: ClassVar[bool] = True  # game and turn, beside the Time track
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
     specs = SPECS

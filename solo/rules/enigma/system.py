@@ -88,6 +88,7 @@ class EnigmaSystem:
     chapter_word = "Leg"  # [Legs]
     scene_word = "scene"
     chapter_is_leg = True
+    toolbar_where = True
     credit = CREDIT
     data = Path(__file__).resolve().parent / "data"
     specs = SPECS
