@@ -47,6 +47,14 @@ DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", 
                    "enemy": "a henchman", "villain": "the villain", "place": "this place"}
 
 
+MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
+
+
+def without_meaning(text: str) -> str:
+    """A narration's words without the oracle's meaning (the story export's tale)."""
+    return text.split(MEANING, 1)[0]
+
+
 class OracleNarrator:
     """Tells tasks straight from the oracle tables; a system's narrator adds its tasks."""
 
@@ -88,7 +96,7 @@ class OracleNarrator:
             return told
         action, subject, origin = meaning
         text = told.text.rstrip()
-        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f" Meaning: {action} {subject}."
+        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f"{MEANING}{action} {subject}."
         return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}"})
 
     def oracle_event(self, rng: random.Random) -> Narration:

@@ -366,8 +366,9 @@ class AlphaDirector:
             out.narrations.append(n.one("miss", "combat.out_of_range", rng, about=about, **ctx))
         elif about["hit"]:
             before, after = about["lp"]
-            said = (f"{target} loses {before - after} LP ({after} left)." if before != after
-                    else f"{target} takes no harm from it.")
+            # in words: the LP are the result's (shown beside the narration), never the tale's
+            said = (f"{target} takes no harm from it." if before == after
+                    else f"{target} is badly hurt." if after <= 2 else f"{target} is hurt.")
             out.narrations.append(n.one("hit", f"combat.hit_{about['weapon']}", rng, about=about, extra=said, **ctx))
         else:
             out.narrations.append(n.one("miss", f"combat.miss_{about['weapon']}", rng, about=about, **ctx))

@@ -280,8 +280,8 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     if t == "character_added":
         bits = [b for b in (e.get("archetype"), e.get("profession")) if b]
         desc = f" ({', '.join(bits)})" if bits else ""
-        saves = f"{e['lucky_die']} Lucky Save{'' if e['lucky_die'] == 1 else 's'}"
-        lines.append(f"- **[[{e['name']}]]** joins the cast{desc}; {saves}.")
+        saves = "" if story else f"; {e['lucky_die']} Lucky Save{'' if e['lucky_die'] == 1 else 's'}"
+        lines.append(f"- **[[{e['name']}]]** joins the cast{desc}{saves}.")
         if e.get("knacks"):
             lines.append(f"  Knacks: {', '.join(e['knacks'])}.")
         if e.get("equipment"):
@@ -291,7 +291,7 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     elif t == "leg_started":
         lines.append(f"\n## Leg {e['leg']}\n")
         saves = ", ".join(f"{n} {d}" for n, d in e["rolls"].items())
-        if saves:
+        if saves and not story:
             lines.append(f"- Lucky Saves rolled: {saves}.")
         lines += [f"- {name} retires from the cast." for name in e.get("departed", [])]
     elif t == "scene_started":
