@@ -69,7 +69,7 @@ class LeftForCommand(Exception):
 
 
 # one-word commands that leave a question; longer lines leave it when they parse as a command
-WAY_OUT = frozenset({"help", "status", "quit", "exit", "undo", "resolve", "log", "rules", "recap", "create"})
+COMMAND_MARK = "/"  # a command typed at a question: `/status` (a plain answer is an answer)
 CANON_NAMED = frozenset({"canon edit", "canon close", "canon open", "canon pin", "canon unpin"})  # complete a canon name
 MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (exploding chains included)
 
@@ -155,7 +155,10 @@ class Repl:
         self._prompt_campaign: int | None = None
         self._questions: PromptSession[str] = PromptSession()
         self._ask = ask
-        self._open_questions = 0  # > 0 inside a walk-through or a story question: a command line leaves it
+        self._open_questions = 0  # > 0 inside a walk-through or a story question: a `/command` leaves it
+        self._making: list[str] | None = None  # the answers of the character walk-through under way
+        self._draft: list[str] = []  # a character left half-made for a command: `create` resumes it
+        self._replaying: list[str] = []  # the draft's answers, given again before the player is asked
         self._hints: list[str] = []  # the command lines the rule system's hints named since the last line typed
         self._typing: asyncio.TimerHandle | None = None  # the line being typed, told ahead after a pause
         self.ahead_failures: list[str] = []  # what went wrong telling a typed line ahead (bugs; tests read it)
@@ -210,27 +213,39 @@ class Repl:
     def ask(self, question: str) -> str:
         """One answer from the player; Ctrl-C cancels what is being built. Inside a walk-through
         or a story question, a command line is a way out: it runs instead."""
-        try:
-            if self._ask is not None:
-                answer = self._ask(question)
-            else:
-                answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
-        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
-            raise Cancelled from None
-        if self._open_questions and self._is_command(answer):
-            raise LeftForCommand(answer.strip())
+        if self._replaying:  # a draft resumed: its answers first, as they were typed
+            answer = self._replaying.pop(0)
+            self.console.print(f"{escape(question)} [dim]{escape(answer)}[/]")
+        else:
+            try:
+                if self._ask is not None:
+                    answer = self._ask(question)
+                else:
+                    answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
+            except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
+                raise Cancelled from None
+        if self._open_questions and self._is_command(question, answer):
+            line = answer.strip().removeprefix(COMMAND_MARK).strip()
+            if self._making is not None:  # the half-made character is kept: `create` resumes it
+                self._draft = list(self._making)
+            raise LeftForCommand(line)
+        if self._making is not None:
+            self._making.append(answer)
         return answer
 
-    def _is_command(self, text: str) -> bool:
-        """A command line, not an answer: its first word typed in lower case as a command is
-        ("Group of thugs by the door" is an answer; "group hold the door" a command)."""
-        words = text.split()
-        if not words or not words[0].islower():
+    def _is_command(self, question: str, text: str) -> bool:
+        """A command line, not an answer. Answers are answers: at a walk-through's or the story's question
+        text is the answer ("note to self: never trust a curator" is a catchphrase), and a command is one
+        only when marked with a leading `/` (`/status`). At a yes/no question, which has no answer in
+        words, a whole command line is one too (`campaign new Marseille` at "Start one? [Y/n]"). A `/` that
+        begins no command is the answer's (a deck file's absolute path)."""
+        text = text.strip()
+        if text.startswith(COMMAND_MARK):
+            text = text.removeprefix(COMMAND_MARK).strip()
+        elif not question.rstrip().endswith(("[Y/n]", "[y/N]")) or text.lower() in ("", "y", "yes", "n", "no"):
             return False
-        if len(words) == 1:
-            return words[0].casefold() in WAY_OUT
-        if parser.find_spec(words, self.session.system) is None:
-            return False
+        if text.casefold() in ("quit", "exit", "create"):  # the REPL's own words, which the parser does not know
+            return True
         try:
             parser.parse(text, self.session.system)
         except SoloError:
@@ -398,6 +413,8 @@ class Repl:
     def handle(self, line: str) -> None:
         self._hints = []
         text = line.strip()
+        if text.startswith(COMMAND_MARK):  # `/status` at the prompt too, as at a question
+            text = text.removeprefix(COMMAND_MARK).strip()
         system = self.session.system
         if not text or text.startswith("#"):
             settle = system.settle_command(self.session.state) if not text and self.session.campaign else None
@@ -622,7 +639,16 @@ class Repl:
             return
         rng = command_rng(self.session.campaign.seed, self.session.head.command + 1, "creation")
         director = self.session.director
-        command = self.session.system.create_character(self.session.state, self, director.narrator.tables
-                                                       if director else None, rng)
+        if self._draft:
+            shown = ", ".join(self._draft[:4]) + (", ..." if len(self._draft) > 4 else "")
+            if self.ask(f"Resume the character you began ({shown})? [Y/n]").strip().lower() not in ("n", "no"):
+                self._replaying = list(self._draft)
+            self._draft = []
+        self._making = []
+        try:
+            command = self.session.system.create_character(self.session.state, self, director.narrator.tables
+                                                           if director else None, rng)
+        finally:
+            self._making, self._replaying = None, []
         if command is not None:
             self._play(command, "")

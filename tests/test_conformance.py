@@ -468,3 +468,49 @@ def test_in_a_real_terminal_at_80_columns(system, tmp_path, toy_installed, monke
         assert 1 <= len(rows) <= 2, f"a bar of {len(rows)} lines:\n{screen}"
     finally:
         t.close()
+
+
+# --- answers are answers ---------------------------------------------------------------------------------
+
+WALK = ["y", "", "", "Walk", "3", "", "Nara", "1", "archivist", "r", "old maps", "", "1", "", "Snakes!", "n"]
+CATCHPHRASE = WALK.index("Snakes!")
+
+
+def _repl(tmp_path: Path, answers: list[str]) -> tuple[Session, Repl, list[str]]:
+    queue = iter(answers)
+    asked: list[str] = []
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return next(queue)
+
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    return session, Repl(session, console=Console(file=io.StringIO()), history_dir=tmp_path, ask=ask), asked
+
+
+def test_an_answer_that_reads_as_a_command_is_an_answer(tmp_path):
+    """Found: the catchphrase "note to self: never trust a curator" ran `note` and the whole character was lost;
+    a Wide Shot answer "ask the stoker, he saw it all" rolled the oracle."""
+    walk = [*WALK]
+    walk[CATCHPHRASE] = "note to self: never trust a curator"
+    session, repl, _ = _repl(tmp_path, [*walk, "ask the stoker, he saw it all", "", "", ""])
+    repl._guarded(repl.new_campaign)
+    assert session.campaign is not None
+    assert session.status()["characters"]["Nara"]["catchphrase_available"]
+    assert session.journal.notes(session.campaign.id) == []
+    repl._guarded(lambda: repl.handle("scene start The engine room"))
+    lines = [c["line"] for c in session.journal.commands(session.campaign.id)]
+    assert not any(line.startswith("ask") for line in lines), lines
+    assert any("ask the stoker, he saw it all" in line for line in lines), lines
+
+
+def test_a_command_marked_with_a_slash_leaves_the_question_and_the_half_made_character_resumes(tmp_path):
+    """A `/command` at a walk-through question runs; the character begun is kept as a draft, and `create` offers
+    to resume it with the answers already given."""
+    left_at = WALK.index("r")  # after the name, the archetype and the profession
+    session, repl, asked = _repl(tmp_path, [*WALK[:left_at], "/status", "y", *WALK[left_at:]])
+    repl._guarded(repl.new_campaign)
+    assert session.campaign is not None and session.status()["characters"] == {}
+    repl._guarded(lambda: repl.handle("create"))
+    assert any(q.startswith("Resume the character you began (Nara") for q in asked), asked
+    assert "Nara" in session.status()["characters"]
