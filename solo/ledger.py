@@ -14,11 +14,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from .errors import JournalError
-from .journal import Head, Journal
+from .journal import Head, Journal, StoredEvent
 from .canon import Canon, canon_step
 from .kernel.events import (
     CANON,
+    ORACLE,
     TYPES,
     AdventureMoved,
     Narrated,
@@ -29,12 +32,13 @@ from .kernel.events import (
     session_event_to_dict,
 )
 from .kernel.registry import AnySystem
+from .mythic import OracleState, oracle_step
 from .story import Progress, progress_step
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
 SNAPSHOT_VERSION = 6  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags;
 # 5: canon; 6: a titled improvised scene, Progress.named)
-UNFOLDED = frozenset({"command_undone", "oracle_asked", "recap_written"})  # session events nothing folds
+UNFOLDED = frozenset({"command_undone", "oracle_asked", "recap_written", "fate_asked", "scene_checked"})  # session events nothing folds
 Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
 
 
@@ -53,6 +57,7 @@ class Folded:
     tension: int
     progress: Progress
     canon: Canon = Canon()
+    oracle: OracleState = OracleState()  # the campaign's oracle (solo.mythic): classic until chosen
 
 
 class Ledger:
@@ -71,25 +76,57 @@ class Ledger:
         """Fold events: rules events into the state and the tension, the session's own into
         the adventure's progress and the canon."""
         state, tension, progress, canon = folded.state, folded.tension, folded.progress, folded.canon
+        oracle = folded.oracle
         for event in events:
             if isinstance(event, SessionEvent):
                 if isinstance(event, (AdventureMoved, SceneEnded, SceneTagged, Narrated)):
                     progress = progress_step(progress, session_event_to_dict(event))
                 elif getattr(event, "type", None) in CANON:
                     canon = canon_step(canon, session_event_to_dict(event))
+                elif getattr(event, "type", None) in ORACLE:
+                    oracle = oracle_step(oracle, session_event_to_dict(event))
             else:
                 state = self.system.apply(state, event)
                 tension = self.system.tension_step(tension, event)
-        return Folded(state, tension, progress, canon)
+        return Folded(state, tension, progress, canon, oracle)
 
-    def decode(self, kind: str, payload: dict[str, Any]) -> Event:
+    def decode(self, kind: str, payload: dict[str, Any], campaign: int | None = None,
+               where: str = "") -> Event:
         """A stored event; ``JournalError`` (one line) for one this version cannot read: a newer
-        solo's event type, or a damaged row."""
+        solo's event type, or (``JournalDamage``, naming the campaign and ``where``) a damaged row."""
         try:
             return session_event_from_dict(payload) if kind in TYPES else self.system.event_from_dict(payload)
         except (ValueError, KeyError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-            raise JournalError(f"the journal holds a {kind!r} event this version of solo cannot read "
-                               f"({type(exc).__name__}): update solo to play this campaign") from None
+            errors = exc.errors() if isinstance(exc, ValidationError) else []
+            newer = kind not in TYPES and kind == payload.get("type") and any(
+                e["type"] == "union_tag_invalid" for e in errors)
+            if newer or campaign is None:
+                raise JournalError(f"the journal holds a {kind!r} event this version of solo cannot read "
+                                   f"({type(exc).__name__}): update solo to play this campaign") from None
+            field = ".".join(str(x) for x in errors[0]["loc"]) if errors else ""
+            raise self.journal.damage(campaign, where, f"its {kind!r} payload is of the wrong shape"
+                                      + (f" (at {field[:60]})" if field else "")) from None
+
+    def events_folded(self, campaign: int, *, after_command: int = 0, upto: int | None = None,
+                      undone: dict[int, int]) -> Iterator[tuple[StoredEvent, Event]]:
+        """The stored events that fold (the commands not undone, up to ``upto``), each decoded."""
+        for stored in self.journal.events(campaign, after_command=after_command):
+            if upto is not None and stored.command > upto:
+                break
+            if stored.command in undone or stored.type in UNFOLDED:
+                continue
+            if stored.type == "narrated" and stored.payload.get("task") != "lesson":
+                continue  # a table draw: the journal's record, nothing to fold
+            yield stored, self.decode(stored.type, stored.payload, campaign, _where(stored))
+
+    def step_stored(self, folded: Folded, campaign: int, stored: StoredEvent, event: Event) -> Folded:
+        """``step`` for one stored event; an event the state cannot take (a damaged row that reads
+        but names what is not there) is ``JournalDamage`` naming it."""
+        try:
+            return self.step(folded, (event,))
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError, LookupError) as exc:
+            raise self.journal.damage(campaign, _where(stored), f"its {stored.type!r} event does not fit the "
+                                      f"campaign's state ({type(exc).__name__})") from None
 
     def fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Folded, Head]:
         """Everything the events of the commands not undone fold into, starting from the
@@ -102,22 +139,16 @@ class Ledger:
             loaded = self._snapshot(campaign, undone)
             if loaded is not None:
                 folded, after = loaded
-
-        def live() -> Iterator[Event]:
-            for stored in self.journal.events(campaign, after_command=after):
-                if upto is not None and stored.command > upto:
-                    break
-                if stored.command in undone or stored.type in UNFOLDED:
-                    continue
-                if stored.type == "narrated" and stored.payload.get("task") != "lesson":
-                    continue  # a table draw: the journal's record, nothing to fold
-                yield self.decode(stored.type, stored.payload)
-
-        return self.step(folded, live()), self.journal.head(campaign)
+        for stored, event in self.events_folded(campaign, after_command=after, upto=upto, undone=undone):
+            folded = self.step_stored(folded, campaign, stored, event)
+        return folded, self.journal.head(campaign)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
-        return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
+        data = {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
                 "progress": folded.progress.model_dump(mode="json"), "canon": folded.canon.model_dump(mode="json")}
+        if folded.oracle != OracleState():  # a classic campaign's snapshot keeps the shape it always had
+            data["oracle"] = folded.oracle.model_dump(mode="json")
+        return data
 
     def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Folded, int] | None:
         """The newest usable snapshot and its command. Snapshots are a cache: one of another
@@ -129,7 +160,8 @@ class Ledger:
                 continue
             try:
                 folded = Folded(self.system.state_from_dict(data["rules"]), int(data["tension"]),
-                                Progress.model_validate(data["progress"]), Canon.model_validate(data["canon"]))
+                                Progress.model_validate(data["progress"]), Canon.model_validate(data["canon"]),
+                                OracleState.model_validate(data.get("oracle", {})))
             except (KeyError, TypeError, ValueError):
                 continue
             return folded, head.command
@@ -159,13 +191,11 @@ class Ledger:
                     problems.append(f"the snapshot at command {stops[at][0]} differs from the replay")
                 at += 1
 
-        for stored in self.journal.events(campaign):
+        damaged = [c for c, data in kept if data is None]
+        problems += [f"the snapshot at command {c} is damaged (it does not parse)" for c in sorted(damaged)]
+        for stored, event in self.events_folded(campaign, undone=undone):
             check_through(stored.command - 1)
-            if stored.command in undone or stored.type in UNFOLDED:
-                continue
-            if stored.type == "narrated" and stored.payload.get("task") != "lesson":
-                continue
-            folded = self.step(folded, (self.decode(stored.type, stored.payload),))
+            folded = self.step_stored(folded, campaign, stored, event)
         head = self.journal.head(campaign)
         check_through(head.command)
         expected = self.snapshot_data(folded)
@@ -175,4 +205,8 @@ class Ledger:
         if memory_head == head and self.snapshot_data(memory) != expected:
             problems.insert(0, "the state in memory differs from the replay")
         return {"ok": not problems, "events": head.seq, "commands": head.command, "snapshots_checked": len(stops),
-                "snapshots_stale": len(kept) - len(stops), "differences": problems}
+                "snapshots_stale": len(kept) - len(stops) - len(damaged), "differences": problems}
+
+
+def _where(stored: StoredEvent) -> str:
+    return f"event {stored.seq} (command {stored.command})"

@@ -26,18 +26,21 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import parser
+from . import mythic, parser
 from .adventure import Adventure, find_adventure, load_adventure
 from .canon import Canon
 from .chronicle import Chronicle, seed_canon
 from .context import Context
+from .fate import Fate
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
+from .files import write_atomically
 from .inert import inert
 from .journal import Campaign, Head, Journal, StoredEvent, storage_message
 from .kernel.events import (
     FOLDED,
     TYPES,
     AdventureMoved,
+    OracleChosen,
     SceneEnded,
     CommandUndone,
     Narrated,
@@ -49,6 +52,7 @@ from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
+from .mythic import OracleState
 from .narration import Narration
 from .story import Progress, Story, fold_name, tags_from_words
 from .table import TableTalk
@@ -95,6 +99,7 @@ class Decision:
     warning: str | None = None  # something the player should know although the command stands
     command: Any = None  # the command as decided: the Director's choices filled in, the scene's title given
     recaps: list[Narration] = field(default_factory=list)  # recaps stored with the command, for a model to retell
+    shown: dict[str, Any] = field(default_factory=dict)  # result fields the kernel adds (a scene check, the chaos)
 
 
 class Session:
@@ -146,11 +151,13 @@ class Session:
         self.ledger = Ledger(journal, self.system)
         self.talk = TableTalk(self)
         self.chronicle = Chronicle(self)
+        self.fate = Fate(self)  # the Mythic oracle
         self._context: tuple[tuple[Head, int], Context] | None = None  # the narrator's context, per head and command
         self.state: Any = self.system.initial_state()
         self.tension = self.system.tension_start
         self.progress = Progress()
         self.canon = Canon()
+        self.oracle = OracleState()  # the campaign's oracle: classic, or Mythic and its Chaos Factor
         self.head = Head()
         self.unavailable: str | None = None  # why the current campaign cannot be played here
         current = journal.setting(CURRENT)
@@ -173,6 +180,7 @@ class Session:
         of a newer solo), raise a one-line error and keep the campaign that was current."""
         system = get_system(campaign.rules)
         ledger = Ledger(self.journal, system)
+        self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
         story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
                       chapter_word=system.chapter_word) if campaign.adventure else None
@@ -181,7 +189,7 @@ class Session:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
                            check=self.system.check)
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
-        self.canon = folded.canon
+        self.canon, self.oracle = folded.canon, folded.oracle
 
     def reload(self) -> None:
         """Fold the current campaign from its newest valid snapshot."""
@@ -189,6 +197,7 @@ class Session:
             return
         folded, self.head = self.ledger.fold(self.campaign.id, use_snapshots=True)
         self.state, self.tension, self.progress, self.canon = folded.state, folded.tension, folded.progress, folded.canon
+        self.oracle = folded.oracle
 
     def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
         """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
@@ -198,7 +207,7 @@ class Session:
     @property
     def folded(self) -> Folded:
         """Everything the campaign's events folded into, as the session holds it."""
-        return Folded(self.state, self.tension, self.progress, self.canon)
+        return Folded(self.state, self.tension, self.progress, self.canon, self.oracle)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
         return self.ledger.snapshot_data(folded)
@@ -233,14 +242,15 @@ class Session:
     def execute(self, line: str) -> Outcome:
         """Run one line; never raises for bad input, rules or conflicts."""
         try:
-            command = parser.parse(line, self.system)
+            command = parser.parse(line, self.system, campaign=self.campaign is not None)
         except SoloError as exc:
             return Outcome(line=line, ok=False, error=str(exc))
         return self.run(command, line)
 
     def run(self, command: Any, line: str) -> Outcome:
         """Run a command built by the parser (or by the REPL from one); ``line`` is journaled."""
-        kind = type(command).__name__
+        shown = command.command if isinstance(command, parser.WithOracle) else command  # rendered as the system's
+        kind = type(shown).__name__
         try:
             result = self._dispatch(command, line)
         except JournalConflict as exc:
@@ -252,6 +262,12 @@ class Session:
             with contextlib.suppress(SoloError, sqlite3.Error, OSError):  # the journal is whole; resync from it if it reads
                 self.reload()
             return Outcome(line=line, ok=False, error=storage_message(exc, self.journal.path), kind=kind)
+        if isinstance(command, parser.Replay) and not result.get("ok", True):  # damage found: the line fails
+            differences = result.get("differences") or ["a difference"]
+            more = f" (and {len(differences) - 1} more)" if len(differences) > 1 else ""
+            return Outcome(line=line, ok=False, result=result, kind=kind,
+                           error=f"replay --verify: {inert(str(differences[0]))}{more}; the journal's events stand, "
+                                 "the snapshots are a cache: restore a copy of the journal if the events are damaged")
         return Outcome(line=line, ok=True, result=result, kind=kind)
 
     def open_suggestions(self) -> list[dict[str, Any]]:
@@ -318,6 +334,10 @@ class Session:
                 return self.talk.reroll(command.number)
             case parser.Draw() if command.table is None:
                 return {"tables": sorted(self._need_director().narrator.tables.tables)}
+            case parser.OracleUse() | parser.Chaos() | parser.FateChance():
+                return self.fate.run(command, line)
+            case parser.WithOracle():
+                return self._rules(command.command, line, check=command.check, chaos=command.chaos)
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
                     | parser.Accept() | parser.Edit() | parser.SceneEnd() | parser.Recap():
                 return self.talk.run(command, line)
@@ -348,17 +368,22 @@ class Session:
 
     def help(self, name: str | None) -> dict[str, Any]:
         if name is None:
-            return {"commands": [{"command": s.name, "usage": s.usage, "summary": s.summary}
+            return {"commands": [{"command": s.name, "usage": parser.usage_line(s), "summary": s.summary}
                                  for s in parser.all_specs(self.system)], "rules": self.system.name}
         spec = parser.usage(name, self.system)
         if spec is None:
             raise InvalidCommand(f"no command {name[:40]!r}: type `help` for the list")
-        return {"command": spec.name, "usage": spec.usage, "summary": spec.summary, "aliases": list(spec.aliases)}
+        return {"command": spec.name, "usage": parser.usage_line(spec), "summary": spec.summary,
+                "aliases": list(spec.aliases)}
 
     def _reference(self, topic: str | None) -> dict[str, Any]:
-        """`rules [TOPIC]`: with no topic, the installed systems and the campaign's topics."""
+        """`rules [TOPIC]`: with no topic, the installed systems and the campaign's topics; `rules mythic`
+        the Mythic oracle, whatever the system."""
+        if topic is not None and len(topic.strip()) >= 3 and "mythic".startswith(topic.strip().casefold()):
+            return mythic.reference()
         result = self.system.reference(topic)
-        if topic is None:
+        if topic is None and parser.has_scenes(self.system):
+            result["topics"] = [*result.get("topics", []), "mythic"]  # where the Mythic oracle plays
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
                                   "current": self.campaign is not None and s.name == self.system.name}
                                  for s in installed().values()]
@@ -376,6 +401,9 @@ class Session:
         foreign = [dest for dest in command.options if dest not in own]
         if foreign:
             raise InvalidCommand(f"--{foreign[0]} is not an option of {system.title} campaigns")
+        chosen = [OracleChosen(oracle="mythic", chaos=mythic.CHAOS_START)] if command.oracle == "mythic" else []
+        if chosen:
+            self.fate.plays(system)
         seed = command.seed if command.seed is not None else self.seed_source()
         name = " ".join(command.name.split())
         start = system.start_command(name, seed, command.options)
@@ -387,7 +415,7 @@ class Session:
                                                     adventure.model_dump_json() if adventure else None)
             head = self.journal.append(campaign.id, Head(), line, "campaign_new",
                                        [*(system.event_to_dict(e) for e in events),
-                                        *(session_event_to_dict(e) for e in seeded)])
+                                        *(session_event_to_dict(e) for e in [*seeded, *chosen])])
             if adventure is not None:
                 self.journal.add_narration(campaign.id, head.command, "premise", adventure.premise, "oracle",
                                            f"adventure {adventure.title}")
@@ -395,7 +423,7 @@ class Session:
         self._switch(campaign)
         self.unavailable = None
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
-                                  **system.describe(initial, start, events, self.state)}
+                                  **system.describe(initial, start, events, self.state), **self.fate.status()}
         if adventure is not None:
             result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
                                    "villain": adventure.villain.name,
@@ -526,7 +554,7 @@ class Session:
         if self.system.where(folded.state).scene != self.system.where(self.state).scene:
             self.told_at_table = None  # a new scene: the table's words of the last one are behind it
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
-        self.canon = folded.canon
+        self.canon, self.oracle = folded.canon, folded.oracle
         for n in decision.narrations:
             if n.source in ("player", "director"):
                 self.told_at_table = n.text
@@ -601,17 +629,22 @@ class Session:
         # a proposal told ahead (speculate) is claimed; a miss drops what was told ahead
         return self._speculator.proposer(self.model.propose) if self._speculator is not None else self.model.propose
 
-    def _rules(self, command: Any, line: str) -> dict[str, Any]:
+    def _rules(self, command: Any, line: str, check: int | None = None, chaos: mythic.Move | None = None
+               ) -> dict[str, Any]:
+        """A rules command, decided and journaled; ``check`` and ``chaos``: the Mythic oracle's d10 for
+        a scene's check and how a scene's end moves the Chaos Factor (a `scene start`'s, a `scene end`'s)."""
         decision, _ = self._write(line, getattr(command, "kind", type(command).__name__),
-                                  self._decider(command, self._proposer()))
+                                  self._decider(command, self._proposer(), check, chaos))
         start = min(decision.reported_from, len(decision.events))
         own = [e for e in decision.events[:start] if not isinstance(e, SessionEvent)]
         result = self.system.describe(decision.before, decision.command, own, self.state)
+        result.update(decision.shown)
         if decision.apart:
             result[self.system.apart_key] = decision.apart
         return self._with_narration(result, decision)
 
-    def _decider(self, command: Any, propose: Any) -> Callable[[], Decision]:
+    def _decider(self, command: Any, propose: Any, check: int | None = None, chaos: mythic.Move | None = None
+                 ) -> Callable[[], Decision]:
         """How a rules command is decided: the Director's choices filled in now (``propose``: the
         model asked for them, or None), the rest by the returned function, run inside the write
         transaction (``_rules``) or on a copy of the session that writes nothing (``_dry_run``)."""
@@ -649,9 +682,16 @@ class Session:
                                                       else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
+            if opening and self.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
+                after = self.system.fold(state, [e for e in decision.events if not isinstance(e, SessionEvent)])
+                self.fate.scene_check(decision, after, check)
+            elif check is not None:
+                self.fate.need("the scene check (--check)")
             closing = self.system.scene_closing(completed)
             if closing is not None:
-                self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False)
+                self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False, chaos=chaos)
+            elif chaos is not None:
+                raise RuleViolation("--chaos moves the Chaos Factor at a scene's end: `scene end ... --chaos up|down`")
             self.chronicle.world(decision, self._rng("world"))
             decision.command = completed
             return decision
@@ -672,10 +712,12 @@ class Session:
             opened = self.system.fold(opened, extra)
 
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
-                      told_or_refused: bool = True) -> None:
+                      told_or_refused: bool = True, chaos: mythic.Move | None = None) -> None:
         """The scene ends (the kernel's `scene end`, or a system's own): the story's way forward,
         the adventure's, else the oracle's. The kernel's command is refused with narration off
-        and no adventure (``told_or_refused``); a system's, a rules command, ends untold."""
+        and no adventure (``told_or_refused``); a system's, a rules command, ends untold. With the
+        Mythic oracle the Chaos Factor moves as ``chaos`` says (None: it stays)."""
+        self.fate.scene_closed(decision, chaos)
         scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
         self._leave_behind(decision)
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
@@ -915,7 +957,7 @@ class Session:
         chronicle of its own that read it too."""
         dry = copy.copy(self)
         dry.journal, dry.ledger, dry._speculator = journal, Ledger(journal, self.system), None
-        dry.talk, dry.chronicle = TableTalk(dry), Chronicle(dry)
+        dry.talk, dry.chronicle, dry.fate = TableTalk(dry), Chronicle(dry), Fate(dry)
         return dry
 
     def _dry_run(self, command: Any, propose: Any) -> list[Retelling]:
@@ -945,6 +987,7 @@ class Session:
         status = self.system.status(self.state)
         status["rules"] = self.system.name
         status["tension"] = self.tension
+        status.update(self.fate.status())
         status["world"] = self.chronicle.status()
         if self.story is not None:
             status["adventure"] = self.story.status(self.progress, self.system.where(self.state))
@@ -960,29 +1003,22 @@ class Session:
             path = self.base_dir / path
         lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story,
                                canon=self.canon)
-        part = path.with_name(path.name + ".part")  # written beside it, then put in its place whole
-        size = 0
-        try:
-            with part.open("w", encoding="utf-8") as out:
-                # the lines joined by newlines, trailing white space held back so the file ends in one newline
-                held, first = "", True
-                for line in lines:
-                    piece = inert(line) if first else "\n" + inert(line)
-                    first = False
-                    body = piece.rstrip()
-                    if body:
-                        out.write(held + body)
-                        size += len((held + body).encode())
-                        held = piece[len(body):]
-                    else:
-                        held += piece
-                out.write("\n")
-                size += 1
-            part.replace(path)
-        except (OSError, ValueError) as exc:
-            with contextlib.suppress(OSError, ValueError):
-                part.unlink(missing_ok=True)
-            raise JournalError(f"cannot write {str(path)[:80]}: {getattr(exc, 'strerror', None) or exc}") from None
+
+        def pieces() -> Iterator[str]:
+            """The lines joined by newlines, trailing white space held back so the file ends in one newline."""
+            held, first = "", True
+            for line in lines:
+                piece = inert(line) if first else "\n" + inert(line)
+                first = False
+                body = piece.rstrip()
+                if body:
+                    yield held + body
+                    held = piece[len(body):]
+                else:
+                    held += piece
+            yield "\n"
+
+        size = write_atomically(path, pieces(), self.journal.path, force=command.force)
         return {"file": str(path), "bytes": size}
 
 
