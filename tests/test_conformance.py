@@ -526,3 +526,36 @@ def test_a_command_marked_with_a_slash_leaves_the_question_and_the_half_made_cha
     repl._guarded(lambda: repl.handle("create"))
     assert any(q.startswith("Resume the character you began (Nara") for q in asked), asked
     assert "Nara" in session.status()["characters"]
+
+
+# --- the smaller defects -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if PROFILES[s].cast and PROFILES[s].cast[0].startswith("pc ")])
+def test_every_system_with_characters_shows_their_sheets(system, tmp_path):
+    """Found: Alpha had no `pc show` ("pc what?")."""
+    p = PROFILES[system]
+    t = table(tmp_path, f"campaign new Sheets {p.improvised}", *p.cast)
+    everyone = t.run("pc show")
+    assert everyone.ok, everyone.error
+    names = list(t.status()["characters"])
+    assert names and all(name in t.said[-1][2] for name in names), t.said[-1][2]
+    no_repr(t.said[-1][2], f"{system}'s pc show")
+    first = t.run(f"pc show '{names[0]}'")
+    assert first.ok and names[0] in t.said[-1][2]
+    assert not t.run("pc show Nobody-At-All").ok
+
+
+def test_the_way_forward_of_a_file_followed_scene_by_scene_names_no_leg_start(tmp_path):
+    """Found: Rhûn's scene end told the player to type `leg start` (which Rhûn refuses) at the end of a part
+    of Salt and Ash; Alpha's `day next` after the first scene of The Salt-Road Toll: "has no Leg 2"."""
+    t = table(tmp_path, "campaign new Salt --from rhun_salt_and_ash.toml --seed 3", *PROFILES["rhun"].adventure_cast)
+    for _ in range(3):
+        t.ok("scene start")
+        told = t.ok("scene end success")["narration"]
+    text = told["text"] if isinstance(told, dict) else " ".join(n["text"] for n in told)
+    assert "part 2" in text and "`scene start`" in text and "leg start" not in text, text
+    assert t.ok("scene start")["title"] == "The Drowned Paths of the Sedgewater"
+    toll = table(tmp_path, "campaign new Toll --from alpha_the_salt_road_toll.toml --seed 3",
+                 *PROFILES["alpha"].adventure_cast, "scene start", "scene end success", "day next")
+    assert toll.ok("scene start")["title"] == "The Near Toll Yard"

@@ -170,6 +170,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"[bold]Day {r['day']}[/]: breathers and rest renew."]
         case "Odds" | "AttackOdds":
             return [f"chance {r['odds']:.1%} ({r['fraction']})"]
+        case "ShowCharacter":
+            return [_sheet(s["character"], s) for s in r.get("sheets", [])] or ["Nobody yet: `pc add NAME`."]
         case "Status":
             out = []
             if r.get("pending"):

@@ -190,10 +190,13 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         return results.describe(before, command, events, after)
 
     def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.AttackOdds))
+        return isinstance(command, (rc.Odds, rc.AttackOdds, rc.ShowCharacter))
 
     def query(self, state: AlphaState, command: rc.Command) -> dict[str, Any]:
-        """`odds`: exact chances, nothing journaled."""
+        """`odds`: exact chances, nothing journaled; `pc show`: the sheets."""
+        if isinstance(command, rc.ShowCharacter):
+            chosen = [find(state, command.character, "party")] if command.character else list(state.characters)
+            return {"sheets": [{"character": c.name, **results.creature(c)} for c in chosen]}
         if isinstance(command, rc.AttackOdds):
             return attack_odds(state, command)
         assert isinstance(command, rc.Odds)
