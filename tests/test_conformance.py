@@ -559,3 +559,12 @@ def test_the_way_forward_of_a_file_followed_scene_by_scene_names_no_leg_start(tm
     toll = table(tmp_path, "campaign new Toll --from alpha_the_salt_road_toll.toml --seed 3",
                  *PROFILES["alpha"].adventure_cast, "scene start", "scene end success", "day next")
     assert toll.ok("scene start")["title"] == "The Near Toll Yard"
+
+
+def test_a_word_put_where_a_sentence_begins_is_capitalized():
+    """Found: a Wide Shot with no cast addressed a lowercase "you," at the start of its question."""
+    from solo.tables import Draw, Entry
+
+    draw = Draw(table="t", dice="list", faces=(1,), result=1, entry=Entry(text="x"),
+                text="Rain falls. {character}, what is here? Ask {character}.")
+    assert draw.filled({"character": "you"}) == "Rain falls. You, what is here? Ask you."
