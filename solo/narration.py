@@ -51,8 +51,13 @@ MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words
 
 
 def without_meaning(text: str) -> str:
-    """A narration's words without the oracle's meaning (the story export's tale)."""
-    return text.split(MEANING, 1)[0]
+    """A narration's words without the oracle's meaning (the story export's tale); what follows the meaning
+    (a random event's focus on the canon) stays."""
+    before, found, after = text.partition(MEANING)
+    if not found:
+        return text
+    rest = after.split(". ", 1)[1] if ". " in after else ""
+    return f"{before} {rest}".strip() if rest else before
 
 
 class OracleNarrator:

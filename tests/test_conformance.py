@@ -568,3 +568,15 @@ def test_a_word_put_where_a_sentence_begins_is_capitalized():
     draw = Draw(table="t", dice="list", faces=(1,), result=1, entry=Entry(text="x"),
                 text="Rain falls. {character}, what is here? Ask {character}.")
     assert draw.filled({"character": "you"}) == "Rain falls. You, what is here? Ask you."
+
+
+def test_the_template_slips_are_gone(tmp_path):
+    """Found: "re-roll 1 dice" in ENIGMA's choices after a roll; the story export cut a random event's focus on
+    the canon ("It bears on ...") along with the oracle's meaning before it."""
+    from solo.narration import without_meaning
+    from solo.rules.enigma.present import _dice
+
+    assert (_dice(1), _dice(2)) == ("1 die", "2 dice")
+    assert without_meaning("A ship burns. Meaning: mend a signal. It bears on the feud.") == \
+        "A ship burns. It bears on the feud."
+    assert without_meaning("A ship burns. Meaning: mend a signal.") == "A ship burns."

@@ -245,6 +245,11 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
 # --- Markdown export --------------------------------------------------------------------------
 
 
+def _dice(count: int) -> str:
+    """A count of dice in words: "1 die", "2 dice"."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def _faces(faces: Sequence[int]) -> str:
     return ", ".join(str(f) for f in faces)
 
@@ -524,7 +529,7 @@ def roll_choices(state: GameState) -> list[str]:
         if actor.catchphrase_available:
             chance = success_chance(len(pending.dice), actor.lucky_saves)
             lines.append(f"  [cyan]catchphrase {who}[/]  “{escape(actor.catchphrase or '')}”: "
-                         f"re-roll {len(pending.dice)} dice, {float(chance):.1%} with your Lucky Saves")
+                         f"re-roll {_dice(len(pending.dice))}, {float(chance):.1%} with your Lucky Saves")
         lines.append("  [red]Enter[/] accept: a blunder (a Blammo! die, and the Director tells what goes wrong)")
     ones = [i for i, face in enumerate(pending.dice) if face == 1]
     if ones:
