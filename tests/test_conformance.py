@@ -580,3 +580,14 @@ def test_the_template_slips_are_gone(tmp_path):
     assert without_meaning("A ship burns. Meaning: mend a signal. It bears on the feud.") == \
         "A ship burns. It bears on the feud."
     assert without_meaning("A ship burns. Meaning: mend a signal.") == "A ship burns."
+
+
+def test_a_group_of_foes_takes_a_singular_verb_as_one_of_it():
+    """Found: "Tick-Tock Men goes ..." in ENIGMA's enemy turns (a group's name before a singular verb)."""
+    from solo.narration import one_of
+
+    assert one_of("Tick-Tock Men") == "one of the Tick-Tock Men"
+    assert one_of("The Brethren of the Tide") == "one of the Brethren of the Tide"
+    assert one_of("Abyssal Brothers on sea-sledges") == "one of the Abyssal Brothers on sea-sledges"
+    assert [one_of(n) for n in ("Gus", "Ludo Crankshaw", "Bosun Grondin", "Hesper Gall")] == [
+        "Gus", "Ludo Crankshaw", "Bosun Grondin", "Hesper Gall"]
