@@ -591,3 +591,11 @@ def test_a_group_of_foes_takes_a_singular_verb_as_one_of_it():
     assert one_of("Abyssal Brothers on sea-sledges") == "one of the Abyssal Brothers on sea-sledges"
     assert [one_of(n) for n in ("Gus", "Ludo Crankshaw", "Bosun Grondin", "Hesper Gall")] == [
         "Gus", "Ludo Crankshaw", "Bosun Grondin", "Hesper Gall"]
+
+
+def test_alpha_s_defaults_read_one_a_line(tmp_path):
+    """Found: Alpha's `rules defaults` was one paragraph of 2,500 characters."""
+    t = table(tmp_path, "campaign new Dflt --rules alpha --seed 1")
+    t.ok("rules defaults")
+    lines = t.said[-1][2].splitlines()
+    assert len(lines) > 5 and max(len(line) for line in lines) < 400, [len(line) for line in lines]

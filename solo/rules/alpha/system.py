@@ -215,8 +215,8 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         if found.get("topic") == "defaults":
             listed = defaults()
             found["defaults"] = listed
-            found["text"] = " ".join(f"{d['name']}: {d['default']} ({d['applies']}; [{d['section']}])."
-                                     for d in listed)
+            found["text"] = "".join(f"\n- {d['name']}: {d['default']} ({d['applies']}; [{d['section']}])."
+                                    for d in listed)  # one default a line, where one paragraph ran 2,500 characters
         return found
 
 
