@@ -159,7 +159,7 @@ class Repl:
                  history_dir: Path | None = None, ask: Callable[[str], str] | None = None):
         self.session = session
         self.director = director
-        self.console = console or InertConsole(highlight=False, soft_wrap=True)
+        self.console = console or InertConsole(highlight=False)  # wrapped at words to the terminal's width
         self.history_dir = history_dir or Path(user_data_dir("solo", appauthor=False)) / "history"
         self._prompt: PromptSession[str] | None = None
         self._prompt_campaign: int | None = None

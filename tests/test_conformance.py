@@ -448,9 +448,9 @@ def test_improvised_foes_announced_are_on_the_board(system, tmp_path):
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_in_a_real_terminal_at_80_columns(system, tmp_path, toy_installed, monkeypatch):
     """`solo play` on the system's campaign (its adventure where it has one) in a pseudo-terminal of 80
-    columns: its own masthead, a scene whose foes are on screen, nothing in Python's repr, and a status bar
-    of at most two lines. Found: the masthead "ENIGMA pulp adventures" for every system; ENIGMA's bar took
-    three lines at 80 columns with two characters."""
+    columns: its own masthead, nothing in Python's repr, and a status bar of at most two lines. Found: the
+    masthead "ENIGMA pulp adventures" for every system; ENIGMA's bar took three lines at 80 columns with two
+    characters."""
     from test_repl import Terminal
 
     p = PROFILES[system]
@@ -599,3 +599,16 @@ def test_alpha_s_defaults_read_one_a_line(tmp_path):
     t.ok("rules defaults")
     lines = t.said[-1][2].splitlines()
     assert len(lines) > 5 and max(len(line) for line in lines) < 400, [len(line) for line in lines]
+
+
+def test_the_repl_wraps_its_lines_at_words(tmp_path, monkeypatch, capsys):
+    """Found: lines wrapped mid-word at the terminal's edge ("... navigate d10, gl" / "ean d8" in Last time): the
+    REPL's console left wrapping to the terminal."""
+    monkeypatch.setenv("COLUMNS", "40")
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    repl = Repl(session, history_dir=tmp_path, ask=lambda q: "")
+    words = "Ottilie Fenn joined the party (attack d8, endure d6, navigate d10, glean d8); Jory Sallow joined too."
+    repl.console.print(words)
+    shown = capsys.readouterr().out.splitlines()
+    assert len(shown) > 1 and all(len(line) <= 40 for line in shown)
+    assert " ".join(line.strip() for line in shown) == words  # every break falls between words
