@@ -351,14 +351,18 @@ class Story:
 
 
 def _clause(text: str) -> str:
-    """The gist of a description: its first sentence or clause, cut at a comma after the first
-    few words when it runs long."""
+    """The gist of a description: its first sentence or clause, whole; one that runs past 120 characters
+    cut at its last comma before them (never a list of adjectives cut after its first: "the clan's elder,
+    a small" was "the clan's elder, a small, straight-backed grandmother ...")."""
     text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
-    if len(text) > 60:
-        cut = text.find(",", 20)
-        if cut > 0:
+    if len(text) > CLAUSE_MAX:
+        cut = text.rfind(", ", 0, CLAUSE_MAX)
+        if cut >= 40:
             text = text[:cut]
     return text
+
+
+CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
 
 
 def _lower(text: str) -> str:

@@ -612,3 +612,15 @@ def test_the_repl_wraps_its_lines_at_words(tmp_path, monkeypatch, capsys):
     shown = capsys.readouterr().out.splitlines()
     assert len(shown) > 1 and all(len(line) <= 40 for line in shown)
     assert " ".join(line.strip() for line in shown) == words  # every break falls between words
+
+
+def test_here_lists_keep_each_description_whole():
+    """Found: "Here:" lists cut a description at its first comma ("Esmet Nine-Braids, the clan's elder, a
+    small;")."""
+    from solo.story import Story
+
+    adventure = load_adventure(find_adventure("rhun_salt_and_ash.toml"))
+    camp = adventure.scene("tarkhai_camp")
+    assert camp is not None
+    here = Story.on_stage(camp[2])
+    assert "the clan's elder, a small, straight-backed grandmother with nine grey braids" in here, here
