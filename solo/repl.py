@@ -54,6 +54,31 @@ def _wrap(parts: list[str], width: int) -> list[list[str]]:
     return lines
 
 
+def _two_lines(parts: list[str], width: int) -> list[list[str]]:
+    """Status-bar fragments, most important first, in two lines of ``width`` at most: a fragment too wide
+    for a line of its own is left out, and what did not fit is marked with an ellipsis at the end."""
+    lines: list[list[str]] = [[]]
+    used, left_out = 0, False
+    for part in parts:
+        size = visible_width(part)
+        if size > width:
+            left_out = True
+            continue
+        if lines[-1] and used + 3 + size > width:
+            if len(lines) == 2:
+                left_out = True
+                continue
+            lines.append([])
+            used = 0
+        used += size + (3 if lines[-1] else 0)
+        lines[-1].append(part)
+    if left_out:
+        while lines[-1] and used + 4 > width:
+            used -= visible_width(lines[-1].pop()) + 3
+        lines[-1].append("…")
+    return lines
+
+
 def _key(text: str) -> str:
     """What completion compares: no shorthand sign, no quotes, no case."""
     return text.lstrip("+-@!").replace('"', "").replace("'", "").casefold()
@@ -297,10 +322,7 @@ class Repl:
             if len(lines) <= 2:
                 break
         else:
-            lines = [lines[0], lines[1]]
-            while lines[1] and visible_width(" │ ".join(lines[1])) + 4 > width - 1:
-                lines[1].pop()
-            lines[1].append("…")
+            lines = _two_lines(self._bar_parts(status, width // 2, False), width - 1)
         return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
 
     def _bar_parts(self, status: dict[str, Any], width: int, world: bool) -> list[str]:

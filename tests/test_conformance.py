@@ -624,3 +624,13 @@ def test_here_lists_keep_each_description_whole():
     assert camp is not None
     here = Story.on_stage(camp[2])
     assert "the clan's elder, a small, straight-backed grandmother with nine grey braids" in here, here
+
+
+def test_alpha_s_bar_in_a_fight_keeps_the_party_in_two_lines(tmp_path):
+    """Found: Alpha's bar was clipped in a fight at 80 columns (the Order of Battle's one long fragment pushed
+    every creature's LP off the two lines, and the cut left a lone ellipsis)."""
+    t = table(tmp_path, "campaign new Toll --from alpha_the_salt_road_toll.toml --seed 3",
+              *PROFILES["alpha"].adventure_cast, "scene start", "scene end success", "scene start", "combat start")
+    bar = t.bar(80)
+    assert len(bar) <= 2 and all(visible_width(line) <= 80 for line in bar), bar
+    assert "Ottilie Fenn 6/6" in " ".join(bar) and "Jory Sallow 10/10" in " ".join(bar), bar
