@@ -30,11 +30,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .resources import shared
 from .tables import Table, TableError, _check_table, load_file, read_file
 
 CREDIT = "Fate Chart, Chaos Factor and focus table: Mythic Game Master Emulator, Second Edition (Tana Pigeon, " \
          "Word Mill Games); the procedures in our own words"
-DATA = Path(__file__).resolve().parent / "data" / "mythic.toml"
+DATA = shared("data") / "mythic.toml"  # inside the package: a wheel carries it
 
 ODDS = ("certain", "nearly-certain", "very-likely", "likely", "even", "unlikely", "very-unlikely",
         "nearly-impossible", "impossible")

@@ -30,8 +30,9 @@ from rich.panel import Panel
 
 from . import mythic, parser
 from .canon import KINDS
+from .console import InertConsole
 from .errors import SoloError
-from .inert import InertConsole, inert
+from .inert import inert
 from .kernel.grammar import quote
 from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from .kernel.registry import installed
@@ -711,11 +712,11 @@ class Repl:
         return next((s for s in others if s.title == choice), default)
 
     def _adventures(self) -> list[tuple[str, str, str]]:
-        """(title, file name, rule system) of the adventures in campaigns/ that load."""
-        from .adventure import AdventureError, campaigns_folder, load_adventure
+        """(title, file name, rule system) of the adventures that load: the user's own, then those shipped."""
+        from .adventure import AdventureError, available_adventures, load_adventure
 
         found = []
-        for path in sorted(campaigns_folder().glob("*.toml")):
+        for path in available_adventures():
             try:
                 adventure = load_adventure(path)
             except (AdventureError, SoloError):

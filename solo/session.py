@@ -393,7 +393,8 @@ class Session:
     # campaigns -----------------------------------------------------------------------
 
     def _campaign_new(self, command: parser.CampaignNew, line: str) -> dict[str, Any]:
-        adventure = load_adventure(find_adventure(command.source, self.base_dir)) if command.source else None
+        source = command.source
+        adventure = load_adventure(find_adventure(source, self.base_dir)) if source is not None else None
         system = get_system(command.rules or (adventure.rules if adventure else DEFAULT))
         if adventure is not None and system.name != get_system(adventure.rules).name:
             raise RuleViolation(f"{adventure.title} is written for the {adventure.rules} rules, not {system.name}")

@@ -368,7 +368,9 @@ def default_folder() -> Path:
     env = os.environ.get("SOLO_TABLES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "oracle_tables"
+    from .resources import shared
+
+    return shared("oracle_tables")
 
 
 def system_tables(data: Path) -> OracleTables:

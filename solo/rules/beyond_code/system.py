@@ -21,6 +21,7 @@ from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, RecapLine, Where
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
+from ...resources import folder
 from ...tables import OracleTables
 from . import commands as rc
 from . import events as ev
@@ -46,7 +47,7 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     scene_word: ClassVar[str] = "turn"
     toolbar_where: ClassVar[bool] = True  # game and turn, beside the Time track
     credit: ClassVar[str] = CREDIT
-    data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
+    data: ClassVar[Path] = folder("solo.rules.beyond_code", "data")
     specs = SPECS
     campaign_options = CAMPAIGN_OPTIONS
     state_type = BeyondState

@@ -20,6 +20,7 @@ from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, Re
 from ...llm.calls import ModelCall
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
+from ...resources import folder
 from ...story import fold_name as fold_title
 from ...tables import OracleTables
 from . import adventure as adv
@@ -90,7 +91,7 @@ class EnigmaSystem:
     chapter_is_leg = True
     toolbar_where = True
     credit = CREDIT
-    data = Path(__file__).resolve().parent / "data"
+    data = folder("solo.rules.enigma", "data")
     specs = SPECS
     campaign_options = CAMPAIGN_OPTIONS
     intro = ("[bold]solo[/] — ENIGMA pulp adventures. `help` lists commands; Tab completes; Enter on an empty "
