@@ -320,9 +320,10 @@ class Chronicle:
         if decision is not None:
             recaps += [session_event_to_dict(e) for e in decision.events
                        if isinstance(e, RecapWritten) and e.level == "scene" and e.chapter == chapter]
+        word = self.s.system.chapter_word.capitalize()  # the system's own: Leg, Session, Day
         if not recaps:
-            return f"Chapter {chapter}: nothing was told."
-        return f"Chapter {chapter}: " + " ".join(_clip(p["text"], 220) for p in recaps)
+            return f"{word} {chapter}: nothing was told."
+        return f"{word} {chapter}: " + " ".join(_clip(p["text"], 220) for p in recaps)
 
     def campaign_recap(self) -> Narration:
         """`recap campaign`: every chapter's stored recap, then the scenes of the chapter under way."""

@@ -48,6 +48,35 @@ DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", 
                    "enemy": "a henchman", "villain": "the villain", "place": "this place"}
 
 
+PLURAL_HEADS = frozenset({"men", "women", "brethren", "folk", "people", "children", "kin"})
+
+
+def one_of(name: str) -> str:
+    """A foe's name as the subject of a sentence whose verb is singular ("{enemy} hurls a crate"): a group's
+    name reads as one of it ("one of the Tick-Tock Men", "one of the Brethren of the Tide"); a single foe's
+    name as it is. A group is a name of two words or more whose head noun is plural."""
+    words = name.split(" of ")[0].split()
+    if len(words) < 2:
+        return name
+    head = words[-1].casefold()
+    if head in PLURAL_HEADS or (head.endswith("s") and not head.endswith(("ss", "us", "'s"))):
+        return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
+    return name
+
+
+MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
+
+
+def without_meaning(text: str) -> str:
+    """A narration's words without the oracle's meaning (the story export's tale); what follows the meaning
+    (a random event's focus on the canon) stays."""
+    before, found, after = text.partition(MEANING)
+    if not found:
+        return text
+    rest = after.split(". ", 1)[1] if ". " in after else ""
+    return f"{before} {rest}".strip() if rest else before
+
+
 class OracleNarrator:
     """Tells tasks straight from the oracle tables; a system's narrator adds its tasks."""
 
@@ -139,7 +168,7 @@ class OracleNarrator:
             return told
         action, subject, origin = meaning
         text = told.text.rstrip()
-        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f" Meaning: {action} {subject}."
+        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f"{MEANING}{action} {subject}."
         return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}",
                                        "facts": {**told.facts, "meaning": {"action": action, "subject": subject}}})
 

@@ -185,7 +185,8 @@ class Session:
         ledger = Ledger(self.journal, system)
         self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
-        story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
+        story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
+                      chapter_word=system.chapter_word) if campaign.adventure else None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
         if self.model is not None:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
@@ -392,7 +393,8 @@ class Session:
         if topic is None and parser.has_scenes(self.system):
             result["topics"] = [*result.get("topics", []), "mythic"]  # where the Mythic oracle plays
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
-                                  "current": s.name == self.system.name} for s in installed().values()]
+                                  "current": self.campaign is not None and s.name == self.system.name}
+                                 for s in installed().values()]
             result["rules"] = self.system.name
         return result
 
@@ -692,10 +694,14 @@ class Session:
                     completed = self.system.titled(completed, scene.title)
             decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
+            if opening and self.system.where(base).scene >= 1 and not self.progress.ended:
+                self._leave_behind(decision)  # a scene left without its end: its foes stay behind with it
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
+                where = self.system.where(base)
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.system.where(base).chapter, tags=tags,
+                                                      leg=self.story.leg_of(scene, where) if self.story and scene
+                                                      else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
             if opening and self.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
@@ -714,6 +720,19 @@ class Session:
 
         return decide
 
+    def _leave_behind(self, decision: Decision) -> None:
+        """Foes stay with their scene: those still on the board when it ends leave with it
+        (``RuleSystem.left_behind``), by the system's own leave command, so recaps, undo and replay see
+        them go as any foe that leaves. Foes brought on after the end are the next scene's."""
+        opened = self.system.fold(decision.before, [e for e in decision.events if not isinstance(e, SessionEvent)])
+        for leave in self.system.left_behind(opened):
+            try:
+                extra = self.system.decide(opened, leave, rng=self._rng())
+            except RuleViolation:
+                continue  # already gone by the scene's own start
+            decision.events.extend(extra)
+            opened = self.system.fold(opened, extra)
+
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
                       told_or_refused: bool = True, chaos: mythic.Move | None = None) -> None:
         """The scene ends (the kernel's `scene end`, or a system's own): the story's way forward,
@@ -722,6 +741,7 @@ class Session:
         Mythic oracle the Chaos Factor moves as ``chaos`` says (None: it stays)."""
         self.fate.scene_closed(decision, chaos)
         scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
+        self._leave_behind(decision)
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
             self._director_told(decision, self.story.way_forward(scene, outcome))  # type: ignore[arg-type]

@@ -199,11 +199,31 @@ def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
 
 
 class Story:
-    def __init__(self, adventure: Adventure):
+    """An adventure file followed through a campaign.
+
+    Where a system's chapter is the file's Leg (``follows_chapter``: an ENIGMA Leg), the Leg under way is the
+    system's chapter and the next one waits for its `leg start`. Elsewhere the system's chapter (a Rhûn or
+    Haasteet session, an Alpha day) is the table's own rhythm: the file is followed scene by scene, its parts
+    in order, and a session or a day that ends in the middle of a part skips nothing."""
+
+    def __init__(self, adventure: Adventure, *, follows_chapter: bool = True, chapter_word: str = "Leg"):
         self.adventure = adventure
+        self.follows_chapter = follows_chapter
+        # what the file's parts are called in this system's words
+        self.part = "Leg" if follows_chapter else "part"
+        self.chapter_word = chapter_word
+
+    def leg_of(self, scene: Scene, where: Where) -> int:
+        """The Leg (1-based) a scene of the file is played in: the system's chapter where it follows the
+        file's Legs, else the file's own part the scene belongs to."""
+        if self.follows_chapter:
+            return where.chapter
+        return (self.adventure.scene(scene.id) or (0, 0, scene))[0] + 1
 
     def current(self, progress: Progress, where: Where) -> Scene | None:
-        if progress.scene is None or progress.leg != where.chapter or progress.improvised:
+        if progress.scene is None or progress.improvised:
+            return None
+        if self.follows_chapter and progress.leg != where.chapter:
             return None
         found = self.adventure.scene(progress.scene)
         return found[2] if found else None
@@ -218,6 +238,8 @@ class Story:
                     if key in (fold_name(scene.title), scene.id):
                         return scene
             return None
+        if not self.follows_chapter:
+            return self._next_in_file(progress)
         leg_index = where.chapter - 1
         if leg_index >= len(self.adventure.legs):
             raise RuleViolation(f"{self.adventure.title} has no Leg {where.chapter}: improvise with `scene start TITLE`")
@@ -231,12 +253,27 @@ class Story:
                                 "(or improvise with `scene start TITLE`)")
         return found[2]
 
+    def _next_in_file(self, progress: Progress) -> Scene:
+        """The scene after the last one played, the file's parts in order (the next part's first scene when
+        a part is over), whatever chapters the system counted meanwhile."""
+        if progress.scene is None:
+            return self.adventure.legs[0].scenes[0]
+        found = self.adventure.next_scene(progress.scene, progress.outcome)
+        if found is not None:
+            return found[2]
+        li = (self.adventure.scene(progress.scene) or (len(self.adventure.legs) - 1, 0, None))[0]
+        if li + 1 < len(self.adventure.legs):
+            return self.adventure.legs[li + 1].scenes[0]
+        raise RuleViolation(f"{self.adventure.title} is complete: well played! (improvise with `scene start TITLE`)")
+
     def status(self, progress: Progress, where: Where) -> dict[str, Any]:
         legs = self.adventure.legs
-        out: dict[str, Any] = {"title": self.adventure.title, "leg": where.chapter, "legs": len(legs),
-                               "leg_title": legs[where.chapter - 1].title if where.chapter <= len(legs) else None,
-                               "scene": None, "scene_title": None, "outcome": progress.outcome, "next": None}
         scene = self.current(progress, where)
+        last = self.adventure.scene(progress.scene) if progress.scene else None
+        leg = where.chapter if self.follows_chapter else (last[0] + 1 if last else 1)
+        out: dict[str, Any] = {"title": self.adventure.title, "leg": leg, "legs": len(legs),
+                               "leg_title": legs[leg - 1].title if leg <= len(legs) else None,
+                               "scene": None, "scene_title": None, "outcome": progress.outcome, "next": None}
         if scene is not None:
             li, si, _ = self.adventure.scene(scene.id) or (0, 0, scene)
             out.update({"scene": scene.id, "scene_title": scene.title, "scene_number": si + 1,
@@ -316,20 +353,26 @@ class Story:
         else:  # the end of a Leg, or of the whole adventure, is told as such
             li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
             legs = self.adventure.legs
-            after = (f" So ends Leg {li + 1}, {legs[li].title}. Next comes Leg {li + 2}: {legs[li + 1].title} "
-                     "(`leg start`)." if li + 1 < len(legs) else f" So ends {self.adventure.title}. Well played!")
+            begin = "`leg start`" if self.follows_chapter else "`scene start`"
+            after = (f" So ends {self.part} {li + 1}, {legs[li].title}. Next comes {self.part} {li + 2}: "
+                     f"{legs[li + 1].title} ({begin})." if li + 1 < len(legs)
+                     else f" So ends {self.adventure.title}. Well played!")
         return Narration(task="path_forward", text=way.text + after, origin=f"adventure scene {scene.id} {outcome}")
 
 
 def _clause(text: str) -> str:
-    """The gist of a description: its first sentence or clause, cut at a comma after the first
-    few words when it runs long."""
+    """The gist of a description: its first sentence or clause, whole; one that runs past 120 characters
+    cut at its last comma before them (never a list of adjectives cut after its first: "the clan's elder,
+    a small" was "the clan's elder, a small, straight-backed grandmother ...")."""
     text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
-    if len(text) > 60:
-        cut = text.find(",", 20)
-        if cut > 0:
+    if len(text) > CLAUSE_MAX:
+        cut = text.rfind(", ", 0, CLAUSE_MAX)
+        if cut >= 40:
             text = text[:cut]
     return text
+
+
+CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
 
 
 def _lower(text: str) -> str:

@@ -157,6 +157,9 @@ class TableTalk:
                         raise RuleViolation("no scene is under way: `scene start` first")
                     if self.s.progress.ended:
                         raise RuleViolation("this scene has already ended: `scene start` goes on")
+                    paused = self.s.system.paused(state)
+                    if paused:
+                        raise RuleViolation(paused)
                     closing = [self.s.chronicle.need(name) for name in command.closes]
                     shut = [e.name for e in closing if e.status == "closed"]
                     if shut:
@@ -251,17 +254,18 @@ class TableTalk:
             if line.text:
                 scenes[-1].append(line.text)
                 names += line.names
-        what = "Leg" if leg else "scene"
+        scene_word = self.s.system.scene_word
+        what = self.s.system.chapter_word if leg else scene_word
         if leg:
             told = [said[0] + (f" ({'; '.join(said[1:][-8:])})" if said[1:] else "") for said in scenes if said]
-            text = ("So far in this Leg: " + "; ".join(told) + ".") if told else ""
+            text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
         else:
             said = scenes[-1][-12:]
             happened = [x for x in said if not x.startswith(WIDE_SHOT)]
             if happened:
-                text = "So far in this scene: " + "; ".join(said) + "."
+                text = f"So far in this {scene_word}: " + "; ".join(said) + "."
             elif said:  # only the scene's opening: nothing has happened in it yet
-                text = f"Nothing much has happened yet in this scene ({'; '.join(said)})."
+                text = f"Nothing much has happened yet in this {scene_word} ({'; '.join(said)})."
             else:
                 text = ""
         text = text or f"Nothing much has happened yet in this {what}."

@@ -182,8 +182,13 @@ class Draw:
         return "; ".join([own, *(n.origin() for n in self.nested)])
 
     def filled(self, context: dict[str, str]) -> str:
-        """The text with the moment's words ({character}, {enemy}, ...) put in."""
-        return PLACEHOLDER.sub(lambda m: context.get(m.group(1), m.group(0)), self.text)
+        """The text with the moment's words ({character}, {enemy}, ...) put in; a word put where a sentence
+        begins begins with a capital ("{character}, what is here?" with nobody in the cast: "You, what ...")."""
+        def put(m: re.Match[str]) -> str:
+            value = context.get(m.group(1), m.group(0))
+            opens = not self.text[:m.start()].rstrip() or self.text[:m.start()].rstrip().endswith((".", "!", "?"))
+            return value[:1].upper() + value[1:] if opens else value
+        return PLACEHOLDER.sub(put, self.text)
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "dice": self.dice, "faces": list(self.faces), "result": self.result,

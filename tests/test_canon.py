@@ -207,7 +207,7 @@ def test_recaps_at_three_levels_and_last_time(tmp_path: Path) -> None:
     assert "Scene 1" in recaps[2]["text"] and "Scene 2" in recaps[2]["text"]
     ok(session, "scene start The tram")
     whole = ok(session, "recap campaign")["narration"]["text"]
-    assert whole.startswith("Chapter 1:") and "haggles" in whole
+    assert whole.startswith("Leg 1:") and "haggles" in whole
     ok(session, "campaign new Other --seed 1")
     used = ok(session, "campaign use Legs")
     assert "slips behind a statue" in used["last_time"]

@@ -267,10 +267,10 @@ def test_a_command_typed_at_a_walk_through_question_runs(term_factory):
     assert "choose a number" not in t.text()
     t.line("create", "Name:")
     t.line("Max", "Archetype")
-    t.line("status", "Repl — Leg 1")  # a command at the next question leaves the walk-through
+    t.line("/status", "Repl — Leg 1")  # a command marked with / at the next question leaves the walk-through
     t.line("pc add Ann --dice 2", "Ann joins the cast")
     t.line("scene start The quay", "Your answer")
-    t.line("snoop Ann --dice 6", "Ann snoops: level 6")  # a command at the story's question runs
+    t.line("/snoop Ann --dice 6", "Ann snoops: level 6")  # a /command at the story's question runs
     t.line("log 3", "snoop Ann --dice 6")
     assert "answer" not in t.text().split("log 3")[-1]
 
@@ -357,7 +357,7 @@ def test_a_command_at_every_question_of_the_walk_throughs_leaves_it_and_runs(tmp
     normal = ["y", "", "", "Walk", "3", "", "Nara", "1", "archivist", "r", "old maps", "", "1", "", "Snakes!", "n"]
     for k in range(len(normal)):
         asked: list[str] = []
-        answers = iter(normal[:k] + ["note left at question"] + ["MORE"] * 40)
+        answers = iter(normal[:k] + ["/note left at question"] + ["MORE"] * 40)
 
         def ask(question: str) -> str:
             asked.append(question)
@@ -380,7 +380,7 @@ def test_a_rhun_adventure_in_director_mode_walks_through_a_character_and_asks_ev
     t = term_factory("--director")
     screen = t.wait_for("Start one? [Y/n]")
     screen = t.line("", "Adventure (number")
-    listed = re.search(r"(\d+) Salt and Ash \(Rhûn\)", screen.replace("\n", ""))
+    listed = re.search(r"(\d+) Salt and Ash \(Rhûn\)", screen.replace("\n", " "))  # the list wraps at words
     assert listed, screen
     t.line(listed.group(1), "Campaign name:")
     t.line("Salt", "Seed")
@@ -412,7 +412,7 @@ def test_a_haasteet_adventure_in_director_mode_makes_an_investigator_and_asks_bo
     t = term_factory("--director")
     t.wait_for("Start one? [Y/n]")
     screen = t.line("", "Adventure (number")
-    listed = re.search(r"(\d+) The Drowned Bell \(Haasteet\)", screen.replace("\n", ""))
+    listed = re.search(r"(\d+) The Drowned Bell \(Haasteet\)", screen.replace("\n", " "))  # the list wraps at words
     assert listed, screen
     t.line(listed.group(1), "Campaign name:")
     t.line("Bell", "Seed")

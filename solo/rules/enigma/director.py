@@ -30,7 +30,7 @@ from ...errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
 from ...llm.calls import ModelCall
 from ...llm.check import clean
-from ...narration import Narration, OracleNarrator
+from ...narration import Narration, OracleNarrator, one_of
 from ...oracle import asked_to_leave
 from ...tables import OracleTables
 from . import commands as rc
@@ -109,8 +109,8 @@ class PulpNarrator(OracleNarrator):
         if target is None:
             return Narration(task="enemy_turn", text=f"{enemy} stands over the fallen and turns to the spoils.",
                              origin="fixed line", facts={"enemy": enemy})
-        return self.tell("enemy_turn", [self.draw(f"enemies.tactics_{enemy_type}", rng,
-                                                  {"enemy": enemy, "target": target})])
+        text, drawn = self.draw(f"enemies.tactics_{enemy_type}", rng, {"enemy": one_of(enemy), "target": target})
+        return self.tell("enemy_turn", [(text, drawn)])
 
     def captured(self, rng: random.Random) -> Narration:
         """[Adventuring Strain] the whole cast knocked out: they wake up captured, and the story goes on."""

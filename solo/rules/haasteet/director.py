@@ -135,9 +135,9 @@ class HaasteetDirector:
             if event.scene > 1:
                 out.narrations.append(story.story.scene_opening(story.scene))
             out.narrations.append(story.story.wide_shot(story.scene, None))
-            out.solo_moves += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
+            out.proposals += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
                                for f in story.scene.enemies if not after.taken(str(f["name"]))]
-            out.tell_moves = bool(out.solo_moves)
+            out.tell_moves = bool(out.proposals)
             return
         if event.scene > 1:
             out.narrations.append(n.with_meaning(n.one("scene_transition", "twists.scene_transition", rng), rng))
@@ -161,7 +161,8 @@ class HaasteetDirector:
             if not after.taken(name):
                 tough = {"tenacity": 2, "daring": 1} if kind == "monster" else {"tenacity": 1}
                 shot = shot.model_copy(update={"text": f"{shot.text} In the way: {name}."})
-                out.solo_moves.append(rc.AddEnemy(name=name, strengths=tough))
+                out.proposals.append(rc.AddEnemy(name=name, strengths=tough))
+                out.tell_moves = True
         out.narrations.append(shot)
 
     def _resolved(self, n: HaasteetNarrator, out: Reaction[rc.Command], event: ev.Resolved, after: HaasteetState,

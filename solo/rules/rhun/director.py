@@ -147,13 +147,13 @@ class RhunDirector:
                         if event.scene > 1:
                             out.narrations.append(story.story.scene_opening(story.scene))
                         out.narrations.append(story.story.wide_shot(story.scene, None))
-                        out.solo_moves += [rc.AddChallenge(name=str(c["name"]), tier=str(c["tier"]),
-                                                           disposition=c.get("disposition"),
-                                                           effect_dice=c.get("effect_dice"),
-                                                           sentient=bool(c.get("sentient", False)))
-                                           for c in story.scene.enemies
-                                           if after.find_challenge(str(c["name"])) is None
-                                           or not after.find_challenge(str(c["name"])).active]  # type: ignore[union-attr]
+                        out.proposals += [rc.AddChallenge(name=str(c["name"]), tier=str(c["tier"]),
+                                                          disposition=c.get("disposition"),
+                                                          effect_dice=c.get("effect_dice"),
+                                                          sentient=bool(c.get("sentient", False)))
+                                          for c in story.scene.enemies
+                                          if after.find_challenge(str(c["name"])) is None
+                                          or not after.find_challenge(str(c["name"])).active]  # type: ignore[union-attr]
                         continue
                     if event.scene > 1:
                         out.narrations.append(n.with_meaning(n.one("scene_transition", "twists.scene_transition",
@@ -165,7 +165,7 @@ class RhunDirector:
                         n = n.with_context(n.context, frozenset(out.scene_tags))
                     foe = improvised_challenge(n, after, rng)
                     if foe is not None:
-                        out.solo_moves.append(foe)
+                        out.proposals.append(foe)
                         way = (f"In the way: {foe.name} ({foe.tier}"
                                f"{', with a will of its own' if foe.sentient else ''}). ")
                         ask = shot.question or ""  # the question to the player stays last
