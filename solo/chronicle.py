@@ -306,7 +306,7 @@ class Chronicle:
         told = self.s.talk.recap(leg=False).text
         where = self.s.system.where(self.s.state)
         title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
-        body = told.removeprefix("So far in this scene: ").rstrip(".")
+        body = told.removeprefix(f"So far in this {self.s.system.scene_word}: ").rstrip(".")
         return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".")
 
     def stored_recaps(self) -> list[dict[str, Any]]:

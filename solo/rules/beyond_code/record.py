@@ -75,7 +75,10 @@ def _details(about: dict[str, Any]) -> list[str]:
         case "shuffle":
             out.append("The Enigma Machine turns every face-up card face-down and shuffles them among their places.")
         case "phantom":
-            out.append(f"The Scherbius Phantom passes: {who} takes over from {about.get('before')}.")
+            out.append(f"The {about.get('card') or 'Scherbius Phantom'} passes: {who} takes over from {about.get('before')}.")
+        case "scene":
+            out.append(f"Scene {about.get('scene')} opens: {who} is in {about.get('place')}. No time moves and no "
+                       "card changes.")
         case "victory":
             out.append(f"{who} accomplishes the Mission: game {about.get('game')} is won, victory "
                        f"{about.get('triumph')} of three. The run goes on.")
