@@ -153,3 +153,18 @@ def test_the_phantom_card_goes_by_the_deck_s_own_name(tmp_path):
     full, story = exported(session, tmp_path / "f.md"), exported(session, tmp_path / "s.md", story=True)
     assert "- Ghost in the Wireless: wanderer → **decrypter**" in full
     assert "- The Ghost in the Wireless passes: **Decrypter**" in story
+
+
+def test_a_game_played_without_scenes_is_still_told_in_the_campaign_recap(run):
+    """Scenes are the table's choice: a game played turn by turn with no scene is told from its journal
+    in `recap campaign` (the ended game's stored recap and the game under way), never "nothing was told"."""
+    assert ok(run, "recap campaign")["narration"]["text"] == "Game 1: Wanderer plays game 1, time on slot 1 of 8."
+    ok(run, "choose 5 --card solowork")
+    ok(run, "turn end")
+    under_way = ok(run, "recap campaign")["narration"]["text"]
+    assert under_way.startswith("Game 1: Wanderer plays game 1") and "turned up Solowork (position 5)" in under_way
+    ok(run, "mission success")
+    stored = [p["text"] for p in run.chronicle.stored_recaps() if p["level"] == "chapter"]
+    assert len(stored) == 1 and stored[0].startswith("Game 1: Wanderer plays game 1") and "turn 2 began" in stored[0]
+    told = ok(run, "recap campaign")["narration"]["text"]
+    assert told.startswith(stored[0]) and "Game 2: " in told and "nothing was told" not in told

@@ -488,3 +488,17 @@ def test_the_repl_asks_about_control_at_a_system_s_own_scene_end(tmp_path):
     assert last_line(session) == "scene end --chaos down"
     assert isinstance(parser.parse(last_line(session), session.system), parser.WithOracle)
     assert "Chaos Factor falls: 5 → 4" in out.getvalue()
+
+
+def test_beyond_code_s_repl_asks_about_control_at_a_scene_s_end_and_shows_chaos(tmp_path):
+    """Beyond Code's scenes take the Mythic oracle in the REPL as every system's do: the Chaos Factor in
+    the status bar, the question of control at a scene's end, and the line journaled with its answer."""
+    session, repl, out, asked = repl_for(
+        tmp_path, "campaign new B --rules beyond-code --deck example --seed 3 --draw wanderer --oracle mythic",
+        ["n", "", ""], lines=("scene start The Library --check 9",))
+    assert "chaos 5/9" in repl.toolbar().value
+    repl.handle("scene end failure")  # not in control: up
+    assert any("in control" in q for q in asked) and session.status()["chaos"] == 6
+    assert last_line(session) == "scene end failure --chaos up"
+    assert "Chaos Factor rises: 5 → 6" in out.getvalue()
+    assert session.status()["time"]["slot"] == 1  # the scene moved no time
