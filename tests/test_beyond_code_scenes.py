@@ -150,6 +150,8 @@ def test_the_phantom_card_goes_by_the_deck_s_own_name(tmp_path):
     phantom = Narration(task="phantom", text="The house changes hands.", facts={"about": {
         "kind": "phantom", "character": "Decrypter", "before": "Wanderer", "card": "Ghost in the Wireless"}})
     assert SYSTEM.record(phantom, [], session.state).details[0].startswith("The Ghost in the Wireless passes")
+    cast = {c["name"]: c["description"] for c in SYSTEM.cast(session.state)}  # the prompts' cast
+    assert cast["Wanderer"] == "set aside by the Ghost in the Wireless"
     full, story = exported(session, tmp_path / "f.md"), exported(session, tmp_path / "s.md", story=True)
     assert "- Ghost in the Wireless: wanderer → **decrypter**" in full
     assert "- The Ghost in the Wireless passes: **Decrypter**" in story

@@ -209,7 +209,7 @@ def cast(state: BeyondState) -> list[dict[str, str]]:
         elif c.id in won:
             role = f"accomplished the Mission in game {won[c.id]}"
         elif c.id in state.aside:
-            role = "set aside by the Scherbius Phantom"
+            role = f"set aside by the {deck.role_card('phantom').name}"  # the deck's own name for its card
         else:
             role = "waits for a game of their own"
         out.append({"name": c.name, "description": role})
