@@ -42,6 +42,8 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
             lines.append(proposals_line(r["canon_proposals"]))
     if r.get("warning"):
         lines.append(f"[yellow]{escape(r['warning'])}[/]")
+    if r.get("model_failure"):
+        lines.append(f"[yellow]{escape(r['model_failure'])}[/]")
     return "\n".join(lines) if lines else "ok"
 
 
@@ -187,7 +189,7 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
         else:
             lines.append(f"{escape(r['table'])}: {escape(r['text'])}")
     else:
-        shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning")}
+        shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning", "model_failure")}
         if shown:
             lines.append(", ".join(f"{escape(k)}: {escape(str(v))}" for k, v in shown.items()))
     return lines

@@ -28,7 +28,7 @@ def test_the_bundled_model_narrates_an_alpha_fight_held_to_alphas_record(tmp_pat
     checks against the record of its own fact (each attack its own attacker's), or the oracle's own,
     with why the model's was refused: never a narration contradicting the record."""
     backend = LlamaBackend(bundled_model_path(), background=False)
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prose=True)
     seen = watch(model)
     session = Session(Journal(tmp_path / "alpha.sqlite"), model=model, director_peril=True)
     shown: list[dict] = []

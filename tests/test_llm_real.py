@@ -37,7 +37,7 @@ def backend() -> LlamaBackend:
 
 
 def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
-    model = ModelNarrator(backend, prompts=PROMPTS)
+    model = ModelNarrator(backend, prompts=PROMPTS, prose=True)
     oracle = Narration(task="wide_shot", text="The engine room of a tramp steamer. Steam hisses from a cracked "
                        "valve. Nara Quinn, who left the lantern burning?", origin="test", question="Nara Quinn, "
                        "who left the lantern burning?")
@@ -53,7 +53,7 @@ def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
 
 
 def test_a_warm_call_evaluates_only_the_new_suffix(backend):
-    model = ModelNarrator(backend, prompts=PROMPTS)
+    model = ModelNarrator(backend, prompts=PROMPTS, prose=True)
     first = model.render("wide_shot", facts="A dusty hall.", outcome="A new scene begins.", player=None,
                          characters="Nara Quinn", setting=CAST.setting, cast=CAST.members)
     second = model.render("blunder", facts="A pipe bursts beside Nara Quinn.", outcome="Result: it goes wrong.",
@@ -116,7 +116,7 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
     from solo.rules.rhun import SYSTEM as RHUN
     from solo.session import Session
 
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prose=True)
     seen = watch(model)
     session = Session(Journal(tmp_path / "rhun.sqlite"), model=model, director_peril=True)
     shown: list[dict] = []
@@ -153,7 +153,7 @@ def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, t
     from solo.rules.haasteet import SYSTEM as HAASTEET
     from solo.session import Session
 
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prose=True)
     seen = watch(model)
     session = Session(Journal(tmp_path / "haasteet.sqlite"), model=model, director_peril=True)
     shown: list[dict] = []

@@ -30,6 +30,10 @@ Cancel = Callable[[], bool]  # asked between pieces of work: True once the calle
 # and costs about 10% more than one batch; work nobody can cancel goes in one batch.
 CANCEL_CHUNK = 128
 
+# The tokens of a candidate scored (``LlamaBackend.score``): each costs a row of logits over the whole
+# vocabulary (262k for Gemma 3), about 15-50 ms on 2 cores; an entry's first words tell how it fits.
+SCORED_TOKENS = 16
+
 
 class Cancelled(NarratorError):
     """Whoever asked for the work no longer wants it (a speculation dropped): raised between
@@ -181,6 +185,13 @@ class LlamaBackend:
     def ready(self, timeout: float | None = None) -> bool:
         return self._ready.wait(timeout)
 
+    def parameters(self) -> int | None:
+        """How many parameters the model has (solo.llm.choose: a small model only chooses)."""
+        try:
+            return int(self.llm._model.n_params())
+        except (AttributeError, TypeError, ValueError):
+            return None
+
     @property
     def error(self) -> str | None:
         """Why the model could not be loaded (once loading has finished), else None."""
@@ -319,6 +330,45 @@ class LlamaBackend:
         finally:
             _synchronize(llm)
         return len(tokens) - same
+
+    def score(self, prompt: str, candidates: list[str]) -> list[float]:
+        """How likely the model finds each of ``candidates`` as the words that follow ``prompt``:
+        the mean log-probability of its tokens (solo.llm.choose). The prompt is evaluated once (from
+        the cache when it shares the head of the last prompt); each candidate then costs one batch
+        of its own tokens, whose logits alone are read, and is dropped from the cache again."""
+        import numpy as np
+
+        llm = self.llm
+        with self._lock:
+            base = self.prompt_tokens(prompt)
+            at = len(base) - 1  # the prompt's last token is evaluated with each candidate, for its logits
+            same = 0
+            for a, b in zip(llm.input_ids[: llm.n_tokens], base[:at]):
+                if a != b:
+                    break
+                same += 1
+            llm.n_tokens = same
+            if same < at:
+                llm.eval(base[same:at])
+            vocab = llm.n_vocab()
+            scores = []
+            for text in candidates:
+                ids = list(llm.tokenize((" " + text.strip()).encode("utf-8"), add_bos=False, special=False))
+                ids = ids[:SCORED_TOKENS]
+                batch = [base[-1], *ids]
+                llm._ctx.kv_cache_seq_rm(-1, at, -1)
+                llm._batch.set_batch(batch=batch, n_past=at, logits_all=True)
+                llm._ctx.decode(llm._batch)
+                rows = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(len(batch) * vocab,)).reshape(len(batch), vocab)
+                rows = rows[:-1].astype(np.float64)  # the logits before each candidate token
+                top = rows.max(axis=1, keepdims=True)
+                logsum = np.log(np.exp(rows - top).sum(axis=1)) + top[:, 0]
+                picked = rows[np.arange(len(ids)), ids]
+                scores.append(float((picked - logsum).mean()))
+                llm.input_ids[at: at + len(batch)] = batch
+                llm.n_tokens = at  # the candidate is dropped: the next evaluation overwrites it
+            _synchronize(llm)
+            return scores
 
     def complete(self, prompt: str, *, max_tokens: int, stop: list[str], temperature: float, seed: int,
                  deadline: float | None = None, on_text: StreamCallback | None = None,
