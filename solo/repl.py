@@ -424,9 +424,21 @@ class Repl:
     def _run(self, command: Any, line: str) -> Outcome:
         outcome = self._execute(command, line)
         self.show(outcome)
+        self._recaps()
         if outcome.ok:
             self._questions_open(lambda: self._follow_up(outcome))
         return outcome
+
+    def _recaps(self) -> None:
+        """A recap the command stored, retold by the model once the way forward is on screen: it
+        never holds the command's own story back (Ctrl-C leaves the oracle's recap)."""
+        if self.session._recaps_due is None:
+            return
+        try:
+            with self.console.status("The recap is being told for next time (Ctrl-C: the oracle's recap)…"):
+                self.session.tell_recaps()
+        except KeyboardInterrupt:
+            pass
 
     def _execute(self, command: Any, line: str) -> Outcome:
         """Run a command; with a model, wait for it to load under a spinner and stream its words."""

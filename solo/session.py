@@ -128,6 +128,9 @@ class Session:
         self._suggestion_calls: dict[int, list[ModelCall]] = {}  # calls behind a suggestion, by id()
         self._suggest_basis: tuple[Any, list[Event], Any] | None = None
         self._suggest_offset = 0  # where the suggestions of the last suggesting command begin (reroll)
+        # a recap's retelling waits until the command's own story is shown (the REPL); scripts tell it at once
+        self.defer_recaps = False
+        self._recaps_due: tuple[Decision, Head] | None = None
         # the last words a person at the table told in this scene: what the model's next narration continues from
         self.told_at_table: str | None = None
         self._rerolls = 0
@@ -250,6 +253,7 @@ class Session:
     def run(self, command: Any, line: str) -> Outcome:
         """Run a command built by the parser (or by the REPL from one); ``line`` is journaled."""
         kind = type(command).__name__
+        self._recaps_due = None  # a recap not told by now stays the oracle's (it is stored already)
         try:
             result = self._dispatch(command, line)
         except JournalConflict as exc:
@@ -499,7 +503,10 @@ class Session:
             except SoloError as exc:  # the command stands; only its narration could not be kept
                 decision.warning = f"the narration was not journaled ({exc})"
         if model is not None and decision.recaps and "recap" in self.system.narration_tasks:
-            self._retell_recaps(decision, head)
+            if self.defer_recaps:  # told once the command's own story is on screen (tell_recaps)
+                self._recaps_due = (decision, head)
+            else:
+                self._retell_recaps(decision, head)
         if model is not None:
             decision.model_failure = model.take_failure()
         return decision, head
@@ -508,6 +515,15 @@ class Session:
         """A decision's events as the journal stores them: the session's own, and the rule system's."""
         return [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
                 for e in decision.events]
+
+    def tell_recaps(self) -> bool:
+        """The recaps the last command stored, retold by the model now (``defer_recaps``: the
+        REPL shows the command's own story, the way forward, first). Whether there were any."""
+        due, self._recaps_due = self._recaps_due, None
+        if due is None or self.model is None:
+            return False
+        self._retell_recaps(*due)
+        return True
 
     def _retell_recaps(self, decision: Decision, head: Head) -> None:
         """The recaps a scene's or chapter's end stored, retold by the model (quietly: they are not

@@ -177,3 +177,80 @@ def test_a_scoring_model_journals_its_choice_and_writes_no_prose():
     model = ModelNarrator(Small("x"), prompts=PROMPTS)  # type: ignore[arg-type]
     model.use(prompts=PROMPTS, tasks=frozenset({"blunder"}))
     assert not model.retells("blunder")
+
+
+# --- the co-pilot's promises (Director mode) ------------------------------------------------------
+
+
+def test_a_rules_lesson_teaches_the_director_at_once_and_is_never_a_suggestion(tmp_path):
+    session = Session(Journal(tmp_path / "l.sqlite"), suggest=True)
+    started = play(session, "campaign new Lesson --from first_adventure.toml --seed 12", "pc pregen Felix --dice 3",
+                   "scene start")[-1]
+    told = started.get("narration", [])
+    told = told if isinstance(told, list) else [told]
+    assert any(n["task"] == "lesson" for n in told)  # the lesson on the Wide Shot, told
+    assert session.open_suggestions() and all(s["task"] != "lesson" for s in session.open_suggestions())
+
+
+def test_reroll_asks_the_model_again(tmp_path):
+    backend = FakeBackend(answers=[lambda prompt: "The crowd parts for a moment."] * 50)
+    session = Session(Journal(tmp_path / "r.sqlite"), suggest=True, model=ModelNarrator(backend))
+    play(session, "campaign new Reroll --seed 4", "pc add Nara --dice 3", "scene start The bazaar")
+    asked = len(backend.prompts)
+    rerolled = play(session, "reroll")[-1]
+    assert len(backend.prompts) > asked  # the model told the fresh draw
+    assert any(s["source"] == "model" for s in rerolled["suggestions"])
+
+
+def test_the_harm_hint_names_the_character(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from solo.repl import Repl
+
+    session = Session(Journal(tmp_path / "h.sqlite"))
+    play(session, "campaign new Hint --seed 2", "pc add 'Nara Quinn' --dice 3", "scene start The docks")
+    out = io.StringIO()
+    repl = Repl(session, console=Console(file=out, width=200), history_dir=tmp_path, ask=lambda q: "")
+    repl._narration({"task": "blunder", "text": "The crate slips.", "source": "oracle", "peril": 1,
+                     "bearer": "Nara Quinn"})
+    assert "`peril 'Nara Quinn' +1`" in out.getvalue() and "NAME" not in out.getvalue()
+    bearer = Narration(task="blunder", text="x", origin="y", peril=1, bearer="Nara Quinn").as_result()
+    assert bearer["bearer"] == "Nara Quinn"
+    from solo.rules.enigma.director import PulpNarrator
+
+    director = PulpNarrator(system_tables(SYSTEM.data))
+    harmful = [t for t in (director.blunder(random.Random(seed), character="Nara Quinn", action="leap")
+                           for seed in range(60)) if t.peril]
+    assert harmful and all(t.bearer == "Nara Quinn" for t in harmful)  # the Director says on whom it falls
+
+
+def test_a_recap_waits_until_the_way_forward_is_shown(tmp_path):
+    """`scene end` in the REPL: the way forward is on screen before the model is asked for the recap."""
+    import io
+
+    from rich.console import Console
+
+    from solo.repl import Repl
+
+    order: list[str] = []
+    backend = FakeBackend(answers=[lambda prompt: order.append("recap" if "Task: recap" in prompt[-1500:]
+                                                               else "story") or "The dust settles on the square."] * 40)
+    session = Session(Journal(tmp_path / "c.sqlite"), model=ModelNarrator(backend))
+    session.defer_recaps = True
+    play(session, "campaign new Later --seed 5", "pc add Nara --dice 3", "scene start The bazaar")
+    out = io.StringIO()
+    repl = Repl(session, console=Console(file=out, width=200), history_dir=tmp_path, ask=lambda q: "")
+    shown_before_recap: list[bool] = []
+    telling = session.tell_recaps
+
+    def tell() -> bool:
+        shown_before_recap.append("path forward" in out.getvalue() or "way forward" in out.getvalue())
+        return telling()
+
+    session.tell_recaps = tell  # type: ignore[method-assign]
+    order.clear()
+    repl.handle("scene end success")
+    assert "recap" in order and shown_before_recap == [True]
+    assert order.index("recap") > 0 and order[0] == "story"  # the way forward was told first
