@@ -230,7 +230,8 @@ class Session:
                 if self.model is not None:  # the model chooses among the oracle's fitting entries (solo.llm.choose)
                     from .llm.choose import chooser
 
-                    director.narrator.chooser = chooser(self.model.backend, self._choosing_head, self._choices.calls)
+                    director.narrator.chooser = chooser(self.model.backend, self._choosing_head,
+                                                      lambda call: self._choices.calls.append(call))
                 self.narration_error = None
             except TableError as exc:
                 self.narration_error = f"narration is off: {exc}"
@@ -468,7 +469,11 @@ class Session:
                 if not self.follow:
                     raise JournalConflict("the campaign changed in another process: nothing was written")
                 self.reload()
+            self._choices.calls.clear()
             decision = decide()
+            # the model's choices among the oracle's entries while deciding (solo.llm.choose), journaled with it
+            decision.calls = [*decision.calls, *self._choices.calls]
+            self._choices.calls.clear()
             payloads = self._payloads(decision)
             head = self.journal.append(campaign.id, self.head, line, kind, payloads)
             for call in decision.calls:
@@ -657,7 +662,6 @@ class Session:
 
         def decide() -> Decision:
             nonlocal completed, oracle_rng
-            self._choices.calls.clear()
             state = self.state
             base = self.system.fold(state, self.system.settle(state, command))
             if self.head != basis:  # caught up with another process: choose afresh, without the model
@@ -682,8 +686,6 @@ class Session:
                 self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False)
             self.chronicle.world(decision, self._rng("world"))
             decision.command = completed
-            decision.calls = [*decision.calls, *self._choices.calls]
-            self._choices.calls.clear()
             return decision
 
         return decide

@@ -3,6 +3,7 @@ stand, and a small model only chooses among the oracle's entries."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -163,8 +164,8 @@ def test_a_chooser_picks_among_fitting_entries_and_leaves_the_oracle_stream_alon
 def test_a_scoring_model_journals_its_choice_and_writes_no_prose():
     calls: list = []
     scorer = Scorer("the")
-    choose = chooser(scorer, lambda: "HEAD", calls)
-    assert choose is not None and chooser(FakeBackend(), lambda: "", calls) is None
+    choose = chooser(scorer, lambda: "HEAD", calls.append)
+    assert choose is not None and chooser(FakeBackend(), lambda: "", calls.append) is None
     assert choose("consequences.blunder", ["A cat.", "the dog.", "the owl."]) == 1  # a tie keeps the earlier
     assert calls[0].output == "the dog." and calls[0].parameters["scores"] == [0.0, 1.0, 1.0]
     assert scorer.asked[0][0].startswith("HEAD") and scorer.asked[0][0].endswith("Narration:")
@@ -254,3 +255,24 @@ def test_a_recap_waits_until_the_way_forward_is_shown(tmp_path):
     repl.handle("scene end success")
     assert "recap" in order and shown_before_recap == [True]
     assert order.index("recap") > 0 and order[0] == "story"  # the way forward was told first
+
+
+def test_a_small_scoring_model_in_play_journals_its_choices_and_every_word_is_the_oracles(tmp_path):
+    class Small(Scorer):
+        def parameters(self) -> int:
+            return 135_000_000
+
+    scorer = Small("smell")
+    session = Session(Journal(tmp_path / "s.sqlite"), model=ModelNarrator(scorer))  # type: ignore[arg-type]
+    plain = Session(Journal(tmp_path / "p.sqlite"))
+    lines = ("campaign new Choose --seed 8", "pc add 'Nara Quinn' --dice 3", "scene start The docks",
+             "gamble Nara 'leap the gap' --dice 1", "resolve")
+    chosen, drawn = play(session, *lines), play(plain, *lines)
+    assert [r.get("dice") for r in chosen] == [r.get("dice") for r in drawn]  # the same dice: the same moment
+    calls = session.journal.model_calls(session.campaign.id)
+    assert calls and all(c["task"].startswith("choose ") for c in calls)
+    for call in calls:
+        asked = json.loads(call["parameters"])
+        assert call["output"] in asked["candidates"] and len(asked["scores"]) == len(asked["candidates"])
+    told = session.journal.narrations(session.campaign.id)
+    assert told and all(n["source"] == "oracle" for n in told)  # no word of the model's own

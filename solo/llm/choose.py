@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import NarratorError
 from ..narration import Chooser
-from .calls import Cast, ModelCall
+from .calls import ModelCall
 
 # Models with fewer parameters than this only choose (see the module's docstring): the bundled Gemma 3
 # 270M and SmolLM2-135M, measured in bench/ab.py, write prose that does not beat the oracle's.
@@ -47,10 +47,10 @@ def lead_in(table: str) -> str:
     return f"\n\nExample\nTask: {table.split('.')[0].replace('_', ' ')}\nNarration:"
 
 
-def chooser(backend: Any, head: Callable[[], str], calls: list[ModelCall]) -> Chooser | None:
+def chooser(backend: Any, head: Callable[[], str], keep: Callable[[ModelCall], None]) -> Chooser | None:
     """A chooser for ``OracleNarrator.chooser`` that scores with ``backend`` after ``head()`` (the
-    prompt head of the command being decided) and appends each call to ``calls``; None when the
-    backend cannot score (a remote server, a scripted stand-in)."""
+    prompt head of the command being decided) and gives each call to ``keep`` (for the journal);
+    None when the backend cannot score (a remote server, a scripted stand-in)."""
     score = getattr(backend, "score", None)
     if score is None:
         return None
@@ -71,7 +71,7 @@ def chooser(backend: Any, head: Callable[[], str], calls: list[ModelCall]) -> Ch
             scores = known[asked]
         except NarratorError as exc:
             call.fallback = str(exc)
-            calls.append(call)
+            keep(call)
             raise
         finally:
             call.duration_ms = (time.perf_counter() - start) * 1000
@@ -79,7 +79,7 @@ def chooser(backend: Any, head: Callable[[], str], calls: list[ModelCall]) -> Ch
         call.parameters["scores"] = [round(s, 4) for s in scores]
         call.output = texts[best]
         call.completion_tokens = 0
-        calls.append(call)
+        keep(call)
         return best
 
     return choose
