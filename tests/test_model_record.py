@@ -276,3 +276,25 @@ def test_a_small_scoring_model_in_play_journals_its_choices_and_every_word_is_th
         assert call["output"] in asked["candidates"] and len(asked["scores"]) == len(asked["candidates"])
     told = session.journal.narrations(session.campaign.id)
     assert told and all(n["source"] == "oracle" for n in told)  # no word of the model's own
+
+
+def test_the_repl_says_a_failing_server_once_per_command(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from solo.errors import NarratorError
+    from solo.repl import Repl
+
+    failure = NarratorError("the narration server at http://127.0.0.1:9/v1 went silent for 15 s: check that it is "
+                            "running and not overloaded, or play with --no-model")
+    session = Session(Journal(tmp_path / "f.sqlite"), model=ModelNarrator(FakeBackend(answers=[failure] * 20)))
+    play(session, "campaign new Stall --seed 3", "pc add Nara --dice 3")
+    out = io.StringIO()
+    repl = Repl(session, console=Console(file=out, width=300), history_dir=tmp_path, ask=lambda q: "")
+    repl.handle("scene start The docks")
+    shown = out.getvalue()
+    assert shown.count("http://127.0.0.1:9/v1 went silent") == 1 and "the oracle's words stand" in shown
+    assert "╭" in shown  # the oracle told the scene
+    repl.handle("snoop Nara the crates --dice 4")
+    assert out.getvalue().count("http://127.0.0.1:9/v1 went silent") == 2  # the next command says it again, once
