@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen clean
+.PHONY: play test bench bench-ab bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/scale.py 2000 20000
+
+bench-ab: $(STAMP)
+	$(BIN)/python bench/ab.py 4
 
 bench-narration: $(STAMP)
 	$(BIN)/python bench/narration.py 50

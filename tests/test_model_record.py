@@ -298,3 +298,14 @@ def test_the_repl_says_a_failing_server_once_per_command(tmp_path):
     assert "╭" in shown  # the oracle told the scene
     repl.handle("snoop Nara the crates --dice 4")
     assert out.getvalue().count("http://127.0.0.1:9/v1 went silent") == 2  # the next command says it again, once
+
+
+def test_a_name_only_the_models_own_words_bring_up_is_never_offered_as_canon(tmp_path):
+    backend = FakeBackend(answers=[lambda prompt: "Captain Shackle watches Nara from the pier."] * 20)
+    session = Session(Journal(tmp_path / "n.sqlite"), model=ModelNarrator(backend))
+    results = play(session, "campaign new Names --seed 3", "pc add Nara --dice 3", "scene start The docks",
+                   "snoop Nara the crates --dice 4")
+    told = [n for n in session.journal.narrations(session.campaign.id) if n["source"] == "model"]
+    assert told and any("Shackle" in n["text"] for n in told)  # the model's words stood...
+    offered = [p["name"] for r in results for p in r.get("canon_proposals", [])]
+    assert not any("Shackle" in name for name in offered)  # ...but its invented captain is no canon
