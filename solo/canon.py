@@ -16,6 +16,7 @@ snapshots treat the canon like the rest of the state.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from typing import Any, Literal
@@ -92,14 +93,38 @@ class Canon(BaseModel):
     due: int = 0  # consequences waiting for the next scene
     ticks: int = 0  # pressure counted so far, all told
 
+    @functools.cached_property
+    def key_index(self) -> dict[str, int]:
+        """Each key -> the position of its entry, built once per canon read from a file and then
+        carried along (and extended) by every canon an added entry makes of it (``canon_step``), so
+        folding a long canon stays linear. Being shared, it may name a position past this canon's
+        end or another fold's entry there: ``position`` checks what it finds, and builds this canon an
+        index of its own when it finds another fold's. It holds every key of this canon; a renaming
+        edit starts a fresh one."""
+        index: dict[str, int] = {}
+        for i, e in enumerate(self.entries):
+            index.setdefault(e.key, i)
+        return index
+
+    def position(self, key: str) -> int | None:
+        """The position of the entry of ``key``, or None."""
+        found = self.key_index.get(key)
+        if found is None:
+            return None
+        if found < len(self.entries) and self.entries[found].key == key:
+            return found
+        # another fold's entry at that position: this canon takes an index of its own (once per fork)
+        self.__dict__.pop("key_index", None)
+        return self.key_index.get(key)
+
     def find(self, name: str) -> Entry | None:
         """An entry by its name (a unique start, or a unique word, will do)."""
         key = canon_key(name)
         if not key:
             return None
-        exact = [e for e in self.entries if e.key == key]
-        if exact:
-            return exact[0]
+        exact = self.position(key)
+        if exact is not None:
+            return self.entries[exact]
         starts = [e for e in self.entries if e.key.startswith(key)]
         if len(starts) == 1:
             return starts[0]
@@ -108,8 +133,17 @@ class Canon(BaseModel):
 
     def has(self, name: str) -> bool:
         """An entry of exactly this name (its key) is in the canon."""
-        key = canon_key(name)
-        return any(e.key == key for e in self.entries)
+        return self.position(canon_key(name)) is not None
+
+    def added(self, entry: Entry) -> Canon:
+        """The canon with ``entry`` at its end (unless its key is taken), sharing the key index."""
+        if self.position(entry.key) is not None:
+            return self
+        index = self.key_index
+        grown = self.model_copy(update={"entries": self.entries + (entry,)})
+        index[entry.key] = len(self.entries)
+        grown.__dict__["key_index"] = index
+        return grown
 
     def of(self, *kinds: str, status: str | None = None) -> list[Entry]:
         return [e for e in self.entries if e.kind in kinds and (status is None or e.status == status)]
@@ -122,8 +156,14 @@ class Canon(BaseModel):
 
 
 def _replace(canon: Canon, key: str, **update: Any) -> Canon:
-    entries = tuple(e.model_copy(update=update) if e.key == key else e for e in canon.entries)
-    return canon.model_copy(update={"entries": entries})
+    at = canon.position(key)
+    if at is None:
+        return canon
+    entries = canon.entries[:at] + (canon.entries[at].model_copy(update=update),) + canon.entries[at + 1:]
+    replaced = canon.model_copy(update={"entries": entries})
+    if "name" in update:
+        replaced.__dict__.pop("key_index", None)  # a new key: the next look-up builds the index afresh
+    return replaced
 
 
 def canon_step(canon: Canon, payload: dict[str, Any]) -> Canon:
@@ -133,9 +173,7 @@ def canon_step(canon: Canon, payload: dict[str, Any]) -> Canon:
         entry = Entry(kind=payload["kind"], name=payload["name"], detail=payload.get("detail") or "",
                       attitude=payload.get("attitude"), where=payload.get("where"),
                       pinned=bool(payload.get("pinned")), source=payload.get("source") or "player")
-        if any(e.key == entry.key for e in canon.entries):
-            return canon
-        return canon.model_copy(update={"entries": canon.entries + (entry,)})
+        return canon.added(entry)
     if kind == "canon_edited":
         changes = {k: v for k, v in (payload.get("changes") or {}).items() if k in Entry.model_fields}
         return _replace(canon, payload["key"], **changes)

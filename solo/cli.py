@@ -169,10 +169,10 @@ def _model(opts: Options, background: bool) -> Any:
         backend = open_backend(opts.model, opts.llm_url, opts.no_model, background=background, llm_api=opts.llm_api)
         return ModelNarrator(backend) if backend is not None else None
     except ImportError as exc:
-        print(f"narration: the model stack is not installed ({exc.name}): playing with the oracle tables",
+        print(f"narration: the model stack is not installed ({inert(str(exc.name))}): playing with the oracle tables",
               file=sys.stderr)
     except SoloError as exc:
-        print(f"narration: {exc}; playing with the oracle tables", file=sys.stderr)
+        print(f"narration: {inert(str(exc))}; playing with the oracle tables", file=sys.stderr)
     return None
 
 
@@ -228,7 +228,9 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
     else:
         path = Path(name)
         try:
-            source = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            # lines end at "\n" only, as standard input's do: U+2028, U+0085, a form feed or a lone CR
+            # stay inside their line (and the parser refuses a control character in it)
+            source = path.read_bytes().decode("utf-8", errors="replace").split("\n")
         except (OSError, UnicodeDecodeError) as exc:
             print(f"error: cannot read {inert(name)[:80]}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
             return 2

@@ -30,5 +30,10 @@ class JournalError(SoloError):
     """The journal file cannot be used (missing campaign, unreadable file, ...)."""
 
 
+class JournalDamage(JournalError):
+    """A row of one campaign cannot be read (invalid JSON, a payload of the wrong shape): that
+    campaign's commands fail naming the row; the journal's other campaigns play on."""
+
+
 class NarratorError(SoloError):
     """A narrator could not produce text; callers fall back to the oracle."""

@@ -11,10 +11,12 @@ begun): what tells the end (``closing_tasks``) comes before the lines that open 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from .canon import Canon
+from .files import SOLO_MARK
 from .journal import Campaign, Journal
 from .kernel.events import TYPES
 from .kernel.registry import AnySystem
@@ -77,6 +79,34 @@ def _places(journal: Journal, campaign: Campaign, undone: dict[int, int]) -> lis
     return list(dict.fromkeys(titles))
 
 
+class Mentions:
+    """The canon entries a text names (its name, case ignored; the name's longest word a whole word
+    of the text), found through the text's own words: a text's cost is its length, however large
+    the canon."""
+
+    def __init__(self, canon: Canon):
+        self.by_word: dict[str, list[tuple[str, str]]] = {}  # a name's longest word -> (key, the name folded)
+        self.wordless: list[tuple[str, str]] = []  # names with no word in them: looked for whole
+        for e in canon.entries:
+            name = e.name.casefold()
+            words = _WORDS.findall(name)
+            if words:
+                self.by_word.setdefault(max(words, key=len), []).append((e.key, name))
+            elif name.strip():
+                self.wordless.append((e.key, name))
+
+    def __call__(self, text: str) -> list[str]:
+        folded = text.casefold()
+        found: dict[str, None] = {}
+        for word in dict.fromkeys(_WORDS.findall(folded)):
+            for key, name in self.by_word.get(word, ()):
+                if name in folded:
+                    found[key] = None
+        found.update((key, None) for key, name in self.wordless if name in folded)
+        return list(found)
+
+
+_WORDS = re.compile(r"\w+")
 T = TypeVar("T")
 CANON_HEADINGS = {"person": "People", "place": "Places", "thread": "Threads", "clue": "Clues",
                   "promise": "Promises and debts", "treasure": "Treasure"}
@@ -144,6 +174,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         f"seed: {campaign.seed}",
         f"created: {campaign.created}",
         f"tags: [solo, {system.name}]",
+        SOLO_MARK,
         f"cast: [{', '.join(_yaml(name) for name in system.export_names(status))}]",
         f"places: [{', '.join(_yaml(p) for p in _places(journal, campaign, undone))}]",
         "---",
@@ -153,16 +184,10 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         "",
     ]
     canon = canon or Canon()
-    names = [(e.key, e.name.casefold()) for e in canon.entries]
     by_key = {e.key: e.name for e in canon.entries}
     mentions: dict[str, list[str]] = {}  # canon entry -> the scenes whose story names it
     scene = "the opening"
-
-    def mentioned(text: str) -> None:
-        folded = text.casefold()
-        for key, name in names:
-            if name in folded and scene not in mentions.setdefault(key, []):
-                mentions[key].append(scene)
+    mentioned = Mentions(canon)
 
     for command in journal.iter_rows("commands", campaign.id):
         cid = int(command["id"])
@@ -173,7 +198,9 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
             if stored.type == "adventure_moved":
                 scene = stored.payload.get("title") or "an untitled scene"
         for row in [*its_notes, *its_narrations]:
-            mentioned(str(row["text"]))
+            for key in mentioned(str(row["text"])):
+                if scene not in mentions.setdefault(key, []):
+                    mentions[key].append(scene)
         lines: list[str] = []
         opened: list[str] | None = None  # where the command opens a section (a new game): from there on
         for i, stored in enumerate(its_events):

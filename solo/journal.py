@@ -26,7 +26,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .errors import JournalConflict, JournalError
+from .errors import JournalConflict, JournalDamage, JournalError
 
 Clock = Callable[[], str]
 
@@ -361,13 +361,45 @@ class Journal:
             raise JournalConflict("the campaign changed in another process: nothing was written") from None
         return Head(seq=seq, command=command)
 
+    def damage(self, campaign: int, where: str, why: str) -> JournalDamage:
+        """The one-line error for a row of ``campaign`` that cannot be read: it names the journal,
+        the campaign and the row, and says what to do."""
+        row = self.db.execute("SELECT name FROM campaigns WHERE id = ?", [campaign]).fetchone()
+        name = repr(row[0]) if row else f"number {campaign}"
+        return JournalDamage(f"the journal {self.path} is damaged: campaign {name}, {where}, {why}; nothing was "
+                             "written: restore a copy of the journal, or `campaign use` another campaign")
+
+    def _payload(self, campaign: int, seq: int, command: int, text: Any) -> dict[str, Any]:
+        """An event's stored payload: a JSON object, or ``JournalDamage`` naming the event."""
+        try:
+            payload = json.loads(text)
+        except (ValueError, TypeError, RecursionError):
+            raise self.damage(campaign, f"event {seq} (command {command})", "its payload is not valid JSON") from None
+        if not isinstance(payload, dict):
+            raise self.damage(campaign, f"event {seq} (command {command})", "its payload is not a JSON object")
+        return payload
+
+    def first_damage(self, campaign: int) -> None:
+        """``JournalDamage`` for the campaign's first event whose payload is not a JSON object (one
+        pass of SQLite's own JSON reader: a campaign that cannot be read fails when it opens, whether
+        or not a snapshot lies past the damage)."""
+        row = self.db.execute("SELECT seq, command, payload FROM events WHERE campaign = ?"
+                              " AND (json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
+                              [campaign]).fetchone()
+        if row is not None:
+            self._payload(campaign, *row)
+
+    def _stored(self, campaign: int, rows: Any) -> Iterator[StoredEvent]:
+        for seq, cmd, typ, ver, payload, created in rows:
+            yield StoredEvent(seq, cmd, typ, ver, self._payload(campaign, seq, cmd, payload), created)
+
     def events(self, campaign: int, *, after_command: int = 0) -> list[StoredEvent]:
         rows = self.db.execute(
             "SELECT seq, command, type, version, payload, created FROM events"
             " WHERE campaign = ? AND command > ? ORDER BY seq",
             [campaign, after_command],
         ).fetchall()
-        return [StoredEvent(seq, cmd, typ, ver, json.loads(payload), created) for seq, cmd, typ, ver, payload, created in rows]
+        return list(self._stored(campaign, rows))
 
     def events_of(self, campaign: int, types: Sequence[str]) -> list[StoredEvent]:
         """The campaign's events of the given types only, in order (undone ones included)."""
@@ -375,14 +407,13 @@ class Journal:
         rows = self.db.execute(
             "SELECT seq, command, type, version, payload, created FROM events"
             f" WHERE campaign = ? AND type IN ({marks}) ORDER BY seq", [campaign, *types]).fetchall()
-        return [StoredEvent(seq, cmd, typ, ver, json.loads(payload), created) for seq, cmd, typ, ver, payload, created in rows]
+        return list(self._stored(campaign, rows))
 
     def iter_events(self, campaign: int) -> Iterator[StoredEvent]:
         """``events``, read lazily from a cursor: memory stays flat however long the campaign."""
         cursor = self.db.execute("SELECT seq, command, type, version, payload, created FROM events"
                                  " WHERE campaign = ? ORDER BY seq", [campaign])
-        for seq, cmd, typ, ver, payload, created in cursor:
-            yield StoredEvent(seq, cmd, typ, ver, json.loads(payload), created)
+        yield from self._stored(campaign, cursor)
 
     def iter_rows(self, table: str, campaign: int) -> Iterator[dict[str, Any]]:
         """The rows of ``commands``, ``notes`` or ``narrations`` of a campaign, by command, read lazily."""
@@ -414,12 +445,15 @@ class Journal:
     def undone_commands(self, campaign: int) -> dict[int, int]:
         """Each undone command id -> the id of the undo command that reverted it."""
         rows = self.db.execute(
-            "SELECT command, payload FROM events WHERE campaign = ? AND type = 'command_undone' ORDER BY seq", [campaign]
-        ).fetchall()
+            "SELECT seq, command, payload FROM events WHERE campaign = ? AND type = 'command_undone' ORDER BY seq",
+            [campaign]).fetchall()
         undone: dict[int, int] = {}
-        for by, payload in rows:
-            for target in json.loads(payload)["commands"]:
-                undone[int(target)] = by
+        for seq, by, payload in rows:
+            targets = self._payload(campaign, seq, by, payload).get("commands")
+            if not isinstance(targets, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in targets):
+                raise self.damage(campaign, f"event {seq} (command {by})", "an undo that names no commands")
+            for target in targets:
+                undone[target] = by
         return undone
 
     # snapshots --------------------------------------------------------------------
@@ -431,12 +465,17 @@ class Journal:
             [campaign, head.command, head.seq, json.dumps(state), self.clock()],
         )
 
-    def snapshots(self, campaign: int) -> Iterator[tuple[Head, dict[str, Any]]]:
+    def snapshots(self, campaign: int) -> Iterator[tuple[Head, Any]]:
+        """The campaign's snapshots, newest first; one whose state does not parse comes as None."""
         cursor = self.db.execute(
             "SELECT command, seq, state FROM snapshots WHERE campaign = ? ORDER BY command DESC", [campaign]
         )
         for command, seq, state in cursor:
-            yield Head(seq=seq, command=command), json.loads(state)
+            try:
+                data = json.loads(state)
+            except (ValueError, TypeError, RecursionError):
+                data = None  # a damaged cache: passed over (``replay --verify`` names it)
+            yield Head(seq=seq, command=command), data
 
     # notes, narration, search ---------------------------------------------------
 

@@ -14,8 +14,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from .errors import JournalError
-from .journal import Head, Journal
+from .journal import Head, Journal, StoredEvent
 from .canon import Canon, canon_step
 from .kernel.events import (
     CANON,
@@ -82,14 +84,43 @@ class Ledger:
                 tension = self.system.tension_step(tension, event)
         return Folded(state, tension, progress, canon)
 
-    def decode(self, kind: str, payload: dict[str, Any]) -> Event:
+    def decode(self, kind: str, payload: dict[str, Any], campaign: int | None = None,
+               where: str = "") -> Event:
         """A stored event; ``JournalError`` (one line) for one this version cannot read: a newer
-        solo's event type, or a damaged row."""
+        solo's event type, or (``JournalDamage``, naming the campaign and ``where``) a damaged row."""
         try:
             return session_event_from_dict(payload) if kind in TYPES else self.system.event_from_dict(payload)
         except (ValueError, KeyError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-            raise JournalError(f"the journal holds a {kind!r} event this version of solo cannot read "
-                               f"({type(exc).__name__}): update solo to play this campaign") from None
+            errors = exc.errors() if isinstance(exc, ValidationError) else []
+            newer = kind not in TYPES and kind == payload.get("type") and any(
+                e["type"] == "union_tag_invalid" for e in errors)
+            if newer or campaign is None:
+                raise JournalError(f"the journal holds a {kind!r} event this version of solo cannot read "
+                                   f"({type(exc).__name__}): update solo to play this campaign") from None
+            field = ".".join(str(x) for x in errors[0]["loc"]) if errors else ""
+            raise self.journal.damage(campaign, where, f"its {kind!r} payload is of the wrong shape"
+                                      + (f" (at {field[:60]})" if field else "")) from None
+
+    def events_folded(self, campaign: int, *, after_command: int = 0, upto: int | None = None,
+                      undone: dict[int, int]) -> Iterator[tuple[StoredEvent, Event]]:
+        """The stored events that fold (the commands not undone, up to ``upto``), each decoded."""
+        for stored in self.journal.events(campaign, after_command=after_command):
+            if upto is not None and stored.command > upto:
+                break
+            if stored.command in undone or stored.type in UNFOLDED:
+                continue
+            if stored.type == "narrated" and stored.payload.get("task") != "lesson":
+                continue  # a table draw: the journal's record, nothing to fold
+            yield stored, self.decode(stored.type, stored.payload, campaign, _where(stored))
+
+    def step_stored(self, folded: Folded, campaign: int, stored: StoredEvent, event: Event) -> Folded:
+        """``step`` for one stored event; an event the state cannot take (a damaged row that reads
+        but names what is not there) is ``JournalDamage`` naming it."""
+        try:
+            return self.step(folded, (event,))
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError, LookupError) as exc:
+            raise self.journal.damage(campaign, _where(stored), f"its {stored.type!r} event does not fit the "
+                                      f"campaign's state ({type(exc).__name__})") from None
 
     def fold(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Folded, Head]:
         """Everything the events of the commands not undone fold into, starting from the
@@ -102,18 +133,9 @@ class Ledger:
             loaded = self._snapshot(campaign, undone)
             if loaded is not None:
                 folded, after = loaded
-
-        def live() -> Iterator[Event]:
-            for stored in self.journal.events(campaign, after_command=after):
-                if upto is not None and stored.command > upto:
-                    break
-                if stored.command in undone or stored.type in UNFOLDED:
-                    continue
-                if stored.type == "narrated" and stored.payload.get("task") != "lesson":
-                    continue  # a table draw: the journal's record, nothing to fold
-                yield self.decode(stored.type, stored.payload)
-
-        return self.step(folded, live()), self.journal.head(campaign)
+        for stored, event in self.events_folded(campaign, after_command=after, upto=upto, undone=undone):
+            folded = self.step_stored(folded, campaign, stored, event)
+        return folded, self.journal.head(campaign)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
         return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
@@ -159,13 +181,11 @@ class Ledger:
                     problems.append(f"the snapshot at command {stops[at][0]} differs from the replay")
                 at += 1
 
-        for stored in self.journal.events(campaign):
+        damaged = [c for c, data in kept if data is None]
+        problems += [f"the snapshot at command {c} is damaged (it does not parse)" for c in sorted(damaged)]
+        for stored, event in self.events_folded(campaign, undone=undone):
             check_through(stored.command - 1)
-            if stored.command in undone or stored.type in UNFOLDED:
-                continue
-            if stored.type == "narrated" and stored.payload.get("task") != "lesson":
-                continue
-            folded = self.step(folded, (self.decode(stored.type, stored.payload),))
+            folded = self.step_stored(folded, campaign, stored, event)
         head = self.journal.head(campaign)
         check_through(head.command)
         expected = self.snapshot_data(folded)
@@ -175,4 +195,8 @@ class Ledger:
         if memory_head == head and self.snapshot_data(memory) != expected:
             problems.insert(0, "the state in memory differs from the replay")
         return {"ok": not problems, "events": head.seq, "commands": head.command, "snapshots_checked": len(stops),
-                "snapshots_stale": len(kept) - len(stops), "differences": problems}
+                "snapshots_stale": len(kept) - len(stops) - len(damaged), "differences": problems}
+
+
+def _where(stored: StoredEvent) -> str:
+    return f"event {stored.seq} (command {stored.command})"

@@ -66,6 +66,7 @@ class RulesReference(Meta):
 class ExportMarkdown(Meta):
     file: str
     story: bool = False  # hide the mechanics: dice, rolls, table draws
+    force: bool = False  # replace an existing file solo did not write
 
 
 class Recap(Meta):
@@ -272,7 +273,7 @@ def _pregen(a: Args) -> PregenAdd:
 def _export(a: Args) -> ExportMarkdown:
     if a.positionals[0].casefold() != "md":
         raise a.fail(f"the export format is md, not {a.positionals[0][:30]!r}")
-    return ExportMarkdown(file=text(a, "the file", a.positionals[1:]), story=a.flag("story"))
+    return ExportMarkdown(file=text(a, "the file", a.positionals[1:]), story=a.flag("story"), force=a.flag("force"))
 
 
 def _recap(a: Args) -> Recap:
@@ -424,8 +425,10 @@ def kernel_specs() -> SpecTable:
              (Option("--json", "json", takes_value=False),), max_args=0),
         Spec("rules", "rules [TOPIC]", "a short rules reference (no topic: the installed rule systems and topics)",
              lambda a: RulesReference(topic=" ".join(a.positionals) or None)),
-        Spec("export", "export md FILE [--story]", "the campaign as a Markdown journal (--story: without the mechanics)",
-             _export, (Option("--story", "story", takes_value=False),), min_args=2),
+        Spec("export", "export md FILE [--story] [--force]",
+             "the campaign as a Markdown journal (--story: without the mechanics; --force: replace a file solo did not write)",
+             _export, (Option("--story", "story", takes_value=False), Option("--force", "force", takes_value=False)),
+             min_args=2),
         Spec("recap", "recap [scene|leg|campaign]",
              "what has happened so far in this scene (or this Leg, or the whole campaign)", _recap, max_args=1),
         Spec("search", "search WORDS", "full-text search over notes and narration",
@@ -461,9 +464,10 @@ def find_spec(words: list[str], system: AnySystem | None) -> tuple[Spec, int] | 
     return None
 
 
-def parse(line: str, system: AnySystem | None = None) -> Any:
+def parse(line: str, system: AnySystem | None = None, *, campaign: bool = True) -> Any:
     """A checked command for ``line`` in a campaign of ``system`` (by default, the default rule
-    system's); ``InvalidCommand`` if it cannot be one."""
+    system's); ``InvalidCommand`` if it cannot be one. ``campaign=False``: no campaign is open (a
+    command of another system's is not said to be foreign to one)."""
     if system is None:
         system = get_system(DEFAULT)
     why = refusal(line)
@@ -478,7 +482,10 @@ def parse(line: str, system: AnySystem | None = None) -> Any:
         if group:
             raise InvalidCommand(f"{words[0][:30]} what? one of: {', '.join(group)}")
         for other in installed().values():
-            if system is not None and other.name != system.name and system_specs(other).find(words):
+            if other.name != system.name and system_specs(other).find(words):
+                if not campaign:
+                    raise InvalidCommand(f"{words[0][:30]!r} is a command of the {other.title} rules and no campaign "
+                                         f"is open: `campaign new NAME --rules {other.name}`, or `campaign use NAME`")
                 raise InvalidCommand(f"{words[0][:30]!r} is a command of the {other.title} rules; this campaign plays "
                                      f"{system.title} (`help` lists its commands)")
         raise InvalidCommand(f"unknown command {words[0][:30]!r}: type `help` for the list")

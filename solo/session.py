@@ -33,6 +33,7 @@ from .canon import Canon
 from .chronicle import Chronicle, seed_canon
 from .context import Context
 from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
+from .files import write_atomically
 from .inert import inert
 from .journal import Campaign, Head, Journal, StoredEvent, storage_message
 from .kernel.events import (
@@ -182,6 +183,7 @@ class Session:
         of a newer solo), raise a one-line error and keep the campaign that was current."""
         system = get_system(campaign.rules)
         ledger = Ledger(self.journal, system)
+        self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
         story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
@@ -246,7 +248,7 @@ class Session:
     def execute(self, line: str) -> Outcome:
         """Run one line; never raises for bad input, rules or conflicts."""
         try:
-            command = parser.parse(line, self.system)
+            command = parser.parse(line, self.system, campaign=self.campaign is not None)
         except SoloError as exc:
             return Outcome(line=line, ok=False, error=str(exc))
         return self.run(command, line)
@@ -266,6 +268,12 @@ class Session:
             with contextlib.suppress(SoloError, sqlite3.Error, OSError):  # the journal is whole; resync from it if it reads
                 self.reload()
             return Outcome(line=line, ok=False, error=storage_message(exc, self.journal.path), kind=kind)
+        if isinstance(command, parser.Replay) and not result.get("ok", True):  # damage found: the line fails
+            differences = result.get("differences") or ["a difference"]
+            more = f" (and {len(differences) - 1} more)" if len(differences) > 1 else ""
+            return Outcome(line=line, ok=False, result=result, kind=kind,
+                           error=f"replay --verify: {inert(str(differences[0]))}{more}; the journal's events stand, "
+                                 "the snapshots are a cache: restore a copy of the journal if the events are damaged")
         return Outcome(line=line, ok=True, result=result, kind=kind)
 
     def open_suggestions(self) -> list[dict[str, Any]]:
@@ -988,29 +996,22 @@ class Session:
             path = self.base_dir / path
         lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story,
                                canon=self.canon)
-        part = path.with_name(path.name + ".part")  # written beside it, then put in its place whole
-        size = 0
-        try:
-            with part.open("w", encoding="utf-8") as out:
-                # the lines joined by newlines, trailing white space held back so the file ends in one newline
-                held, first = "", True
-                for line in lines:
-                    piece = inert(line) if first else "\n" + inert(line)
-                    first = False
-                    body = piece.rstrip()
-                    if body:
-                        out.write(held + body)
-                        size += len((held + body).encode())
-                        held = piece[len(body):]
-                    else:
-                        held += piece
-                out.write("\n")
-                size += 1
-            part.replace(path)
-        except (OSError, ValueError) as exc:
-            with contextlib.suppress(OSError, ValueError):
-                part.unlink(missing_ok=True)
-            raise JournalError(f"cannot write {str(path)[:80]}: {getattr(exc, 'strerror', None) or exc}") from None
+
+        def pieces() -> Iterator[str]:
+            """The lines joined by newlines, trailing white space held back so the file ends in one newline."""
+            held, first = "", True
+            for line in lines:
+                piece = inert(line) if first else "\n" + inert(line)
+                first = False
+                body = piece.rstrip()
+                if body:
+                    yield held + body
+                    held = piece[len(body):]
+                else:
+                    held += piece
+            yield "\n"
+
+        size = write_atomically(path, pieces(), self.journal.path, force=command.force)
         return {"file": str(path), "bytes": size}
 
 

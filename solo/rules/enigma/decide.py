@@ -189,7 +189,7 @@ def _match(owned: tuple[str, ...], wanted: str, owner: str, kind: str) -> str:
     exact = [o for o in owned if fold_name(o) == key]
     if exact:
         return exact[0]
-    if key.isdigit() and 1 <= int(key) <= len(owned):  # by its number on the sheet
+    if key.isascii() and key.isdigit() and len(key) <= 4 and 1 <= int(key) <= len(owned):  # its number on the sheet
         return owned[int(key) - 1]
     partial = [o for o in owned if key in fold_name(o)]
     if len(partial) == 1:

@@ -218,6 +218,9 @@ def _contest(state: HaasteetState, c: rc.Contest, rng: random.Random) -> tuple[A
         _here(other)
     if other is not None and fold(other.name) == fold(who.name):
         raise RuleViolation("a contest needs another side")
+    if isinstance(other, Character) and not 1 <= c.opp_rating <= 3:
+        raise RuleViolation(f"{other.name} is a character: a character's rating is 1 to 3 (--opp-rating), "
+                            f"not {c.opp_rating}")
     if c.opp_spend is not None and other is None:
         raise RuleViolation(f"{c.vs} has no strengths to spend: `enemy add {c.vs}` first, or leave out --opp-spend")
     paid, spent = pay(who, c.spend)

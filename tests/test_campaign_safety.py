@@ -1,0 +1,208 @@
+"""Nothing a file or a command can do loses a campaign: an export never lands on the journal, its
+WAL or SHM, a folder, a device or a file solo did not write; one damaged event shuts its own
+campaign, named, and the journal's other campaigns play on."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from playing import ok
+from solo.journal import Journal
+from solo.session import Session
+
+
+def solo(*args: str, db: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), "--no-model", *args],
+                          capture_output=True, text=True, timeout=120, cwd=cwd,
+                          env=dict(os.environ, NO_COLOR="1", PYTHONPATH=os.pathsep.join(sys.path)))
+
+
+def no_internal_error(done: subprocess.CompletedProcess[str]) -> None:
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1, 2), (done.returncode, done.stderr)
+
+
+def campaigns(db: Path) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute("SELECT name FROM campaigns ORDER BY id")]
+
+
+@pytest.fixture
+def played(tmp_path):
+    db = tmp_path / "j.db"
+    session = Session(Journal(db), seed_source=lambda: 3, base_dir=tmp_path)
+    ok(session, "campaign new Quay --seed 3")
+    ok(session, "note the harbour at dusk")
+    yield session, db
+    session.journal.close()
+
+
+# export targets ---------------------------------------------------------------------------
+
+
+def journal_names(db: Path) -> list[str]:
+    return ["j.db", "./j.db", str(db), f"{db.parent}/../{db.parent.name}/j.db", "j.db-wal", "j.db-shm",
+            str(db) + "-wal", "j.db-journal"]
+
+
+@pytest.mark.parametrize("which", range(8))
+def test_export_never_writes_onto_the_journal_or_its_files(played, which):
+    session, db = played
+    name = journal_names(db)[which]
+    before = db.read_bytes()
+    outcome = session.execute(f"export md {name}")
+    assert not outcome.ok and "journal" in (outcome.error or "") and "another file" in (outcome.error or "")
+    assert "\n" not in (outcome.error or "")
+    assert db.read_bytes() == before and campaigns(db) == ["Quay"]
+    ok(session, "note still whole")
+
+
+def test_export_refuses_a_symlink_or_hard_link_to_the_journal(played):
+    session, db = played
+    (db.parent / "link.md").symlink_to(db)
+    os.link(db, db.parent / "hard.md")
+    for name in ("link.md", "hard.md"):
+        outcome = session.execute(f"export md {name} --force")
+        assert not outcome.ok and "journal" in (outcome.error or ""), outcome.error
+    assert campaigns(db) == ["Quay"]
+
+
+def test_the_command_line_export_onto_the_journal_keeps_every_campaign(tmp_path):
+    db = tmp_path / "j.db"
+    for name in ("A", "B"):
+        no_internal_error(solo("campaign", "new", name, "--seed", "2", db=db))
+    for target in ("j.db", "./j.db", str(tmp_path / ".." / tmp_path.name / "j.db"), "j.db-wal", "j.db-shm"):
+        done = solo("export", "md", target, db=db, cwd=tmp_path)
+        no_internal_error(done)
+        assert done.returncode == 1 and "journal" in done.stdout + done.stderr
+        assert campaigns(db) == ["A", "B"]
+
+
+def test_export_refuses_a_folder_and_a_non_regular_file(played, tmp_path):
+    session, db = played
+    (tmp_path / "folder").mkdir()
+    os.mkfifo(tmp_path / "pipe")
+    for name, words in (("folder", "is a folder"), ("pipe", "not a regular file"),
+                        ("/dev/null", "not a regular file")):
+        outcome = session.execute(f"export md {name} --force")
+        assert not outcome.ok and words in (outcome.error or ""), outcome.error
+    assert (tmp_path / "folder").is_dir() and (tmp_path / "pipe").is_fifo()
+    assert Path("/dev/null").is_char_device()
+
+
+def test_export_replaces_only_its_own_files_unless_forced(played, tmp_path):
+    session, _ = played
+    mine = tmp_path / "notes.txt"
+    mine.write_text("my own words\n")
+    outcome = session.execute("export md notes.txt")
+    assert not outcome.ok and "--force" in (outcome.error or "") and "solo did not write" in (outcome.error or "")
+    assert mine.read_text() == "my own words\n"
+    ok(session, "export md out.md")
+    first = (tmp_path / "out.md").read_text()
+    assert first.startswith("---\n") and "generator: solo" in first
+    ok(session, "note later")
+    ok(session, "export md out.md")  # its own file: replaced without asking
+    assert "later" in (tmp_path / "out.md").read_text()
+    ok(session, "export md notes.txt --force")
+    assert "generator: solo" in mine.read_text()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
+def test_an_export_through_a_symlink_replaces_the_file_it_points_at(played, tmp_path):
+    session, _ = played
+    ok(session, "export md real.md")
+    (tmp_path / "alias.md").symlink_to(tmp_path / "real.md")
+    ok(session, "note through the link")
+    ok(session, "export md alias.md")
+    assert (tmp_path / "alias.md").is_symlink() and "through the link" in (tmp_path / "real.md").read_text()
+
+
+def test_a_planted_part_file_cannot_redirect_the_export(played, tmp_path):
+    session, db = played
+    (tmp_path / "e.md.part").symlink_to(db)
+    before = db.read_bytes()
+    ok(session, "export md e.md")
+    assert db.read_bytes() == before and "generator: solo" in (tmp_path / "e.md").read_text()
+
+
+# damaged events -----------------------------------------------------------------------------
+
+
+def two_campaigns(tmp_path: Path) -> tuple[Path, int]:
+    """A journal with campaigns A and B (B current), B's events past a snapshot; returns the file
+    and B's id."""
+    db = tmp_path / "j.db"
+    session = Session(Journal(db), seed_source=lambda: 3, base_dir=tmp_path)
+    ok(session, "campaign new A --seed 3")
+    ok(session, "pc add Nara --knack climbing")
+    ok(session, "campaign new B --seed 4")
+    ok(session, "pc add Ugo --knack lying")
+    ok(session, "note B's harbour")
+    assert session.campaign is not None
+    b = session.campaign.id
+    session.journal.close()
+    return db, b
+
+
+def damage(db: Path, campaign: int, payload: str, which: str = "MAX") -> int:
+    with sqlite3.connect(db) as conn:
+        seq = conn.execute(f"SELECT {which}(seq) FROM events WHERE campaign = ? AND type != 'command_undone'",
+                           [campaign]).fetchone()[0]
+        conn.execute("UPDATE events SET payload = ? WHERE campaign = ? AND seq = ?", [payload, campaign, seq])
+    return int(seq)
+
+
+DAMAGES = ['{"type": "pc_added", "name": ', '[1, 2]', '{"type": "pc_added"}', '"text"']
+
+
+@pytest.mark.parametrize("payload", DAMAGES, ids=["bad-json", "a-list", "wrong-shape", "a-string"])
+def test_one_damaged_event_shuts_only_its_campaign_and_names_it(tmp_path, payload):
+    db, b = two_campaigns(tmp_path)
+    seq = damage(db, b, payload, "MIN")
+    session = Session(Journal(db), base_dir=tmp_path)
+    listed = ok(session, "campaign list")
+    assert [c["name"] for c in listed["campaigns"]] == ["A", "B"]
+    for line in ("status", "note more", "log", "export md b.md", "replay --verify", "campaign use B"):
+        outcome = session.execute(line)
+        error = outcome.error or ""
+        assert not outcome.ok and "'B'" in error and f"event {seq}" in error and str(db) in error, (line, error)
+        assert "\n" not in error and "b.md" not in error.split("damaged")[0]
+    ok(session, "campaign use A")
+    for line in ("status", "note A goes on", "log", "export md a.md", "replay --verify", "gamble Nara climb --knack climbing --dice 5,6"):
+        ok(session, line)
+    assert ok(session, "replay --verify")["ok"]
+    session.journal.close()
+
+
+def test_damage_past_a_snapshot_is_found_when_the_campaign_opens(tmp_path, monkeypatch):
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db, b = two_campaigns(tmp_path)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM snapshots WHERE campaign = ?", [b]).fetchone()[0] >= 1
+    seq = damage(db, b, "{not json", "MIN")
+    session = Session(Journal(db), base_dir=tmp_path)
+    outcome = session.execute("export md e.md")
+    assert not outcome.ok and f"event {seq}" in (outcome.error or "") and "cannot write" not in (outcome.error or "")
+    assert not (tmp_path / "e.md").exists()
+    session.journal.close()
+
+
+@pytest.mark.parametrize("args", [["campaign", "list"], ["campaign", "use", "A"], ["status"], ["note", "x"],
+                                  ["log"], ["export", "md", "e.md"], ["replay", "--verify"]])
+def test_the_command_line_on_a_journal_with_one_damaged_campaign(tmp_path, args):
+    db, b = two_campaigns(tmp_path)
+    seq = damage(db, b, '{"type": "pc_added", "name": ', "MIN")
+    done = solo(*args, db=db, cwd=tmp_path)
+    no_internal_error(done)
+    if args[:2] in (["campaign", "list"], ["campaign", "use"]):
+        assert done.returncode == 0, done.stdout + done.stderr
+    else:
+        assert done.returncode == 1 and f"event {seq}" in done.stdout + done.stderr
