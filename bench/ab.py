@@ -48,14 +48,14 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
              "--exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4",
              "challenge add Orc --tier exceptional --disposition 90 --sentient", "scene start The ford",
              "risk Anna exertion --dark 2 --vs Orc", "risk Anna reason", "challenge strike Orc Anna",
-             "risk Anna finesse", "scene end"),
+             "risk Anna finesse", "scene end success"),
     "haasteet": ("campaign new Ab --rules haasteet --seed {seed}",
                  "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2", "scene start The study",
                  "challenge Sammy 'search the desk' --clue --rating 3", "challenge Sammy 'climb the shelves'",
-                 "enemy add Ghoul --tenacity 2", "contest Sammy 'outstare' --vs Ghoul", "scene end"),
+                 "enemy add Ghoul --tenacity 2", "contest Sammy 'outstare' --vs Ghoul", "scene end success"),
     "alpha": ("campaign new Ab --rules alpha --seed {seed}", "pc add Null --attack d8 --endure d10 --navigate d6",
               "scene start The old ford", "enemy add Soldier --count 2", "combat start --enemies 'Soldier 1'",
-              "attack Null 'Soldier 1' --melee", "next", "attack Null 'Soldier 1' --melee", "next", "scene end"),
+              "attack Null 'Soldier 1' --melee", "next", "attack Null 'Soldier 1' --melee", "next", "scene end success"),
     "beyond-code": ("campaign new Ab --rules beyond-code --deck example --seed {seed} --draw wanderer",
                     "choose 1", "turn end", "choose 2", "turn end", "choose 1", "turn end", "choose 3", "turn end"),
 }
@@ -83,7 +83,16 @@ def standing(session: Session) -> str:
         return ""
     keep = {k: v for k, v in status.items() if k in ("scene", "scene_title", "leg", "day", "time", "chaos", "tension",
                                                      "characters", "cast", "enemies", "foes", "challenges", "game")}
-    return json.dumps(keep, ensure_ascii=False)[:700]
+    return json.dumps(_kept(keep), ensure_ascii=False)[:900]
+
+
+def _kept(value: Any) -> Any:
+    """``value`` without what says nothing (empty, false, None), so the state reads in a line."""
+    if isinstance(value, dict):
+        return {k: _kept(v) for k, v in value.items() if v not in (None, False, [], {}, "")}
+    if isinstance(value, list):
+        return [_kept(v) for v in value]
+    return value
 
 
 def play(system: str, seed: int, model: ModelNarrator | None) -> list[dict[str, Any]]:

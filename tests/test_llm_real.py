@@ -44,12 +44,25 @@ def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
     record = OutcomeRecord(task="wide_shot", characters=("Nara Quinn",))
     told, calls = model.retell(oracle, record, cast=CAST, seed=3)
     assert calls and calls[0].prompt_tokens > 800
-    assert any(c.output.strip() for c in calls)  # it wrote words (on the rails a first answer may stop at the facts)
     assert "\x1b" not in told.text and told.text.strip()
     if told.source == "model":
-        assert contradictions(told.text, record) == []
-    else:  # the checks refused the model's words twice: the oracle's stand, with the reason
+        assert any(c.output.strip() for c in calls) and contradictions(told.text, record) == []
+    else:  # the checks refused the model's words (or it added nothing, and was not asked again): the oracle's stand
         assert told.text == oracle.text and "model fallback" in told.origin
+        assert len(calls) == 1 or calls[0].output.strip()  # nothing added: never asked a second time
+
+
+def test_the_bundled_model_chooses_the_entry_that_fits_the_story(backend):
+    """What the bundled model does in play (solo.llm.choose): it scores the oracle's candidates after
+    the story's head; an entry of the story's own setting reads likelier than one of another world."""
+    model = ModelNarrator(backend, prompts=PROMPTS)
+    assert not model.writes_prose()  # 268M parameters: it chooses, it does not write
+    head = model.head(CAST) + "\n\nExample\nTask: wide shot\nNarration:"
+    fitting = "The engine room of the tramp steamer: steam hisses from a cracked valve beside Nara Quinn."
+    foreign = "Quarterly revenue grew by four percent, the board of directors reported on Tuesday."
+    scores = backend.score(head, [foreign, fitting])
+    assert scores[1] > scores[0]
+    assert backend.score(head, [foreign, fitting]) == scores  # the same prompt scores the same
 
 
 def test_a_warm_call_evaluates_only_the_new_suffix(backend):
