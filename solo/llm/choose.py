@@ -3,8 +3,9 @@
 A model of the bundled size (Gemma 3 270M, SmolLM2-135M) writes prose a reader rejects nine times in
 ten, but it can say which of several fitting table entries reads most likely after the story so far.
 So wherever the oracle draws an entry to tell (a consequence, a success, an enemy's move, a Wide
-Shot's opening...), the dice's draw and a few more fitting entries are scored by the model (the mean
-log-probability of each entry's tokens after the story's head) and the likeliest is told
+Shot's opening...), the dice's draw and a few more fitting entries are scored by the model (how much the
+story's head raises the mean log-probability of each entry's first tokens over the same tokens after
+nothing: ``LlamaBackend.score``) and the best is told
 (``OracleNarrator.pick``). Every word the player reads is then the oracle's, so the floor is the
 oracle; the model only changes which of its words. A scoring call cannot come back empty, and each
 one is journaled like any model call (its candidates, their scores and the one chosen).
