@@ -32,7 +32,7 @@ from .adventure import Adventure, find_adventure, load_adventure
 from .canon import Canon
 from .chronicle import Chronicle, seed_canon
 from .context import Context
-from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
+from .errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from .files import write_atomically
 from .inert import inert
 from .journal import Campaign, Head, Journal, StoredEvent, storage_message
@@ -807,8 +807,10 @@ class Session:
 
     def _choosing_head(self) -> str:
         """The head of the prompts of the command being decided, after which the model scores the
-        oracle's candidate entries (``solo.llm.choose``)."""
-        assert self.model is not None
+        oracle's candidate entries (``solo.llm.choose``). A model gone since (it failed to load, or
+        narration was turned off) chooses nothing: the dice's draw stands."""
+        if self.model is None or not self.narrate:
+            raise NarratorError("no model to choose")
         return self.model.head(self._cast(self.head.command + 1))
 
     def _with_head(self, propose: Any, command: int) -> Any:

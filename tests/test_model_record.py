@@ -309,3 +309,15 @@ def test_a_name_only_the_models_own_words_bring_up_is_never_offered_as_canon(tmp
     assert told and any("Shackle" in n["text"] for n in told)  # the model's words stood...
     offered = [p["name"] for r in results for p in r.get("canon_proposals", [])]
     assert not any("Shackle" in name for name in offered)  # ...but its invented captain is no canon
+
+
+def test_a_model_gone_chooses_nothing_and_journals_nothing(tmp_path):
+    class Small(Scorer):
+        def parameters(self) -> int:
+            return 135_000_000
+
+    session = Session(Journal(tmp_path / "g.sqlite"), model=ModelNarrator(Small("smell")))  # type: ignore[arg-type]
+    play(session, "campaign new Gone --seed 8", "pc add Nara --dice 3")
+    session.model = None  # the REPL drops a model that failed to load
+    play(session, "scene start The docks")
+    assert session.journal.model_calls(session.campaign.id) == []
