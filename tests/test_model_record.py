@@ -44,6 +44,9 @@ FACTS = "The stones crumble under Nara Quinn."
     ("Her Peril goes from 2 to 5.", BLUNDER, FACTS, "", "from 2 to 5"),
     ("Her Grit is down to 7 now.", BLUNDER, FACTS, "", "a number the record does not (7)"),
     ("Only 4 hours remain.", BLUNDER, FACTS, "", "a number the record does not (4)"),
+    # a number of the record, said of the wrong character
+    ("Max's Peril climbs to 5.", BLUNDER.model_copy(update={"characters": ("Nara Quinn", "Max Dumont")}), FACTS, "",
+     "gives Max Dumont a number the record does not give them (5)"),
     # a "Leg 3" the adventure does not have
     ("And so Leg 3 begins in Cairo.", BLUNDER, FACTS, "Leg 1: Marseille. Leg 2: Vienna.", "names Leg 3"),
     # the memory block and prompt headings read back

@@ -287,6 +287,15 @@ def unbacked(own: str, record: OutcomeRecord, facts: str, story: str) -> list[st
     invented = [n for n in numbers_near(without_numbered_names(own, named), TRACKS) if n not in given]
     if invented:
         problems.append(f"gives a number the record does not ({invented[0]})")
+    for name in dict.fromkeys(named):  # a number said of one character must be that character's
+        before_after = record.peril.get(name)
+        theirs = {*before_after, abs(before_after[1] - before_after[0])} if before_after else set()
+        theirs |= {record.targets[name]} if name in record.targets else set()
+        spoken = re.finditer(rf"\b{re.escape(_first(name))}\b[^.!?]{{0,40}}?\b(?:{TRACKS})\b[^.!?\d]{{0,20}}(\d{{1,6}})",
+                           without_numbered_names(own, [n for n in named if n != name]), re.I)
+        wrong = [int(m.group(1)) for m in spoken if int(m.group(1)) not in theirs]
+        if wrong and not any(f"from {wrong[0]}" in f or f"to {wrong[0]}" in f for f in problems):
+            problems.append(f"gives {name} a number the record does not give them ({wrong[0]})")
     known = {m.group(0).casefold() for m in PARTS.finditer(f"{facts} {story}")}
     parts = [m.group(0) for m in PARTS.finditer(own) if m.group(0).casefold() not in known]
     if parts:
