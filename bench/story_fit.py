@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 
-from solo.adventure import load_adventure
+from solo.adventure import load_adventure, shipped_adventures
 from solo.rules.alpha import SYSTEM as ALPHA
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.director import PulpNarrator
 from solo.story import Progress, progress_step, tags_from_words
 from solo.tables import Draw, Entry, OracleTables, fits, system_tables
 
-FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
+ADVENTURES = sorted(shipped_adventures().values())  # every rule system's data/adventures/
 
 # Titles a player might give an improvised scene, and the setting each one means.
 TITLES: tuple[tuple[str, frozenset[str]], ...] = tuple((title, frozenset(tags.split())) for title, tags in (
@@ -126,7 +125,7 @@ def share(counts: list[int]) -> str:
 
 def adventure_scenes(count: int, tables: OracleTables, untagged: OracleTables) -> None:
     base, blind_base = PulpNarrator(tables), PulpNarrator(untagged)
-    scenes = [frozenset(s.tags) for p in sorted(FOLDER.glob("*.toml")) for leg in load_adventure(p).legs
+    scenes = [frozenset(s.tags) for p in ADVENTURES for leg in load_adventure(p).legs
               for s in leg.scenes if s.tags]
     rng = random.Random(1931)
     totals = {"fitted": [0, 0], "blind": [0, 0]}
@@ -190,7 +189,7 @@ def titled_scenes(count: int, tables: OracleTables, untagged: OracleTables) -> N
 
 def title_words() -> None:
     named = total = right = wrong = 0
-    for path in sorted(FOLDER.glob("*.toml")):
+    for path in ADVENTURES:
         for leg in load_adventure(path).legs:
             for scene in leg.scenes:
                 total += 1

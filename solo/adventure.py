@@ -1,4 +1,9 @@
-"""Adventure files: the campaigns/ folder's TOML, validated into a typed adventure.
+"""Adventure files: TOML validated into a typed adventure.
+
+Each rule system ships its adventures inside its package (``data/adventures/*.toml``, part of
+the system's interface: a third party's system ships its own the same way); a user's own live in
+``campaigns/`` (of the folder solo runs from, or of solo's data folder; ``SOLO_CAMPAIGNS`` names
+another) or anywhere, named by path.
 
 An adventure names its rule system (``rules``, default ``enigma``), a title, a premise, a
 villain and its scheme, 1-5 Legs (the system's chapters) of Scenes, and optional
@@ -168,7 +173,8 @@ def message(path: Path, exc: ValidationError) -> str:
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        return load_toml(path, missing=f"{str(path)[:120]}: no such file (adventures live in campaigns/)")
+        return load_toml(path, missing=f"{str(path)[:120]}: no such file (give a file, or the name of an adventure "
+                                        "that `campaign new X --from ?` lists)")
     except DataFileError as exc:
         raise AdventureError(str(exc)) from None
 
@@ -195,22 +201,52 @@ def load_adventure(path: str | Path) -> Adventure:
     return adventure
 
 
-def campaigns_folder() -> Path:
+def campaigns_folders() -> list[Path]:
+    """Where a user's own adventures are looked for by name: ``SOLO_CAMPAIGNS``, else ``campaigns/``
+    in the folder solo runs from (a checkout) and in solo's data folder (an installed solo)."""
     import os
 
     env = os.environ.get("SOLO_CAMPAIGNS")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "campaigns"
+    if env:
+        return [Path(env)]
+    from platformdirs import user_data_dir
+
+    return [Path.cwd() / "campaigns", Path(user_data_dir("solo", appauthor=False)) / "campaigns"]
+
+
+def shipped_adventures() -> dict[str, Path]:
+    """The adventures every installed rule system ships (its ``data/adventures/*.toml``), by file name."""
+    from .kernel.registry import installed
+
+    found: dict[str, Path] = {}
+    for system in installed().values():
+        for path in (system.data / "adventures").glob("*.toml"):
+            found.setdefault(path.name, path)
+    return dict(sorted(found.items()))  # by file name, whatever system plays it (the REPL's menu order)
+
+
+def available_adventures() -> list[Path]:
+    """The adventures found by name: the user's own first, then the shipped ones of the same name left out."""
+    own = [p for folder in campaigns_folders() for p in sorted(folder.glob("*.toml"))]
+    names = {p.name for p in own}
+    return [*own, *(p for name, p in shipped_adventures().items() if name not in names)]
 
 
 def find_adventure(name: str, base: Path | None = None) -> Path:
-    """A path as given, relative to ``base``, or a file name inside campaigns/."""
+    """A path as given, relative to ``base``, or by name (``.toml`` optional; a folder before it is
+    passed over): the user's own in ``campaigns/``, then those the rule systems ship."""
     candidates = [Path(name).expanduser()]
     if base is not None:
         candidates.append(base / name)
-    folder = campaigns_folder()
-    candidates += [folder / name, folder / f"{name}.toml", folder / Path(name).name]
+    for folder in campaigns_folders():
+        candidates += [folder / name, folder / f"{name}.toml", folder / Path(name).name]
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise AdventureError(f"no adventure file {name!r} (those in campaigns/: "
-                         f"{', '.join(sorted(p.name for p in folder.glob('*.toml'))) or 'none'})")
+    shipped = shipped_adventures()
+    short = Path(name).name
+    for key in (short, f"{short}.toml"):
+        if key in shipped:
+            return shipped[key]
+    names = sorted(dict.fromkeys(p.stem for p in available_adventures()))
+    raise AdventureError(f"no adventure {name[:80]!r}: give a file, or one of {', '.join(names) or 'none installed'}")

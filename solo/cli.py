@@ -19,24 +19,28 @@ import sqlite3
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from pathlib import Path
-
-from platformdirs import user_data_dir
-from rich.console import Console
 
 from .errors import SoloError
 from .i18n import set_language
-from .inert import InertConsole, inert
+from .inert import inert
 from .journal import Journal, storage_message
-from .render import render
 from .session import Outcome, Session
+
+if TYPE_CHECKING:
+    from .console import InertConsole
+
+# A one-shot command imports what it needs when it needs it: rich and the render and export stacks
+# only where something is printed through them (`status --json` prints JSON), the model stack only
+# with a model option (bench/startup.py measures the start against a bare interpreter).
 
 USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--llm-api API] [--no-model] [--lang en|fi] COMMAND
   solo play [CAMPAIGN] [--director]  play interactively (--director: co-pilot for a human Director)
   solo script FILE|- [--json]  run a file of commands (- reads standard input)
   solo LINE...                 run one command, e.g. solo status --json
   solo help                    list the commands
+  solo --version               print the version
   --llm-url URL                narrate with an OpenAI-compatible server (llama.cpp, vLLM, Ollama), streamed
   --llm-api chat|completions|auto  its endpoint: chat for instruction models, completions for base models;
                                default $SOLO_LLM_API, else auto (asked of the server on the first narration)
@@ -55,11 +59,17 @@ class Options:
 
 
 def default_db() -> str:
-    return os.environ.get("SOLO_DB") or str(Path(user_data_dir("solo", appauthor=False)) / "journal.sqlite")
+    env = os.environ.get("SOLO_DB")
+    if env:
+        return env
+    from platformdirs import user_data_dir
+
+    return str(Path(user_data_dir("solo", appauthor=False)) / "journal.sqlite")
 
 
 def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
-    opts = Options(db=default_db(), model=os.environ.get("SOLO_MODEL"))
+    opts = Options(db="", model=os.environ.get("SOLO_MODEL"))
+    given_db = False  # the default journal is looked up (platformdirs) only when --db names none
     rest = list(argv)
     while rest and rest[0].startswith("--"):
         flag, eq, inline = rest[0].partition("=")
@@ -75,6 +85,7 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
             if flag == "--lang":
                 set_language(value)  # an unknown code: InvalidCommand, one line on stderr
             else:
+                given_db = given_db or flag == "--db"
                 setattr(opts, flag[2:].replace("-", "_"), value)
         elif flag == "--no-model":
             opts.no_model = True
@@ -84,8 +95,12 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
             rest = rest[1:]
         elif flag in ("--help", "-h"):
             return opts, ["--usage"]
+        elif flag == "--version":
+            return opts, ["--version"]
         else:
             raise SoloError(f"unknown option {flag}; {USAGE.splitlines()[0]}")
+    if not given_db:
+        opts.db = default_db()
     opts.llm_api = opts.llm_api or os.environ.get("SOLO_LLM_API") or None
     if opts.llm_api is not None:
         from .llm.remote import APIS
@@ -103,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if rest == ["--usage"]:
         print(USAGE)
+        return 0
+    if rest == ["--version"]:
+        from . import __version__
+
+        print(f"solo {__version__}")
         return 0
     if opts.db.strip() in ("", ":memory:") or opts.db.startswith("file::memory:"):
         print("error: --db needs a file: an empty name or :memory: would keep nothing", file=sys.stderr)
@@ -198,9 +218,16 @@ def _model_failure(outcome: Outcome, number: int | None = None) -> None:
         print(f"{'' if number is None else f'line {number}: '}{inert(str(failure))}", file=sys.stderr)
 
 
-def _print(session: Session, outcome: Outcome, console: Console | None = None) -> None:
-    console = console or InertConsole(highlight=False, soft_wrap=True)
-    console.print(render(outcome, session.system))
+def _console() -> InertConsole:
+    from .console import InertConsole
+
+    return InertConsole(highlight=False, soft_wrap=True)
+
+
+def _print(session: Session, outcome: Outcome, console: InertConsole | None = None) -> None:
+    from .render import render
+
+    (console or _console()).print(render(outcome, session.system))
 
 
 def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
@@ -236,7 +263,7 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
             return 2
         base_dir = Path.cwd()
     session = Session(journal, base_dir=base_dir, model=model)
-    console = InertConsole(highlight=False, soft_wrap=True)
+    console = _console()
     all_ok = True
     for number, text in script_lines(source):
         outcome = session.execute(text)
@@ -269,7 +296,7 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
 
 
 def _plain_loop(session: Session, names: list[str]) -> int:
-    console = InertConsole(highlight=False, soft_wrap=True)
+    console = _console()
     if names:
         _print(session, session.execute(shlex.join(["campaign", "use", *names])), console)
     console.print(f"{session.system.intro.split(';')[0]}. Type `help` for commands, Ctrl-D to leave.")

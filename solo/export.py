@@ -30,6 +30,22 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
             return [f"- *{e['question']}*{about} — {e['answer']}."]
         dice = ", ".join(str(d) for d in e["dice"])
         return [f"- Oracle ({e['odds']}): *{e['question']}*{about} — **{e['answer']}** (dice {dice})."]
+    if kind == "fate_asked":  # the Mythic oracle (credited where it is used)
+        about = f" (about [[#{e['about']}]])" if e.get("about") else ""
+        event = " A random event." if e["random_event"] else ""
+        if story:
+            return [f"- *{e['question']}*{about} — {e['answer']}.{event}"]
+        focus = f" (focus: {e['event']['focus']})" if e.get("event") else ""
+        return [f"- Fate Chart ({e['odds']}, Chaos Factor {e['chaos']}): *{e['question']}*{about} — **{e['answer']}** "
+                f"(d100 {e['roll']}).{event}{focus} *Mythic GME 2e.*"]
+    if kind == "scene_checked" and not story:
+        change = f" {e['change']}" if e.get("change") else ""
+        return [f"- Scene check: d10 {e['roll']} against Chaos Factor {e['chaos']}, {e['result']}.{change}"]
+    if kind == "chaos_moved" and not story:
+        return [f"- Chaos Factor {e['before']} → {e['after']} ({e['why']})."]
+    if kind == "oracle_chosen" and not story:
+        oracle = f"Mythic's (Chaos Factor {e['chaos']})" if e["oracle"] == "mythic" else "the classic one"
+        return [f"- The oracle: {oracle}."]
     if kind == "canon_added":
         return [f"- New in the canon: [[#{e['name']}]] ({e['kind']})."]
     if kind == "canon_closed":

@@ -10,9 +10,10 @@ controls (which include the 8-bit CSI) are shown as visible symbols.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from .console import InertConsole as InertConsole
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -31,6 +32,15 @@ def inert(text: str) -> str:
     return _CONTROL.sub(_picture, text) if _CONTROL.search(text) else text
 
 
+def escape(text: str) -> str:
+    """``text`` with rich's markup escaped (``rich.markup.escape``), so that a name holding ``[bold]``
+    prints as written. rich is imported on the first call: a command that prints nothing through it
+    (``solo status --json``) never loads it."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
 def refusal(line: str) -> str | None:
     """Why a typed line cannot be a command (a control character, several lines), or None."""
     if "\n" in line:
@@ -43,9 +53,11 @@ def refusal(line: str) -> str | None:
     return None
 
 
-class InertConsole(Console):
-    """A rich console that shows the text it prints inert (markup strings; other renderables are
-    built by our own code from text already passed through ``inert``)."""
+def __getattr__(name: str) -> Any:
+    """``InertConsole`` (in ``solo.console``) where code asks this module for it: rich is imported
+    when something is printed through it, not by every command that only checks a line."""
+    if name == "InertConsole":
+        from .console import InertConsole
 
-    def print(self, *objects: Any, **kwargs: Any) -> None:  # noqa: A003 - rich's own name
-        super().print(*(inert(o) if isinstance(o, str) else o for o in objects), **kwargs)
+        return InertConsole
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,8 +7,8 @@ One command is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) in WAL mode;
 a writer whose view of the campaign is stale is refused with ``JournalConflict``
 or, if it asks to follow, catches up inside the same transaction.
 
-Rows are written with plain SQL inside our own transactions; sqlite-utils builds
-the schema, the full-text indexes and serves the queries.
+Rows are written with plain SQL inside our own transactions; sqlite-utils builds the
+full-text indexes and serves the row and search queries, imported on first use (``Store``).
 """
 
 from __future__ import annotations
@@ -22,11 +22,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from .errors import JournalConflict, JournalDamage, JournalError
+
+if TYPE_CHECKING:
+    import sqlite_utils
+    from sqlite_utils.db import Table
 
 Clock = Callable[[], str]
 
@@ -35,10 +37,37 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+class Store:
+    """The journal's SQLite connection, with sqlite-utils' table helpers built on first use.
+
+    Opening and reading a journal needs only ``sqlite3``; sqlite-utils (about 0.3 s to import with
+    what it brings) is loaded when a full-text index is built or searched or rows are listed, so a
+    one-shot command such as ``solo status --json`` does not wait for it. The connection is set up
+    as ``sqlite_utils.Database`` sets one up (recursive triggers on), so a journal reads the same
+    whichever of the two opened it."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+        self._db: sqlite_utils.Database | None = None
+        conn.execute("PRAGMA recursive_triggers=on;")
+
+    def execute(self, sql: str, parameters: Sequence[Any] | dict[str, Any] | None = None) -> sqlite3.Cursor:
+        return self.conn.execute(sql) if parameters is None else self.conn.execute(sql, parameters)
+
+    def table(self, name: str) -> Table:
+        import sqlite_utils
+
+        if self._db is None or self._db.conn is not self.conn:  # a test may swap the connection
+            self._db = sqlite_utils.Database(self.conn)
+        return self._db.table(name)
+
+    __getitem__ = table
+
+
 # --- migrations -------------------------------------------------------------------
 
 
-def _m001_initial(db: sqlite_utils.Database) -> None:
+def _m001_initial(db: Store) -> None:
     db.execute(
         """CREATE TABLE IF NOT EXISTS campaigns (
             id INTEGER PRIMARY KEY,
@@ -79,7 +108,7 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT)")
 
 
-def _m002_narration_and_model_calls(db: sqlite_utils.Database) -> None:
+def _m002_narration_and_model_calls(db: Store) -> None:
     db.execute(
         """CREATE TABLE IF NOT EXISTS narrations (
             id INTEGER PRIMARY KEY,
@@ -110,12 +139,12 @@ def _m002_narration_and_model_calls(db: sqlite_utils.Database) -> None:
     )
 
 
-def _m003_full_text_search(db: sqlite_utils.Database) -> None:
+def _m003_full_text_search(db: Store) -> None:
     db.table("notes").enable_fts(["text"], create_triggers=True, replace=True)
     db.table("narrations").enable_fts(["text"], create_triggers=True, replace=True)
 
 
-def _m004_snapshots(db: sqlite_utils.Database) -> None:
+def _m004_snapshots(db: Store) -> None:
     db.execute(
         """CREATE TABLE IF NOT EXISTS snapshots (
             campaign INTEGER NOT NULL REFERENCES campaigns(id),
@@ -127,13 +156,13 @@ def _m004_snapshots(db: sqlite_utils.Database) -> None:
     )
 
 
-def _m005_campaign_adventures(db: sqlite_utils.Database) -> None:
+def _m005_campaign_adventures(db: Store) -> None:
     columns = {row[1] for row in db.execute("PRAGMA table_info(campaigns)").fetchall()}
     if "adventure" not in columns:
         db.execute("ALTER TABLE campaigns ADD COLUMN adventure TEXT")  # the adventure file, as JSON
 
 
-Migration = tuple[str, Callable[[sqlite_utils.Database], None]]
+Migration = tuple[str, Callable[[Store], None]]
 
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001_initial),
@@ -144,7 +173,7 @@ MIGRATIONS: list[Migration] = [
 ]
 
 
-def migrate(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATIONS, clock: Clock = utc_now) -> list[str]:
+def migrate(db: Store, migrations: Sequence[Migration] = MIGRATIONS, clock: Clock = utc_now) -> list[str]:
     """Apply the migrations not yet recorded in ``_migrations``, in order; returns their names.
 
     Each runs in its own write transaction, so two processes opening a new file at
@@ -166,11 +195,11 @@ def migrate(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATI
     return applied
 
 
-def _has_migrations(db: sqlite_utils.Database) -> bool:
+def _has_migrations(db: Store) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone() is not None
 
 
-def newer_migrations(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
+def newer_migrations(db: Store, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
     """Migrations recorded in the file that this version does not know: a newer solo wrote it."""
     known = {name for name, _ in migrations}
     return [row[0] for row in db.execute("SELECT name FROM _migrations ORDER BY name").fetchall() if row[0] not in known]
@@ -267,7 +296,7 @@ class Journal:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
-            self.db = sqlite_utils.Database(conn)
+            self.db = Store(conn)
             migrate(self.db, clock=clock)
             newer = newer_migrations(self.db)
         except sqlite3.DatabaseError as exc:

@@ -21,6 +21,7 @@ from .journal import Head, Journal, StoredEvent
 from .canon import Canon, canon_step
 from .kernel.events import (
     CANON,
+    ORACLE,
     TYPES,
     AdventureMoved,
     Narrated,
@@ -31,12 +32,13 @@ from .kernel.events import (
     session_event_to_dict,
 )
 from .kernel.registry import AnySystem
+from .mythic import OracleState, oracle_step
 from .story import Progress, progress_step
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
 SNAPSHOT_VERSION = 6  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags;
 # 5: canon; 6: a titled improvised scene, Progress.named)
-UNFOLDED = frozenset({"command_undone", "oracle_asked", "recap_written"})  # session events nothing folds
+UNFOLDED = frozenset({"command_undone", "oracle_asked", "recap_written", "fate_asked", "scene_checked"})  # session events nothing folds
 Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
 
 
@@ -55,6 +57,7 @@ class Folded:
     tension: int
     progress: Progress
     canon: Canon = Canon()
+    oracle: OracleState = OracleState()  # the campaign's oracle (solo.mythic): classic until chosen
 
 
 class Ledger:
@@ -73,16 +76,19 @@ class Ledger:
         """Fold events: rules events into the state and the tension, the session's own into
         the adventure's progress and the canon."""
         state, tension, progress, canon = folded.state, folded.tension, folded.progress, folded.canon
+        oracle = folded.oracle
         for event in events:
             if isinstance(event, SessionEvent):
                 if isinstance(event, (AdventureMoved, SceneEnded, SceneTagged, Narrated)):
                     progress = progress_step(progress, session_event_to_dict(event))
                 elif getattr(event, "type", None) in CANON:
                     canon = canon_step(canon, session_event_to_dict(event))
+                elif getattr(event, "type", None) in ORACLE:
+                    oracle = oracle_step(oracle, session_event_to_dict(event))
             else:
                 state = self.system.apply(state, event)
                 tension = self.system.tension_step(tension, event)
-        return Folded(state, tension, progress, canon)
+        return Folded(state, tension, progress, canon, oracle)
 
     def decode(self, kind: str, payload: dict[str, Any], campaign: int | None = None,
                where: str = "") -> Event:
@@ -138,8 +144,11 @@ class Ledger:
         return folded, self.journal.head(campaign)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
-        return {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
+        data = {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
                 "progress": folded.progress.model_dump(mode="json"), "canon": folded.canon.model_dump(mode="json")}
+        if folded.oracle != OracleState():  # a classic campaign's snapshot keeps the shape it always had
+            data["oracle"] = folded.oracle.model_dump(mode="json")
+        return data
 
     def _snapshot(self, campaign: int, undone: dict[int, int]) -> tuple[Folded, int] | None:
         """The newest usable snapshot and its command. Snapshots are a cache: one of another
@@ -151,7 +160,8 @@ class Ledger:
                 continue
             try:
                 folded = Folded(self.system.state_from_dict(data["rules"]), int(data["tension"]),
-                                Progress.model_validate(data["progress"]), Canon.model_validate(data["canon"]))
+                                Progress.model_validate(data["progress"]), Canon.model_validate(data["canon"]),
+                                OracleState.model_validate(data.get("oracle", {})))
             except (KeyError, TypeError, ValueError):
                 continue
             return folded, head.command

@@ -130,7 +130,8 @@ class OracleNarrator:
         action, subject, origin = meaning
         text = told.text.rstrip()
         text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f" Meaning: {action} {subject}."
-        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}"})
+        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}",
+                                       "facts": {**told.facts, "meaning": {"action": action, "subject": subject}}})
 
     def oracle_event(self, rng: random.Random) -> Narration:
         """A random event (``oracle_events.event``), what it concerns (``oracle_events.focus``), and

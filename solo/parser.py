@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import mythic
 from .canon import Kind
 from .errors import InvalidCommand, SoloError
 from .inert import refusal
@@ -33,6 +34,7 @@ class CampaignNew(Meta):
     rules: str | None = None  # None: the adventure's, else the default
     source: str | None = None  # --from FILE
     options: dict[str, list[str]] = Field(default_factory=dict)  # the system's own options, read by it
+    oracle: Literal["classic", "mythic"] | None = None  # --oracle: None is classic
 
 
 class CampaignUse(Meta):
@@ -86,8 +88,8 @@ class Help(Meta):
 
 class Ask(Meta):
     question: str
-    odds: str = "even"
-    dice: tuple[int, ...] | None = None
+    odds: str = "even"  # the classic oracle's five odds or Mythic's nine (solo.mythic.ODDS)
+    dice: tuple[int, ...] | None = None  # the classic oracle's two d6, or Mythic's d100 (0: the dice's 00)
     why: bool = False  # also draw a meaning (an action and a subject) to read the answer by
     about: str | None = None  # a canon thread or person the question is about
 
@@ -129,6 +131,34 @@ class SceneEnd(Meta):
 
     outcome: Literal["success", "failure"]
     closes: tuple[str, ...] = ()  # canon threads the scene's end closes
+    chaos: Literal["up", "down", "same"] | None = None  # Mythic: how the Chaos Factor moves (None: same)
+
+
+class OracleUse(Meta):
+    """`oracle [classic|mythic]`: show or switch the campaign's oracle (journaled, undone by `undo`)."""
+
+    oracle: Literal["classic", "mythic"] | None = None
+
+
+class Chaos(Meta):
+    """`chaos [N]`: show or set Mythic's Chaos Factor."""
+
+    value: int | None = None
+
+
+class FateChance(Meta):
+    """`chart [ODDS]`: the exact chances of each answer and of a random event at this Chaos Factor."""
+
+    odds: str | None = None
+
+
+class WithOracle(Meta):
+    """A rule system's own `scene start` or `scene end`, with what the Mythic oracle adds to it:
+    the scene check's d10 typed (``check``) and how the Chaos Factor moves (``chaos``)."""
+
+    command: Any
+    check: int | None = None
+    chaos: Literal["up", "down", "same"] | None = None
 
 
 class SceneShow(Meta):
@@ -206,7 +236,7 @@ READ_ONLY = (Status, Help, RulesReference, Search, ExportMarkdown, Log, Campaign
 CANON_WRITES = (CanonAdd, CanonEdit, CanonClose, CanonPin, CanonAccept, Clock)
 JOURNAL_ONLY = (Note, Ask, Answer, Treasure, Draw, Tell, Accept, Edit, SceneEnd, Recap, *CANON_WRITES)
 
-ODDS = ("certain", "likely", "even", "unlikely", "impossible")
+ODDS = mythic.CLASSIC_ODDS  # the classic oracle's; Mythic's nine are mythic.ODDS
 
 
 # --- builders -------------------------------------------------------------------------------
@@ -216,13 +246,14 @@ def _campaign_new(a: Args) -> CampaignNew:
     seed = a.one("seed")
     rules = a.one("rules")
     own = {dest: values if isinstance(values, list) else [str(values)]
-           for dest, values in a.options.items() if dest not in ("seed", "rules", "source")}
+           for dest, values in a.options.items() if dest not in ("seed", "rules", "source", "oracle")}
     new = CampaignNew(
         name=text(a, "the campaign's name", a.positionals),
         seed=None if seed is None else number(a, seed, "the seed", 0, 2**63 - 1),
         rules=rules.casefold() if rules else None,
         source=a.one("source"),
         options=own,
+        oracle=_oracle(a, a.one("oracle")),
     )
     if own and (rules or not new.source):  # parse, then trust: the system reads its own options now
         try:
@@ -236,13 +267,65 @@ def _campaign_new(a: Args) -> CampaignNew:
     return new
 
 
+def _oracle(a: Args, word: str | None) -> Literal["classic", "mythic"] | None:
+    if word is None:
+        return None
+    found = word.casefold()
+    if found == "mythic":
+        return "mythic"
+    if found == "classic":
+        return "classic"
+    raise a.fail(f"the oracle is classic or mythic, not {word[:30]!r}")
+
+
 def _ask(a: Args) -> Ask:
-    odds = (a.one("odds") or "even").casefold()
-    if odds not in ODDS:
-        raise a.fail(f"{odds[:30]!r} are not odds: choose from {', '.join(ODDS)}")
+    words = list(a.positionals)
+    given = a.one("odds")
+    odds = mythic.odds_name(given) if given is not None else None
+    if given is not None and odds is None:
+        raise a.fail(f"{given[:30]!r} are not odds: choose from {', '.join(mythic.ODDS)} (50-50 is even)")
+    if given is None:
+        odds, words = _trailing_odds(words)
     dice = a.one("dice")
-    return Ask(question=text(a, "the question", a.positionals), odds=odds, dice=None if dice is None else faces(a, dice),
-               why=a.flag("why"), about=a.one("about"))
+    rolled: tuple[int, ...] | None = None
+    if dice is not None:  # two d6 for the classic oracle, one d100 (00 is 100) for Mythic's: the oracle checks
+        rolled = faces(a, dice) if "," in dice else (number(a, dice, "the die", 0, 100),)
+    return Ask(question=text(a, "the question", words), odds=odds or "even", dice=rolled, why=a.flag("why"),
+               about=a.one("about"))
+
+
+def _trailing_odds(words: list[str]) -> tuple[str | None, list[str]]:
+    """`Is the door locked? likely`: the odds named after a question's question mark (one word or
+    two), and the question's words without them; no question mark before them, no odds."""
+    for n in (2, 1):
+        named = mythic.odds_name(" ".join(words[-n:])) if len(words) > n else None
+        if named is not None and words[-n - 1].endswith("?"):
+            return named, words[:-n]
+    return None, words
+
+
+def _chaos(a: Args) -> Chaos:
+    if not a.positionals:
+        return Chaos()
+    return Chaos(value=number(a, a.positionals[0], "the Chaos Factor", mythic.CHAOS_MIN, mythic.CHAOS_MAX))
+
+
+def _chart(a: Args) -> FateChance:
+    if not a.positionals:
+        return FateChance()
+    odds = mythic.odds_name(" ".join(a.positionals)) or _trailing_odds(list(a.positionals))[0]
+    if odds is None:
+        raise a.fail(f"{' '.join(a.positionals)[:30]!r} are not odds: choose from {', '.join(mythic.ODDS)}")
+    return FateChance(odds=odds)
+
+
+def _move(a: Args, word: str | None) -> Literal["up", "down", "same"] | None:
+    if word is None:
+        return None
+    moves: dict[str, Literal["up", "down", "same"]] = {"up": "up", "down": "down", "same": "same"}
+    if word.casefold() not in moves:
+        raise a.fail(f"--chaos moves the Chaos Factor up, down or same, not {word[:30]!r}")
+    return moves[word.casefold()]
 
 
 def _edit(a: Args) -> Edit:
@@ -260,7 +343,7 @@ def _scene_end(a: Args) -> SceneEnd:
         "fail": "failure"}
     if word not in outcomes:
         raise a.fail(f"say how the scene ended: success or failure, not {word[:30]!r}")
-    return SceneEnd(outcome=outcomes[word], closes=tuple(a.many("closes")))
+    return SceneEnd(outcome=outcomes[word], closes=tuple(a.many("closes")), chaos=_move(a, a.one("chaos")))
 
 
 def _pregen(a: Args) -> PregenAdd:
@@ -348,15 +431,17 @@ def _optional_number(a: Args, what: str) -> int | None:
     return number(a, a.positionals[0], what, 1, 10_000) if a.positionals else None
 
 
-CAMPAIGN_OPTIONS = (Option("--seed", "seed"), Option("--rules", "rules"), Option("--from", "source"))
+CAMPAIGN_OPTIONS = (Option("--seed", "seed"), Option("--rules", "rules"), Option("--from", "source"),
+                    Option("--oracle", "oracle"))
 
 
 @cache
 def kernel_specs() -> SpecTable:
     return SpecTable([
-        Spec("campaign new", "campaign new NAME [--seed N] [--rules SYSTEM] [--from FILE] [the system's options]",
+        Spec("campaign new", "campaign new NAME [--seed N] [--rules SYSTEM] [--from FILE] [--oracle classic|mythic] "
+             "[the system's options]",
              "create a campaign and make it current (`rules` lists the systems; ENIGMA takes "
-             "--optional just-the-thing,flashpoints)", _campaign_new, CAMPAIGN_OPTIONS, min_args=1,
+             "--optional just-the-thing,flashpoints; --oracle mythic: Mythic's Fate Chart and Chaos Factor)", _campaign_new, CAMPAIGN_OPTIONS, min_args=1,
              open_options=True),
         Spec("campaign use", "campaign use NAME", "switch to another campaign",
              lambda a: CampaignUse(name=text(a, "the campaign's name", a.positionals)), min_args=1),
@@ -364,19 +449,30 @@ def kernel_specs() -> SpecTable:
              max_args=0),
         Spec("campaign validate", "campaign validate FILE", "check an adventure file (or a system's pregens file)",
              lambda a: CampaignValidate(file=text(a, "the file", a.positionals)), min_args=1),
-        Spec("scene end", "scene end success|failure [--closes THREAD]...",
-             "the scene is over: the story offers the way forward (--closes: a thread it settles)",
-             _scene_end, (Option("--closes", "closes", multi=True),), min_args=1, max_args=1),
+        Spec("scene end", "scene end success|failure [--closes THREAD]... [--chaos up|down|same]",
+             "the scene is over: the story offers the way forward (--closes: a thread it settles; --chaos: Mythic's "
+             "Chaos Factor up when the cast was not in control, down when it was)",
+             _scene_end, (Option("--closes", "closes", multi=True), Option("--chaos", "chaos")), min_args=1,
+             max_args=1),
         Spec("scene show", "scene show", "the scene under way: where, who is on stage, what is in the way, clues "
              "found, enemies", lambda a: SceneShow(), max_args=0),
         Spec("pc pregen", "pc pregen [NAME] [--dice N]",
              "add a ready-made character (no name: list the adventure's and the rule system's)", _pregen,
              (Option("--dice", "dice"),)),
-        Spec("ask", "ask QUESTION [--odds certain|likely|even|unlikely|impossible] [--dice D,D] [--why] [--about NAME]",
-             "a yes/no question to the oracle (--why: with an action and a subject to read it by; --about: a thread "
-             "or person of the canon it concerns)", _ask,
+        Spec("ask", "ask QUESTION [--odds ODDS] [--dice D,D|N] [--why] [--about NAME]",
+             "a yes/no question to the oracle (classic odds: certain, likely, even, unlikely, impossible, two d6; "
+             "Mythic's: also nearly-certain, very-likely, very-unlikely, nearly-impossible, 50-50, one d100; "
+             "the odds may follow the question: `ask Is it locked? likely`; --why: with an action and a subject to "
+             "read it by; --about: a thread or person of the canon it concerns)", _ask,
              (Option("--odds", "odds"), Option("--dice", "dice"), Option("--why", "why", takes_value=False),
               Option("--about", "about")), min_args=1),
+        Spec("oracle", "oracle [classic|mythic]", "show or switch the campaign's oracle: the classic one, or "
+             "Mythic's Fate Chart and Chaos Factor (`rules mythic`; undo reverts it)",
+             lambda a: OracleUse(oracle=_oracle(a, a.positionals[0] if a.positionals else None)), max_args=1),
+        Spec("chaos", "chaos [N]", "show Mythic's Chaos Factor, or set it (1-9)", _chaos, max_args=1),
+        Spec("chart", "chart [ODDS | QUESTION ODDS]", "Mythic's Fate Chart at this Chaos Factor: the exact chance "
+             "of each answer and of a random event (ODDS: that row only; `chart Is it locked? likely` before asking)",
+             _chart, aliases=("fate",)),
         Spec("canon", "canon [NAME|KIND]", "the story's canon: people, places, threads, clues, promises, treasure "
              "(a name: that entry and where it came up)", _canon_show),
         Spec("canon add", "canon add KIND NAME [--detail TEXT] [--attitude A] [--where PLACE] [--pin]",
@@ -490,7 +586,63 @@ def parse(line: str, system: AnySystem | None = None, *, campaign: bool = True) 
                                      f"{system.title} (`help` lists its commands)")
         raise InvalidCommand(f"unknown command {words[0][:30]!r}: type `help` for the list")
     spec, used = found
-    return parse_args(spec, words[used:], alias=" ".join(words[:used]).casefold())
+    tokens = words[used:]
+    if spec.name in ORACLE_EXTENDED and spec in system_specs(system).specs:
+        return _with_oracle(spec, tokens, " ".join(words[:used]).casefold())
+    return parse_args(spec, tokens, alias=" ".join(words[:used]).casefold())
+
+
+# A rule system's own commands the Mythic oracle adds an option to, and the option
+ORACLE_EXTENDED = {"scene start": "--check", "scene end": "--chaos"}
+
+
+def _with_oracle(spec: Spec, tokens: list[str], alias: str) -> Any:
+    """A system's `scene start [--check N]` or `scene end [--chaos up|down|same]`: the kernel's option
+    taken out, the rest parsed by the system's grammar, the two wrapped together (nothing added: the
+    system's command as it is)."""
+    flag = ORACLE_EXTENDED[spec.name]
+    rest: list[str] = []
+    value: str | None = None
+    args = Args(positionals=[], options={}, spec=spec, alias=alias)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if token == "--":
+            rest += tokens[i - 1:]
+            break
+        name, eq, inline = token.partition("=")
+        if name.casefold() != flag:
+            rest.append(token)
+            continue
+        if value is not None:
+            raise args.fail(f"{flag} is given twice")
+        if eq:
+            value = inline
+        elif i < len(tokens):
+            value, i = tokens[i], i + 1
+        else:
+            raise args.fail(f"{flag} needs a value")
+    command = parse_args(spec, rest, alias=alias)
+    if value is None:
+        return command
+    if flag == "--check":
+        check = mythic.typed(number(args, value, "the scene check's d10", 0, 10), 10)
+        return WithOracle(command=command, check=check)
+    return WithOracle(command=command, chaos=_move(args, value))
+
+
+def has_scenes(system: AnySystem) -> bool:
+    """Whether ``system`` opens scenes with its own `scene start` (the Mythic oracle plays only there)."""
+    return system_specs(system).find(["scene", "start"]) is not None
+
+
+def usage_line(spec: Spec) -> str:
+    """A command's usage, with the option the Mythic oracle adds to a system's own command."""
+    added = {"scene start": " [--check N]", "scene end": " [--chaos up|down|same]"}
+    if spec.name in added and added[spec.name].strip() not in spec.usage:
+        return spec.usage + added[spec.name]
+    return spec.usage
 
 
 def usage(name: str, system: AnySystem | None) -> Spec | None:

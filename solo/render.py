@@ -30,6 +30,9 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
         lines += _kernel(outcome.kind, r)
     else:
         lines += own if hints or r.get("pending") is not True else own[:1]  # a pending roll: the REPL asks
+    lines += _mythic_scene(r)
+    if outcome.kind in ("Status", "CampaignNew") and r.get("oracle") == "mythic":
+        lines.append(f"Oracle: Mythic, Chaos Factor {r['chaos']}")
     if system.apart_key in r:
         lines += system.render(system.apart_key, {"changes": r[system.apart_key]}) or []
     if narration:
@@ -117,6 +120,64 @@ def _canon(kind: str, r: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _fate(r: dict[str, Any]) -> list[str]:
+    """A Fate Chart answer: the cell, the d100, the answer, a random event's focus."""
+    en = f", exceptional no {r['exceptional_no']}+" if r["exceptional_no"] <= 100 else ""
+    lines = [f"Fate Chart ({escape(r['odds'])}, Chaos Factor {r['chaos']}): d100 {r['roll']} → "
+             f"[bold]{escape(r['answer'])}[/]  (exceptional yes ≤{r['exceptional_yes']}, yes ≤{r['threshold']}{en})"]
+    if r.get("about"):
+        lines.append(f"  about: {escape(r['about'])}")
+    if r.get("why"):
+        lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
+    if r.get("random_event"):
+        lines.append("  [bold]random event![/]" + _focus(r.get("event")))
+    return lines
+
+
+def _focus(event: dict[str, Any] | None) -> str:
+    if not event:
+        return ""
+    meaning = event.get("meaning")
+    said = f" focus: {escape(event['focus'])} (d100 {event['roll']})"
+    return said + (f"; meaning: {escape(meaning['action'])} {escape(meaning['subject'])}" if meaning else "")
+
+
+def _mythic_scene(r: dict[str, Any]) -> list[str]:
+    """What the Mythic oracle adds to a scene's start (its check) and end (the Chaos Factor's move)."""
+    lines = []
+    check = r.get("scene_check")
+    if isinstance(check, dict):
+        said = {"expected": "the scene comes as expected", "altered": "[bold]the scene is altered[/]",
+                "interrupted": "[bold]the scene is interrupted[/]"}[check["result"]]
+        event = check.get("event")
+        lines.append(f"Scene check: d10 {check['roll']} against Chaos Factor {check['chaos']}: {said}"
+                     + (";" + _focus(event) if event else ""))
+    chaos = r.get("chaos")
+    if isinstance(chaos, dict):
+        moved = "stays" if chaos["after"] == chaos["before"] else "rises" if chaos["after"] > chaos["before"] else "falls"
+        lines.append(f"Chaos Factor {moved}: {chaos['before']} → {chaos['after']}")
+    return lines
+
+
+def _oracle(kind: str, r: dict[str, Any]) -> list[str]:
+    if kind == "FateChance":
+        lines = [f"Fate Chart at Chaos Factor {r['chaos']} (a random event on doubles at or under it: "
+                 f"{r['odds'][0]['chances']['random event']:.0%} a question):"]
+        for row in r["odds"]:
+            c = row["chances"]
+            lines.append(f"  {row['odds']:<18} exceptional yes {c['exceptional yes']:>4.0%}  yes {c['yes']:>4.0%}  "
+                         f"no {c['no']:>4.0%}  exceptional no {c['exceptional no']:>4.0%}   "
+                         f"(≤{row['exceptional_yes']} / ≤{row['threshold']} / "
+                         f"{str(row['exceptional_no']) + '+' if row['exceptional_no'] <= 100 else '-'})")
+        lines.append(f"[dim]{escape(r['credit'])}[/]")
+        return lines
+    if "oracle" in r:
+        chaos = f", Chaos Factor {r['chaos']}" if "chaos" in r else ""
+        return [f"Oracle: [bold]{escape(r['oracle'])}[/]{chaos}"]
+    before = f" (was {r['before']})" if "before" in r else ""
+    return [f"Chaos Factor [bold]{r['chaos']}[/]{before}"]
+
+
 def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     if kind == "CampaignNew":
@@ -143,6 +204,10 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
         else:
             lines.append(f"[bold]{escape(r['section'])}[/]: {escape(r['text'])}")
         lines.append(f"[dim]{escape(r['credit'])}[/]")
+    elif kind == "Ask" and r.get("oracle") == "mythic":
+        lines += _fate(r)
+    elif kind in ("OracleUse", "Chaos", "FateChance"):
+        lines += _oracle(kind, r)
     elif kind == "Ask":
         event = " — [bold]random event![/]" if r.get("random_event") else ""
         lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/]  "

@@ -28,10 +28,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from . import parser
+from . import mythic, parser
 from .canon import KINDS
+from .console import InertConsole
 from .errors import SoloError
-from .inert import InertConsole, inert
+from .inert import inert
 from .kernel.grammar import quote
 from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from .kernel.registry import installed
@@ -106,8 +107,14 @@ class SoloCompleter(Completer):
         previous = words[-1] if words else ""
         if current.startswith("--"):
             return [o.flag for o in spec.options]
-        if previous == "--odds":
-            return list(parser.ODDS)
+        mythic_on = self.session.oracle.oracle == "mythic"
+        odds = list(mythic.ODDS) + ["50-50"] if mythic_on else list(parser.ODDS)
+        if previous == "--odds" or (spec.name == "ask" and previous.endswith("?")) or spec.name == "chart":
+            return odds  # `ask Is the door locked? li<Tab>`: the odds may follow the question
+        if previous == "--oracle" or spec.name == "oracle":
+            return list(mythic.ORACLES)
+        if previous == "--chaos":
+            return ["up", "down", "same"]
         if previous == "--rules" and spec.name == "campaign new":
             return list(installed())
         if spec.name == "draw":
@@ -120,7 +127,10 @@ class SoloCompleter(Completer):
             return list(KINDS)
         if spec.name == "canon":
             return ["people", "places", "threads", "clues", "promises", "treasure", *(quote(e.name) for e in canon.entries)]
-        return system.completions(self.session.state, spec.name, args, previous, current)
+        own = system.completions(self.session.state, spec.name, args, previous, current)
+        if spec.name == "rules" and parser.has_scenes(system):
+            own = [*own, "mythic"]  # the Mythic oracle's topic, wherever it plays
+        return own
 
 
 # Seconds without a keystroke before the line being typed is told ahead: long enough not to start
@@ -141,7 +151,8 @@ def _first_screen_up() -> None:
 # CAMPAIGN` resumes with `campaign use` and shows its status before the model is there)
 NEVER_NARRATE = (parser.CampaignUse, parser.CampaignList, parser.CampaignValidate, parser.Note, parser.Status,
                  parser.RulesReference, parser.Help, parser.Search, parser.Log, parser.SceneShow, parser.CanonShow,
-                 parser.ExportMarkdown, parser.Replay, parser.Undo)
+                 parser.ExportMarkdown, parser.Replay, parser.Undo, parser.OracleUse, parser.Chaos,
+                 parser.FateChance)
 FIRST_SCREEN_DRAWN = 0.05  # seconds after a prompt starts, by which prompt-toolkit has drawn it
 
 class Repl:
@@ -268,6 +279,8 @@ class Repl:
         parts = system.toolbar(status, width)
         if system.tension_label:  # only a track the system's rules move (ENIGMA); RuleSystem.tension_label
             parts.append(f"{system.tension_label} {self.session.tension}/{system.tension_max}")
+        if status.get("oracle") == "mythic":  # the Mythic oracle's Chaos Factor
+            parts.append(f"chaos {status['chaos']}/{mythic.CHAOS_MAX}")
         world = status.get("world") or {}
         if world:  # the world's clock: the villain's scheme moves when it fills
             parts.append(f"world {clock_dial(world)}")
@@ -403,6 +416,10 @@ class Repl:
         """A command with the conversation it needs: the system's questions, physical dice at
         the Director's table, then the run, then the choices left open."""
         system = self.session.system
+        command = self._mythic_questions(command)
+        wrapped = command if isinstance(command, parser.WithOracle) else None
+        if wrapped is not None:  # a system's own scene command with what the Mythic oracle adds: the system's part
+            command = wrapped.command
         if not isinstance(command, parser.Meta) and not system.is_query(command) and self.session.campaign:
             state = self.session.state
             command = system.prepare(state, command, self)
@@ -416,10 +433,54 @@ class Repl:
                                                need.count, need.sides) for need in needs}
                 command = system.with_dice(state, command, faces)
         line = system.as_line(command, typed) if not isinstance(command, parser.Meta) else typed
-        outcome = self._run(command, line)
+        run = command
+        if wrapped is not None:
+            run = wrapped.model_copy(update={"command": command})
+            for flag, value in (("--check", wrapped.check), ("--chaos", wrapped.chaos)):
+                if value is not None and flag not in line:
+                    line += f" {flag} {value}"
+        # the journal's line says what the Mythic oracle's questions added (the Chaos Factor's move, the d100 typed)
+        if isinstance(run, parser.SceneEnd) and run.chaos and "--chaos" not in line:
+            line += f" --chaos {run.chaos}"
+        if isinstance(run, parser.Ask) and run.dice and "--dice" not in line:
+            line += " --dice " + ",".join(map(str, run.dice))
+        outcome = self._run(run, line)
         if outcome.ok and not isinstance(command, parser.Meta):
             system.after(self.session.state, command, self)
         return outcome
+
+    def _mythic_questions(self, command: Any) -> Any:
+        """What the Mythic oracle asks at the table: before a question its exact chances; at a scene's
+        end whether the cast was in control (the Chaos Factor moves down, or up; Enter leaves it); at
+        the Director's table the d100 of a question and the d10 of a scene's check."""
+        session = self.session
+        if session.campaign is None or session.oracle.oracle != "mythic":
+            return command
+        if isinstance(command, parser.Ask):
+            if command.odds in mythic.ODDS:
+                chance = mythic.chances(mythic.chart().cell(command.odds, session.oracle.chaos), session.oracle.chaos)
+                self.console.print(f"[dim]{command.odds} at Chaos Factor {session.oracle.chaos}: " + ", ".join(
+                    f"{k} {v:.0%}" for k, v in chance.items()) + "[/]")
+            if self.director and command.dice is None:
+                return command.model_copy(update={"dice": (self._die("the Fate Chart", 100),)})
+            return command
+        wrapped = command if isinstance(command, parser.WithOracle) else None
+        inner = wrapped.command if wrapped is not None else command
+        system = session.system
+        rules = not isinstance(inner, parser.Meta)
+        closing = isinstance(inner, parser.SceneEnd) or (rules and system.scene_closing(inner) is not None)
+        opening = rules and system.scene_opening(inner)[0]
+        chaos = inner.chaos if isinstance(inner, parser.SceneEnd) else wrapped.chaos if wrapped else None
+        if closing and chaos is None:
+            answer = self.ask("Was the cast in control of the scene? [y]es: chaos down / [n]o: chaos up / Enter: "
+                              "it stays").strip().casefold()
+            move: mythic.Move = "down" if answer in ("y", "yes") else "up" if answer in ("n", "no") else "same"
+            if isinstance(inner, parser.SceneEnd):
+                return inner.model_copy(update={"chaos": move})
+            return parser.WithOracle(command=inner, chaos=move)
+        if opening and self.director and (wrapped is None or wrapped.check is None):
+            return parser.WithOracle(command=inner, check=self._die("the scene check", 10))
+        return command
 
     def _run(self, command: Any, line: str) -> Outcome:
         outcome = self._execute(command, line)
@@ -481,6 +542,15 @@ class Repl:
                     self._run(parser.Tell(text=tale), shlex.join(["tell", tale]))
 
     # physical dice (Director co-pilot) -------------------------------------------------
+
+    def _die(self, what: str, sides: int) -> int:
+        """One die of the Mythic oracle rolled at the table (a d100's 00, a d10's 0: the highest face)."""
+        while True:
+            text = self.ask(f"Roll 1d{sides} for {what} and type the face ({'00' if sides == 100 else '0'} is "
+                            f"{sides}):").strip()
+            if text.isascii() and text.isdigit() and len(text) < 4 and 0 <= int(text) <= sides:
+                return int(text) or sides
+            self.error(f"type one face from 1 to {sides}")
 
     def _faces(self, what: str, count: int, sides: int = 6) -> tuple[int, ...]:
         while True:
@@ -577,11 +647,11 @@ class Repl:
         return next((s for s in others if s.title == choice), default)
 
     def _adventures(self) -> list[tuple[str, str, str]]:
-        """(title, file name, rule system) of the adventures in campaigns/ that load."""
-        from .adventure import AdventureError, campaigns_folder, load_adventure
+        """(title, file name, rule system) of the adventures that load: the user's own, then those shipped."""
+        from .adventure import AdventureError, available_adventures, load_adventure
 
         found = []
-        for path in sorted(campaigns_folder().glob("*.toml")):
+        for path in available_adventures():
             try:
                 adventure = load_adventure(path)
             except (AdventureError, SoloError):

@@ -27,11 +27,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import parser
+from . import mythic, parser
 from .adventure import Adventure, find_adventure, load_adventure
 from .canon import Canon
 from .chronicle import Chronicle, seed_canon
 from .context import Context
+from .fate import Fate
 from .errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from .files import write_atomically
 from .inert import inert
@@ -40,6 +41,7 @@ from .kernel.events import (
     FOLDED,
     TYPES,
     AdventureMoved,
+    OracleChosen,
     SceneEnded,
     CommandUndone,
     Narrated,
@@ -51,6 +53,7 @@ from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
+from .mythic import OracleState
 from .narration import Narration
 from .story import Progress, Story, fold_name, tags_from_words
 from .table import TableTalk
@@ -98,6 +101,7 @@ class Decision:
     model_failure: str | None = None  # why the model could not tell (the server, the model): said once per command
     command: Any = None  # the command as decided: the Director's choices filled in, the scene's title given
     recaps: list[Narration] = field(default_factory=list)  # recaps stored with the command, for a model to retell
+    shown: dict[str, Any] = field(default_factory=dict)  # result fields the kernel adds (a scene check, the chaos)
 
 
 class Session:
@@ -156,11 +160,13 @@ class Session:
         self.ledger = Ledger(journal, self.system)
         self.talk = TableTalk(self)
         self.chronicle = Chronicle(self)
+        self.fate = Fate(self)  # the Mythic oracle
         self._context: tuple[tuple[Head, int], Context] | None = None  # the narrator's context, per head and command
         self.state: Any = self.system.initial_state()
         self.tension = self.system.tension_start
         self.progress = Progress()
         self.canon = Canon()
+        self.oracle = OracleState()  # the campaign's oracle: classic, or Mythic and its Chaos Factor
         self.head = Head()
         self.unavailable: str | None = None  # why the current campaign cannot be played here
         current = journal.setting(CURRENT)
@@ -191,7 +197,7 @@ class Session:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
                            check=self.system.check)
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
-        self.canon = folded.canon
+        self.canon, self.oracle = folded.canon, folded.oracle
 
     def reload(self) -> None:
         """Fold the current campaign from its newest valid snapshot."""
@@ -199,6 +205,7 @@ class Session:
             return
         folded, self.head = self.ledger.fold(self.campaign.id, use_snapshots=True)
         self.state, self.tension, self.progress, self.canon = folded.state, folded.tension, folded.progress, folded.canon
+        self.oracle = folded.oracle
 
     def fold_campaign(self, campaign: int, *, use_snapshots: bool, upto: int | None = None) -> tuple[Any, Head]:
         """The rules state of ``campaign`` (as of command ``upto``) and the journal's head."""
@@ -208,7 +215,7 @@ class Session:
     @property
     def folded(self) -> Folded:
         """Everything the campaign's events folded into, as the session holds it."""
-        return Folded(self.state, self.tension, self.progress, self.canon)
+        return Folded(self.state, self.tension, self.progress, self.canon, self.oracle)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
         return self.ledger.snapshot_data(folded)
@@ -255,7 +262,8 @@ class Session:
 
     def run(self, command: Any, line: str) -> Outcome:
         """Run a command built by the parser (or by the REPL from one); ``line`` is journaled."""
-        kind = type(command).__name__
+        shown = command.command if isinstance(command, parser.WithOracle) else command  # rendered as the system's
+        kind = type(shown).__name__
         self._recaps_due = None  # a recap not told by now stays the oracle's (it is stored already)
         try:
             result = self._dispatch(command, line)
@@ -340,6 +348,10 @@ class Session:
                 return self.talk.reroll(command.number)
             case parser.Draw() if command.table is None:
                 return {"tables": sorted(self._need_director().narrator.tables.tables)}
+            case parser.OracleUse() | parser.Chaos() | parser.FateChance():
+                return self.fate.run(command, line)
+            case parser.WithOracle():
+                return self._rules(command.command, line, check=command.check, chaos=command.chaos)
             case parser.Note() | parser.Ask() | parser.Answer() | parser.Treasure() | parser.Draw() | parser.Tell() \
                     | parser.Accept() | parser.Edit() | parser.SceneEnd() | parser.Recap():
                 return self.talk.run(command, line)
@@ -370,17 +382,22 @@ class Session:
 
     def help(self, name: str | None) -> dict[str, Any]:
         if name is None:
-            return {"commands": [{"command": s.name, "usage": s.usage, "summary": s.summary}
+            return {"commands": [{"command": s.name, "usage": parser.usage_line(s), "summary": s.summary}
                                  for s in parser.all_specs(self.system)], "rules": self.system.name}
         spec = parser.usage(name, self.system)
         if spec is None:
             raise InvalidCommand(f"no command {name[:40]!r}: type `help` for the list")
-        return {"command": spec.name, "usage": spec.usage, "summary": spec.summary, "aliases": list(spec.aliases)}
+        return {"command": spec.name, "usage": parser.usage_line(spec), "summary": spec.summary,
+                "aliases": list(spec.aliases)}
 
     def _reference(self, topic: str | None) -> dict[str, Any]:
-        """`rules [TOPIC]`: with no topic, the installed systems and the campaign's topics."""
+        """`rules [TOPIC]`: with no topic, the installed systems and the campaign's topics; `rules mythic`
+        the Mythic oracle, whatever the system."""
+        if topic is not None and len(topic.strip()) >= 3 and "mythic".startswith(topic.strip().casefold()):
+            return mythic.reference()
         result = self.system.reference(topic)
-        if topic is None:
+        if topic is None and parser.has_scenes(self.system):
+            result["topics"] = [*result.get("topics", []), "mythic"]  # where the Mythic oracle plays
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
                                   "current": s.name == self.system.name} for s in installed().values()]
             result["rules"] = self.system.name
@@ -389,7 +406,8 @@ class Session:
     # campaigns -----------------------------------------------------------------------
 
     def _campaign_new(self, command: parser.CampaignNew, line: str) -> dict[str, Any]:
-        adventure = load_adventure(find_adventure(command.source, self.base_dir)) if command.source else None
+        source = command.source
+        adventure = load_adventure(find_adventure(source, self.base_dir)) if source is not None else None
         system = get_system(command.rules or (adventure.rules if adventure else DEFAULT))
         if adventure is not None and system.name != get_system(adventure.rules).name:
             raise RuleViolation(f"{adventure.title} is written for the {adventure.rules} rules, not {system.name}")
@@ -397,6 +415,9 @@ class Session:
         foreign = [dest for dest in command.options if dest not in own]
         if foreign:
             raise InvalidCommand(f"--{foreign[0]} is not an option of {system.title} campaigns")
+        chosen = [OracleChosen(oracle="mythic", chaos=mythic.CHAOS_START)] if command.oracle == "mythic" else []
+        if chosen:
+            self.fate.plays(system)
         seed = command.seed if command.seed is not None else self.seed_source()
         name = " ".join(command.name.split())
         start = system.start_command(name, seed, command.options)
@@ -408,7 +429,7 @@ class Session:
                                                     adventure.model_dump_json() if adventure else None)
             head = self.journal.append(campaign.id, Head(), line, "campaign_new",
                                        [*(system.event_to_dict(e) for e in events),
-                                        *(session_event_to_dict(e) for e in seeded)])
+                                        *(session_event_to_dict(e) for e in [*seeded, *chosen])])
             if adventure is not None:
                 self.journal.add_narration(campaign.id, head.command, "premise", adventure.premise, "oracle",
                                            f"adventure {adventure.title}")
@@ -416,7 +437,7 @@ class Session:
         self._switch(campaign)
         self.unavailable = None
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
-                                  **system.describe(initial, start, events, self.state)}
+                                  **system.describe(initial, start, events, self.state), **self.fate.status()}
         if adventure is not None:
             result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
                                    "villain": adventure.villain.name,
@@ -565,7 +586,7 @@ class Session:
         if self.system.where(folded.state).scene != self.system.where(self.state).scene:
             self.told_at_table = None  # a new scene: the table's words of the last one are behind it
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
-        self.canon = folded.canon
+        self.canon, self.oracle = folded.canon, folded.oracle
         for n in decision.narrations:
             if n.source in ("player", "director"):
                 self.told_at_table = n.text
@@ -645,17 +666,22 @@ class Session:
         # a proposal told ahead (speculate) is claimed; a miss drops what was told ahead
         return self._speculator.proposer(self.model.propose) if self._speculator is not None else self.model.propose
 
-    def _rules(self, command: Any, line: str) -> dict[str, Any]:
+    def _rules(self, command: Any, line: str, check: int | None = None, chaos: mythic.Move | None = None
+               ) -> dict[str, Any]:
+        """A rules command, decided and journaled; ``check`` and ``chaos``: the Mythic oracle's d10 for
+        a scene's check and how a scene's end moves the Chaos Factor (a `scene start`'s, a `scene end`'s)."""
         decision, _ = self._write(line, getattr(command, "kind", type(command).__name__),
-                                  self._decider(command, self._proposer()))
+                                  self._decider(command, self._proposer(), check, chaos))
         start = min(decision.reported_from, len(decision.events))
         own = [e for e in decision.events[:start] if not isinstance(e, SessionEvent)]
         result = self.system.describe(decision.before, decision.command, own, self.state)
+        result.update(decision.shown)
         if decision.apart:
             result[self.system.apart_key] = decision.apart
         return self._with_narration(result, decision)
 
-    def _decider(self, command: Any, propose: Any) -> Callable[[], Decision]:
+    def _decider(self, command: Any, propose: Any, check: int | None = None, chaos: mythic.Move | None = None
+                 ) -> Callable[[], Decision]:
         """How a rules command is decided: the Director's choices filled in now (``propose``: the
         model asked for them, or None), the rest by the returned function, run inside the write
         transaction (``_rules``) or on a copy of the session that writes nothing (``_dry_run``)."""
@@ -689,9 +715,16 @@ class Session:
                                                       leg=self.system.where(base).chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
+            if opening and self.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
+                after = self.system.fold(state, [e for e in decision.events if not isinstance(e, SessionEvent)])
+                self.fate.scene_check(decision, after, check)
+            elif check is not None:
+                self.fate.need("the scene check (--check)")
             closing = self.system.scene_closing(completed)
             if closing is not None:
-                self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False)
+                self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False, chaos=chaos)
+            elif chaos is not None:
+                raise RuleViolation("--chaos moves the Chaos Factor at a scene's end: `scene end ... --chaos up|down`")
             self.chronicle.world(decision, self._rng("world"))
             decision.command = completed
             return decision
@@ -699,10 +732,12 @@ class Session:
         return decide
 
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
-                      told_or_refused: bool = True) -> None:
+                      told_or_refused: bool = True, chaos: mythic.Move | None = None) -> None:
         """The scene ends (the kernel's `scene end`, or a system's own): the story's way forward,
         the adventure's, else the oracle's. The kernel's command is refused with narration off
-        and no adventure (``told_or_refused``); a system's, a rules command, ends untold."""
+        and no adventure (``told_or_refused``); a system's, a rules command, ends untold. With the
+        Mythic oracle the Chaos Factor moves as ``chaos`` says (None: it stays)."""
+        self.fate.scene_closed(decision, chaos)
         scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
@@ -953,7 +988,7 @@ class Session:
         chronicle of its own that read it too."""
         dry = copy.copy(self)
         dry.journal, dry.ledger, dry._speculator = journal, Ledger(journal, self.system), None
-        dry.talk, dry.chronicle = TableTalk(dry), Chronicle(dry)
+        dry.talk, dry.chronicle, dry.fate = TableTalk(dry), Chronicle(dry), Fate(dry)
         return dry
 
     def _dry_run(self, command: Any, propose: Any) -> list[Retelling]:
@@ -983,6 +1018,7 @@ class Session:
         status = self.system.status(self.state)
         status["rules"] = self.system.name
         status["tension"] = self.tension
+        status.update(self.fate.status())
         status["world"] = self.chronicle.status()
         if self.story is not None:
             status["adventure"] = self.story.status(self.progress, self.system.where(self.state))

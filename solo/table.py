@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import oracle, parser
 from .errors import RuleViolation
-from .kernel.events import TYPES, CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
+from .kernel.events import (
+    TYPES,
+    CanonClosed,
+    Narrated,
+    OracleAsked,
+    SceneTagged,
+    SessionEvent,
+    session_event_to_dict,
+)
 from .kernel.protocol import RecapLine
 from .ledger import command_rng
 from .narration import DEFAULT_CONTEXT, Narration
@@ -49,6 +57,7 @@ class TableTalk:
             result["resolved"] = resolved
         if decision.apart:
             result[self.s.system.apart_key] = decision.apart
+        result.update(decision.shown)
         return self.s._with_narration(result, decision)
 
     def decider(self, command: Any, result: dict[str, Any], chosen: list[Narration]) -> Callable[[], Decision]:
@@ -71,8 +80,13 @@ class TableTalk:
                     result["note"] = decision.note = command.text
                 case _ if isinstance(command, parser.CANON_WRITES):
                     self.s.chronicle.decide(command, decision, result)
+                case parser.Ask() if self.s.oracle.oracle == "mythic":
+                    self.s.fate.ask(command, decision, state, rng, result)
                 case parser.Ask():
                     about = self.s.chronicle.need(command.about) if command.about else None
+                    if command.odds not in oracle.THRESHOLDS:
+                        raise RuleViolation(f"{command.odds} are the Mythic oracle's odds; this campaign asks the classic "
+                                            f"one ({', '.join(oracle.THRESHOLDS)}; `oracle mythic` switches)")
                     dice, answer = oracle.ask(command.odds, command.dice, rng)
                     tension = self.s.tension
                     for e in decision.events:
@@ -147,7 +161,7 @@ class TableTalk:
                     shut = [e.name for e in closing if e.status == "closed"]
                     if shut:
                         raise RuleViolation(f"{shut[0]} is closed already")
-                    self.s._scene_closed(decision, state, command.outcome, rng)
+                    self.s._scene_closed(decision, state, command.outcome, rng, chaos=command.chaos)
                     decision.events += [CanonClosed(key=e.key, how=f"the scene ended in {command.outcome}")
                                         for e in dict.fromkeys(closing)]
                     result.update({"scene": where.scene, "outcome": command.outcome})
@@ -264,7 +278,7 @@ class TableTalk:
             line: RecapLine | None = None
             if kind == "scene_ended":
                 line = RecapLine(text=f"the scene ended in {payload['outcome']}")
-            elif kind == "oracle_asked":
+            elif kind in ("oracle_asked", "fate_asked"):
                 line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {payload['answer']}")
             elif kind not in TYPES:
                 line = self.s.system.recap(payload)

@@ -293,12 +293,18 @@ class OracleTables:
                     nested=tuple(nested))
 
 
-def load_file(path: Path) -> list[Table]:
-    name = path.name
+def read_file(path: Path) -> dict[str, Any]:
+    """The data of an oracle table file, or a ``TableError`` naming it."""
     try:
-        data = load_toml(path)
+        return load_toml(path)
     except DataFileError as exc:
         raise TableError(str(exc)) from None
+
+
+def load_file(path: Path, data: dict[str, Any] | None = None) -> list[Table]:
+    """The tables of the file at ``path`` (``data``: its contents, already read)."""
+    name = path.name
+    data = read_file(path) if data is None else data
     raw = data.get("tables")
     if not isinstance(raw, dict) or not raw:
         raise TableError(f"{name}: no [tables.NAME] sections")
@@ -357,7 +363,9 @@ def default_folder() -> Path:
     env = os.environ.get("SOLO_TABLES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "oracle_tables"
+    from .resources import shared
+
+    return shared("oracle_tables")
 
 
 def system_tables(data: Path) -> OracleTables:

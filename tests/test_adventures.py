@@ -1,4 +1,4 @@
-"""Adventures in campaigns/: they validate, and the engine follows them to the end."""
+"""The shipped adventures (each rule system's data/adventures/): they validate, and the engine follows them to the end."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from playing import ok
-from solo.adventure import AdventureError, load_adventure
+from solo.adventure import AdventureError, load_adventure, shipped_adventures
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.adventure import PREGENS, foes, load_pregens
 from solo.journal import Journal
@@ -17,8 +17,8 @@ from solo.rules.enigma.state import Archetype
 from solo.session import Session
 from solo.tables import system_tables
 
-FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
-ADVENTURES = sorted(p for p in FOLDER.glob("*.toml") if p.name != "pregens.toml")
+SHIPPED = shipped_adventures()  # every rule system's data/adventures/
+ADVENTURES = sorted(SHIPPED.values())
 ENIGMA_ADVENTURES = [p for p in ADVENTURES if tomllib.loads(p.read_text(encoding="utf-8")).get("rules") == "enigma"]
 FULL = [p for p in ENIGMA_ADVENTURES if p.name != "first_adventure.toml"]
 
@@ -36,7 +36,7 @@ def test_every_adventure_validates_through_the_command(session, path):
 
 def test_there_are_two_full_adventures_and_a_first_one():
     assert len(FULL) >= 2
-    assert (FOLDER / "first_adventure.toml").is_file()
+    assert SHIPPED["first_adventure.toml"].is_file()
 
 
 @pytest.mark.parametrize("path", FULL, ids=lambda p: p.name)
@@ -69,7 +69,7 @@ def test_every_leg_can_reach_its_last_scene():
 
 
 def test_the_first_adventure_is_one_leg_that_teaches():
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     assert len(adventure.legs) == 1 and 3 <= len(adventure.legs[0].scenes) <= 6
     assert adventure.lessons is not None
     assert any(s.tumult for s in adventure.legs[0].scenes)
@@ -151,7 +151,7 @@ def test_a_seeded_playthrough_of_the_first_adventure_reaches_its_end(session):
     assert start["adventure"]["title"] and told(start)[0]["task"] == "premise"
     for line in FIRST_PLAYTHROUGH:
         ok(session, line)
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     scenes = adventure.legs[0].scenes
     lessons: set[str] = set()
     for number, scene in enumerate(scenes, 1):
@@ -202,7 +202,7 @@ def test_improvised_scenes_are_journaled_and_the_adventure_waits(session):
     assert session.status()["adventure"]["scene"] is None
     assert session.status()["scene_title"] == "A detour through the sewers"
     ok(session, "scene end success")
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     expected = adventure.next_scene(adventure.legs[0].scenes[0].id, "failure")
     assert ok(session, "scene start")["title"] == expected[2].title != first
     ok(session, "undo")
@@ -214,7 +214,7 @@ def test_the_co_pilot_gets_the_scene_s_enemies_as_a_suggestion(tmp_path):
     session = Session(Journal(tmp_path / "copilot.sqlite"), suggest=True)
     ok(session, "campaign new Table --from first_adventure.toml --seed 5")
     ok(session, "pc pregen Felix --dice 3")
-    adventure = load_adventure(FOLDER / "first_adventure.toml")
+    adventure = load_adventure(SHIPPED["first_adventure.toml"])
     last = adventure.legs[0].scenes[-1]
     ok(session, f"scene start '{last.title}'")
     result = ok(session, "tumult start")
@@ -228,3 +228,47 @@ def test_the_co_pilot_gets_the_scene_s_enemies_as_a_suggestion(tmp_path):
 
 def journal_tasks(session: Session) -> list[str]:
     return [n["task"] for n in session.journal.narrations(session.campaign.id)]
+
+
+def _own(folder: Path, name: str, title: str) -> Path:
+    """A copy of the first adventure under another title: a user's own file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    text = SHIPPED["first_adventure.toml"].read_text(encoding="utf-8")
+    path = folder / name
+    path.write_text(text.replace('title = "The Case of the Missing Mummy"', f'title = "{title}"'), encoding="utf-8")
+    return path
+
+
+def test_a_users_own_adventures_are_found_by_name_in_campaigns_beside_the_shipped_ones(tmp_path, monkeypatch):
+    """campaigns/ of the folder solo runs from, and of solo's data folder, hold a user's own; one of
+    the name of a shipped adventure comes first; SOLO_CAMPAIGNS names another folder instead."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("SOLO_CAMPAIGNS", raising=False)
+    _own(tmp_path / "campaigns", "my_heist.toml", "My Heist")
+    _own(tmp_path / "data" / "solo" / "campaigns", "my_caper.toml", "My Caper")
+    _own(tmp_path / "campaigns", "the_clockwork_zeppelin.toml", "My Zeppelin")
+    session = Session(Journal(tmp_path / "j.sqlite"))
+    assert ok(session, "campaign new A --from my_heist --seed 1")["adventure"]["title"] == "My Heist"
+    assert ok(session, "campaign new B --from my_caper.toml --seed 1")["adventure"]["title"] == "My Caper"
+    assert ok(session, "campaign new C --from the_clockwork_zeppelin --seed 1")["adventure"]["title"] == "My Zeppelin"
+    assert ok(session, "campaign new D --from rhun_salt_and_ash --seed 1")["rules"] == "rhun"
+    assert ok(session, "campaign validate campaigns/my_heist.toml")["title"] == "My Heist"
+    wrong = session.execute("campaign new E --from my_hiest")
+    assert not wrong.ok and "\n" not in wrong.error
+    assert all(name in wrong.error for name in ("my_heist", "my_caper", "first_adventure", "rhun_salt_and_ash"))
+    monkeypatch.setenv("SOLO_CAMPAIGNS", str(tmp_path / "elsewhere"))
+    _own(tmp_path / "elsewhere", "far_away.toml", "Far Away")
+    assert ok(session, "campaign new F --from far_away --seed 1")["adventure"]["title"] == "Far Away"
+    assert not session.execute("campaign new G --from my_heist").ok  # the folder named replaces campaigns/
+    assert ok(session, "campaign new H --from first_adventure --seed 1")["adventure"]["title"] == (
+        "The Case of the Missing Mummy")
+    session.journal.close()
+
+
+@pytest.mark.parametrize("name", ["", "   ", "nowhere/first_adventur", "\x00", "../" * 40 + "x"])
+def test_an_adventure_name_that_finds_nothing_is_one_line_and_changes_nothing(session, name):
+    before = session.execute("campaign list").result
+    outcome = session.execute(f"campaign new X --from {name!r}")
+    assert not outcome.ok and outcome.error and "\n" not in outcome.error
+    assert session.execute("campaign list").result == before

@@ -24,8 +24,7 @@ from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import commands as rc
 from solo.session import Session
 
-CAMPAIGNS = Path(__file__).resolve().parent.parent / "campaigns"
-SCENARIO = CAMPAIGNS / "alpha_the_salt_road_toll.toml"
+SCENARIO = SYSTEM.data / "adventures" / "alpha_the_salt_road_toll.toml"
 KAYA = "pc add 'Kaya Thorn' --attack d10 --endure d8 --navigate d6 --glean d12"  # LP 8, reach 12
 
 

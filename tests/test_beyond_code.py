@@ -83,6 +83,7 @@ def test_campaign_new_deals_nine_face_down_cards_and_draws_the_first_character(t
     st = status(s)
     st.pop("tension")
     assert st.pop("world")["clock"] == 0  # the kernel's world clock (see test_canon.py)
+    assert st.pop("oracle") == "classic"  # the kernel's oracle (CONTRACT "The Mythic oracle"; see test_mythic.py)
     assert st == {
         "campaign": "Run", "rules": "beyond-code", "deck": "Example deck (placeholders)", "game": 1, "turn": 1,
         "time": {"slot": 1, "last": 8, "reserve": 6, "late_expiry": False},

@@ -11,12 +11,13 @@ import pytest
 from prompt_toolkit.document import Document
 
 from playing import exported, ok, refused, repl_for
+from solo.adventure import find_adventure
 from solo.canon import CLOCK_SIZE, Canon, canon_step, focus, proposed_names
 from solo.journal import Journal
 from solo.repl import SoloCompleter
 from solo.session import Session
 
-ZEPPELIN = Path(__file__).resolve().parent.parent / "campaigns" / "the_clockwork_zeppelin.toml"
+ZEPPELIN = find_adventure("the_clockwork_zeppelin")
 
 
 @pytest.fixture

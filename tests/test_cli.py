@@ -28,6 +28,29 @@ def test_one_shot_status_json_prints_the_status_object(tmp_path):
     assert status["characters"]["Nara Quinn"]["lucky_saves"] == 4
 
 
+def test_one_shot_status_json_loads_no_printing_storage_or_model_stack(tmp_path):
+    """`solo status --json` imports what it needs when it needs it (bench/startup.py times it): no
+    rich, no sqlite-utils, no render or export stack, no model stack; `--version` not even the session.
+    The same commands printed for a player do load rich."""
+    db = tmp_path / "j.sqlite"
+    assert solo("campaign", "new", "Cairo", "--seed", "5", db=db).returncode == 0
+    heavy = ("rich", "sqlite_utils", "solo.render", "solo.export", "solo.console", "jinja2", "langgraph",
+             "solo.llm.graph", "prompt_toolkit", "platformdirs")
+    probe = ("import contextlib, io, json, sys\nfrom solo.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()): code = main(sys.argv[1:])\n"
+             f"print(json.dumps([code, [m for m in {heavy!r} if m in sys.modules]]))")
+
+    def loaded(*args: str) -> list:
+        run = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout)
+
+    assert loaded("--db", str(db), "status", "--json") == [0, []]
+    assert loaded("--db", str(db), "--json", "status") == [0, []]
+    assert loaded("--db", str(db), "status")[1] == ["rich", "solo.render", "solo.export", "solo.console"]
+    assert loaded("--version") == [0, []]
+
+
 def test_one_shot_json_flag_prints_the_contract_object(tmp_path):
     db = tmp_path / "j.sqlite"
     solo("campaign", "new", "Cairo", "--seed", "5", db=db)

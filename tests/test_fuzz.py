@@ -13,16 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solo import parser
-from solo.adventure import AdventureError, load_adventure
+from solo.adventure import AdventureError, load_adventure, shipped_adventures
 from solo.errors import SoloError
 from solo.journal import Journal
 from solo.kernel.registry import installed
 from solo.llm.calls import ModelCall
 from solo.llm.check import OutcomeRecord, contradictions
 from solo.session import Session
-from solo.tables import OracleTables, TableError
+from solo.tables import OracleTables, TableError, default_folder
 
-ROOT = Path(__file__).resolve().parent.parent
 SYSTEMS = sorted(installed())
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
@@ -63,7 +62,7 @@ def _mutations(text: str, rng: random.Random) -> str:
 
 
 def _data_files() -> list[Path]:
-    files = sorted((ROOT / "campaigns").glob("*.toml")) + sorted((ROOT / "oracle_tables").glob("*.toml"))
+    files = sorted(shipped_adventures().values()) + sorted(default_folder().glob("*.toml"))
     for system in installed().values():
         files += sorted(system.data.glob("*.toml")) + sorted((system.data / "tables").glob("*.toml"))
     return files
@@ -78,7 +77,7 @@ def test_a_mangled_data_file_loads_or_is_one_named_error(tmp_path_factory, sourc
     path = folder / source.name
     path.write_text(_mutations(source.read_text(encoding="utf-8"), random.Random(seed)), encoding="utf-8")
     try:
-        if source.parent.name == "campaigns":
+        if source.parent.name == "adventures":
             load_adventure(path)
         elif source.parent.name in ("tables", "oracle_tables"):
             OracleTables.load(folder)

@@ -332,9 +332,9 @@ def test_ready_made_investigators_join_and_the_rules_topics_name_the_sections(ga
 
 
 def test_the_starter_adventure_brings_its_opponents_in_solo_play(tmp_path):
-    from solo.adventure import load_adventure
+    from solo.adventure import find_adventure, load_adventure
 
-    adventure = load_adventure("campaigns/haasteet_the_drowned_bell.toml")
+    adventure = load_adventure(find_adventure("haasteet_the_drowned_bell"))
     written = {f["name"] for leg in adventure.legs for scene in leg.scenes for f in scene.enemies}
     solo = Session(Journal(tmp_path / "adv.sqlite"), director_peril=True)
     ok(solo, "campaign new Bell --from haasteet_the_drowned_bell --seed 5")

@@ -17,11 +17,14 @@ from rich.console import Console
 
 from playing import ok, refused
 from solo import parser
-from solo.inert import InertConsole, inert, refusal
+from solo.adventure import find_adventure
+from solo.console import InertConsole
+from solo.inert import inert, refusal
 from solo.journal import Journal
 from solo.kernel.protocol import Cancelled
 from solo.repl import Repl
 from solo.session import Session
+from solo.tables import default_folder
 
 ESCAPES = ["\x1b]0;pwned\x07", "\x1b[2J", "\x9b31m", "\x07", "\x00", "\x7f", "\x1b[31mred"]
 
@@ -260,7 +263,7 @@ def test_a_long_chain_of_table_references_loads_and_a_long_loop_is_named(tmp_pat
     assert "refers back to itself" in _tables(tmp_path / "b", loop)
 
 
-ADVENTURE = Path(__file__).resolve().parent.parent / "campaigns" / "first_adventure.toml"
+ADVENTURE = find_adventure("first_adventure")
 
 
 @pytest.mark.parametrize(("change", "words"), [
@@ -295,7 +298,7 @@ def test_the_walk_through_goes_on_with_tables_that_lack_the_drive_samples(tmp_pa
     folder = tmp_path / "tables"
     folder.mkdir()
     (folder / "meaning.toml").write_text(
-        (Path(__file__).resolve().parent.parent / "oracle_tables" / "meaning.toml").read_text(encoding="utf-8"))
+        (default_folder() / "meaning.toml").read_text(encoding="utf-8"))
     monkeypatch.setenv("SOLO_TABLES", str(folder))
     from playing import repl_for
 

@@ -175,7 +175,9 @@ def install_toy_system(folder: Path) -> dict[str, str]:
     dist-info folder declaring the ``solo.rule_systems`` entry point. Returns the environment."""
     import shutil
 
-    shutil.copy(Path(__file__).resolve().parent / "toy_system" / "toy_coin.py", folder / "toy_coin.py")
+    toy = Path(__file__).resolve().parent / "toy_system"
+    shutil.copy(toy / "toy_coin.py", folder / "toy_coin.py")
+    shutil.copytree(toy / "coin_data", folder / "coin_data")  # its data folder, with its shipped adventure
     info = folder / "toy_coin-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-coin\nVersion: 0.1\n", encoding="utf-8")
@@ -231,6 +233,31 @@ def test_a_second_system_plays_on_the_engine_with_no_edit_of_it(tmp_path):
     assert by[lines[13]]["ok"] and by[lines[13]]["result"]["rules"] == "enigma"
     assert by[lines[14]]["ok"]
     assert not by[lines[15]]["ok"] and "Coin of Fate" in by[lines[15]]["error"] and "ENIGMA" in by[lines[15]]["error"]
+
+
+def test_a_third_party_system_ships_its_adventures_in_its_data_folder(tmp_path):
+    """An installed system's ``data/adventures/*.toml`` are found by name like solo's own (with or
+    without .toml, from any folder), and a wrong name lists them beside the shipped ones."""
+    import json
+
+    env = install_toy_system(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    lines = ["campaign new Wager --from coin_the_wager --seed 3", "campaign validate coin_the_wager.toml",
+             "campaign new Lost --from coin_the_wagr", "campaign new Mummy --from first_adventure --seed 2"]
+    run = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
+                          "--json"], input="\n".join(lines), capture_output=True, text=True, env=env,
+                         cwd=elsewhere, timeout=120)
+    assert "Traceback" not in run.stderr, run.stderr
+    by = {o["command"]: o for o in map(json.loads, run.stdout.splitlines())}
+    started = by[lines[0]]
+    assert started["ok"] and started["result"]["rules"] == "coin", started
+    assert started["result"]["adventure"]["title"] == "The Wager at the Ferry"
+    assert by[lines[1]]["ok"] and by[lines[1]]["result"]["rules"] == "coin"
+    wrong = by[lines[2]]
+    assert not wrong["ok"] and "coin_the_wagr" in wrong["error"]
+    assert "coin_the_wager" in wrong["error"] and "first_adventure" in wrong["error"]
+    assert by[lines[3]]["ok"] and by[lines[3]]["result"]["rules"] == "enigma"
 
 
 def test_stopping_the_model_leaves_the_command_and_the_oracle_s_words(tmp_path):

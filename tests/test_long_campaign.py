@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 
+from solo.adventure import find_adventure
 from solo.journal import Journal
 from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
 from solo.session import Session
 
-ADVENTURE = Path(__file__).resolve().parent.parent / "campaigns" / "the_clockwork_zeppelin.toml"
+ADVENTURE = find_adventure("the_clockwork_zeppelin")
 ACTIONS = ["climb the drainpipe", "talk our way past the porter", "pick the lock", "bluff the customs man",
            "jump onto the moving tram", "read the coded ledger", "wrestle the goon", "fix the engine"]
 STRANGERS = ["Count Orlok", "Madame Serafine Blanc", "Inspector Hugo Lemaire", "Doctor Ilse Brandt"]

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from solo.adventure import load_adventure
+from solo.adventure import load_adventure, shipped_adventures
 from solo.journal import Journal
 from solo.rules.enigma import SYSTEM
 from solo.session import Session
 from solo.story import tags_from_words
 from solo.tables import OracleTables, TableError, fits, load_file, system_tables
 
-FOLDER = Path(__file__).resolve().parent.parent / "campaigns"
-ALL_ADVENTURES = sorted(FOLDER.glob("*.toml"))
+ROOT = Path(__file__).resolve().parent.parent
+ALL_ADVENTURES = sorted(shipped_adventures().values())
 ADVENTURES = [p for p in ALL_ADVENTURES if tomllib.loads(p.read_text(encoding="utf-8")).get("rules") == "enigma"]
 DRAW = re.compile(r"^([a-z0-9_]+\.[a-z0-9_.]+) (?:#(\d+)|[0-9d]+=(\d+))$")
 
@@ -78,11 +78,11 @@ entries = [{ text = "Tunnel Ghoul", tags = ["underground"] }, { text = "Footpad"
 
 
 @pytest.mark.parametrize("system", sorted(p.parent.parent.name for p in
-                                          (FOLDER.parent / "solo" / "rules").glob("*/data/tables")))
+                                          (ROOT / "solo" / "rules").glob("*/data/tables")))
 def test_every_shipped_table_has_an_entry_for_a_scene_of_unread_setting(system):
     """Each table can be drawn in a titled scene whose words tell no setting: one of its entries
     needs none (untagged, or only !tags)."""
-    tables = system_tables(FOLDER.parent / "solo" / "rules" / system / "data")
+    tables = system_tables(ROOT / "solo" / "rules" / system / "data")
     stuck = [t.id for t in tables.tables.values() if not any(fits(e.tags, frozenset()) for e in t.entries)]
     assert not stuck, f"{system}: give one entry of {stuck} no tags (or only !tags)"
 

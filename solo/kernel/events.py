@@ -43,6 +43,57 @@ class OracleAsked(SessionEvent):
     about: str | None = None  # the canon thread or person the question is about (`ask --about`)
 
 
+class OracleChosen(SessionEvent):
+    """The campaign's oracle: the built-in one, or Mythic's at this Chaos Factor (`campaign new
+    --oracle`, `oracle mythic|classic`). A campaign with none of these plays the classic oracle."""
+
+    type: Literal["oracle_chosen"] = "oracle_chosen"
+    v: Literal[1] = 1
+    oracle: Literal["classic", "mythic"]
+    chaos: int = Field(ge=1, le=9)
+
+
+class ChaosMoved(SessionEvent):
+    """The Mythic Chaos Factor moves: a scene's end (``why`` "scene end"), or set by hand ("set")."""
+
+    type: Literal["chaos_moved"] = "chaos_moved"
+    v: Literal[1] = 1
+    before: int = Field(ge=1, le=9)
+    after: int = Field(ge=1, le=9)
+    why: str
+
+
+class FateAsked(SessionEvent):
+    """A question put to Mythic's Fate Chart: the cell, the d100, the answer, and a random event's
+    focus when the roll brought one (its d100 and what of the canon it points at)."""
+
+    type: Literal["fate_asked"] = "fate_asked"
+    v: Literal[1] = 1
+    question: str
+    odds: str
+    chaos: int
+    roll: int
+    exceptional_yes: int
+    threshold: int
+    exceptional_no: int
+    answer: Literal["exceptional yes", "yes", "no", "exceptional no"]
+    random_event: bool
+    event: dict[str, Any] | None = None
+    about: str | None = None
+
+
+class SceneChecked(SessionEvent):
+    """Mythic's check of a scene as it opens: the d10 against the Chaos Factor."""
+
+    type: Literal["scene_checked"] = "scene_checked"
+    v: Literal[1] = 1
+    roll: int = Field(ge=1, le=10)
+    chaos: int = Field(ge=1, le=9)
+    result: Literal["expected", "altered", "interrupted"]
+    event: dict[str, Any] | None = None  # an interrupted scene's random event focus
+    change: str | None = None  # how an altered scene differs from the one expected
+
+
 class Narrated(SessionEvent):
     """A journal-only telling the fold must know of: a lesson given, a table drawn from."""
 
@@ -171,15 +222,17 @@ class RecapWritten(SessionEvent):
 
 AnySessionEvent = Annotated[
     CommandUndone | OracleAsked | Narrated | AdventureMoved | SceneEnded | SceneTagged | CanonAdded | CanonEdited
-    | CanonClosed | CanonReopened | CanonPinned | ClockTicked | WorldMoved | RecapWritten,
+    | CanonClosed | CanonReopened | CanonPinned | ClockTicked | WorldMoved | RecapWritten | OracleChosen | ChaosMoved
+    | FateAsked | SceneChecked,
     Field(discriminator="type"),
 ]
 ADAPTER: TypeAdapter[AnySessionEvent] = TypeAdapter(AnySessionEvent)
 CANON = frozenset({"canon_added", "canon_edited", "canon_closed", "canon_reopened", "canon_pinned", "clock_ticked",
                    "world_moved"})
+ORACLE = frozenset({"oracle_chosen", "chaos_moved"})  # the campaign's oracle and its Chaos Factor (solo.mythic)
 TYPES = frozenset({"command_undone", "oracle_asked", "narrated", "adventure_moved", "scene_ended", "scene_tagged",
-                   "recap_written"}) | CANON
-FOLDED = frozenset({"adventure_moved", "scene_ended"}) | CANON  # events that move the story: `undo` reverts them
+                   "recap_written", "fate_asked", "scene_checked"}) | CANON | ORACLE
+FOLDED = frozenset({"adventure_moved", "scene_ended"}) | CANON | ORACLE  # events that move the story: `undo` reverts them
 
 
 def session_event_from_dict(data: dict[str, Any]) -> AnySessionEvent:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
-from rich.markup import escape
 
+from ..inert import escape
 from .grammar import Option, Spec
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ class RuleSystem(Protocol[S, C, E]):
     aliases: tuple[str, ...]
     title: str
     credit: str  # the rules document's credit, shown wherever its data is used
-    data: Path  # its data folder: tables/, prompts/, pregens.toml (each optional)
+    data: Path  # its data folder: tables/, prompts/, adventures/, pregens.toml (each optional; docs/new-rule-system.md)
     specs: Sequence[Spec]  # its command grammar
     campaign_options: Sequence[Option]  # the options it adds to `campaign new`
     intro: str  # the REPL's first line

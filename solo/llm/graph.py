@@ -23,6 +23,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
 from ..errors import NarratorError
 from . import gate
 from ..narration import Narration
+from ..resources import shared
 from .backends import Backend, Cancel, Cancelled, StreamCallback, split_answer
 from .calls import Cast, ModelCall
 from .check import (OutcomeRecord, clean, contradictions, echoes_prompt, grounded, loops, said_twice,
@@ -57,7 +58,7 @@ def prompts_folder() -> Path:
     return Path(env) if env else SHARED_PROMPTS
 
 
-SHARED_PROMPTS = Path(__file__).resolve().parent.parent.parent / "prompts"
+SHARED_PROMPTS = shared("prompts")  # inside the package: a wheel carries them
 
 
 class GraphState(TypedDict, total=False):

@@ -35,10 +35,11 @@ from .state import AlphaState
 # the Director and narration: director.py (the emulator and its tables), record.py (what prose is held to)
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
+from ...resources import folder
 from . import record as told
 
 CREDIT = "Combat rules after *Alpha 1.1 Combat* (no licence stated); paraphrased, never quoted."
-DATA = Path(__file__).resolve().parent / "data"
+DATA = folder("solo.rules.alpha", "data")
 
 
 class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, fiel
 
 from ...datafile import DataFileError, parse_toml
 from ...errors import InvalidCommand
+from ...resources import folder
 
 Corner = Literal["chaos", "decryption", "none"]
 Role = Literal["enigma", "phantom", "tome", "solowork"]
@@ -26,7 +27,7 @@ NO_STEPS: frozenset[str] = frozenset({"enigma", "solowork"})  # their procedures
 CARD_ID = re.compile(r"^[a-z0-9-]+$")
 CARDS, CHARACTERS = 9, 3
 MAX_SLOTS = 40  # a longer sheet is a typo
-EXAMPLE = Path(__file__).resolve().parent / "data" / "example-deck.toml"
+EXAMPLE = folder("solo.rules.beyond_code", "data") / "example-deck.toml"
 
 Int = Annotated[int, Strict()]
 Text = Annotated[str, Strict()]

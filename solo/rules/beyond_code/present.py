@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
+from ...inert import escape
 
 TOKEN = {"chaos": "Chaos", "decryption": "Decryption"}
 

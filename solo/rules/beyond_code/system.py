@@ -21,6 +21,7 @@ from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, RecapLine, Where
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
+from ...resources import folder
 from ...tables import OracleTables
 from . import commands as rc
 from . import events as ev
@@ -43,7 +44,7 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     aliases: ClassVar[tuple[str, ...]] = ("beyondcode", "beyond_code", "beyond")
     title: ClassVar[str] = "Beyond Code"
     credit: ClassVar[str] = CREDIT
-    data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
+    data: ClassVar[Path] = folder("solo.rules.beyond_code", "data")
     specs = SPECS
     campaign_options = CAMPAIGN_OPTIONS
     state_type = BeyondState

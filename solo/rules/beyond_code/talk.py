@@ -14,9 +14,8 @@ import random
 import shlex
 from collections.abc import Sequence
 
-from rich.markup import escape
-
 from ...errors import SoloError
+from ...inert import escape
 from ...kernel.grammar import positionals
 from ...kernel.protocol import Conversation
 from . import commands as rc

@@ -15,9 +15,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...adventure import Adventure, AdventureError, message, read_toml
+from ...resources import folder
 from .state import MAX_EQUIPMENT, MAX_KNACKS, Archetype, EnemyType
 
-PREGENS = Path(__file__).resolve().parent / "data" / "pregens.toml"
+PREGENS = folder("solo.rules.enigma", "data") / "pregens.toml"
 
 
 class Strict(BaseModel):

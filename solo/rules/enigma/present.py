@@ -14,8 +14,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.markup import escape
-
+from ...inert import escape
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, ask_choice, ask_required, visible_width
 from ...tables import OracleTables
 from . import commands as rc

@@ -20,6 +20,7 @@ from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, Re
 from ...llm.calls import ModelCall
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
+from ...resources import folder
 from ...story import fold_name as fold_title
 from ...tables import OracleTables
 from . import adventure as adv
@@ -86,7 +87,7 @@ class EnigmaSystem:
     aliases: tuple[str, ...] = ("enigma srd",)
     title = "ENIGMA"
     credit = CREDIT
-    data = Path(__file__).resolve().parent / "data"
+    data = folder("solo.rules.enigma", "data")
     specs = SPECS
     campaign_options = CAMPAIGN_OPTIONS
     intro = ("[bold]solo[/] — ENIGMA pulp adventures. `help` lists commands; Tab completes; Enter on an empty "

@@ -10,14 +10,13 @@ from __future__ import annotations
 import functools
 import random
 import tomllib
-from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
 from ...i18n import language
+from ...inert import escape
 from ...kernel.grammar import quote
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
+from ...resources import folder
 from . import commands as rc
 from .data_rules import STRENGTHS
 from .state import HaasteetState
@@ -27,7 +26,7 @@ SHORT = {"daring": "D", "tenacity": "T", "instinct": "I", "steadfastness": "S"}
 # the words results carry that a catalogue names in its own language (haasteet.md *Glossary*)
 TERMS = ("daring", "tenacity", "instinct", "steadfastness",
          "healthy", "asymptomatic", "unbalanced", "eccentric", "deranged", "mad", "attack", "bonus")
-CATALOGUES = Path(__file__).resolve().parent / "data"  # CODE.toml: English template -> template
+CATALOGUES = folder("solo.rules.haasteet", "data")  # CODE.toml: English template -> template
 
 
 @functools.cache

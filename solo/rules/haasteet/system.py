@@ -19,6 +19,7 @@ from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
+from ...resources import folder
 from . import commands as rc
 from . import events as ev
 from . import journal, present, record, results
@@ -40,7 +41,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     aliases: ClassVar[tuple[str, ...]] = ("haaste", "finnish")
     title: ClassVar[str] = "Haasteet"
     credit: ClassVar[str] = CREDIT
-    data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
+    data: ClassVar[Path] = folder("solo.rules.haasteet", "data")
     specs = SPECS
     campaign_options = CAMPAIGN_OPTIONS
     state_type = HaasteetState

@@ -20,6 +20,7 @@ from ...kernel.base import BaseSystem
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
+from ...resources import folder
 from . import commands as rc
 from . import events as ev
 from . import journal, record, results
@@ -41,7 +42,7 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
     aliases: ClassVar[tuple[str, ...]] = ("rhûn", "terra", "terra rhun")
     title: ClassVar[str] = "Rhûn"
     credit: ClassVar[str] = CREDIT
-    data: ClassVar[Path] = Path(__file__).resolve().parent / "data"
+    data: ClassVar[Path] = folder("solo.rules.rhun", "data")
     specs = SPECS
     state_type = RhunState
     event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER

@@ -12,9 +12,8 @@ import random
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 
-from rich.markup import escape
-
 from ...errors import RuleViolation
+from ...inert import escape
 from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, PregenEntry, ask_choice, ask_required
 from . import commands as rc
