@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test dist bench bench-ab bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen bench-startup clean
+.PHONY: play test dist bench bench-ab bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen bench-startup bench-linear clean
 
 # Every core for compiling llama.cpp (Ninja already uses them all; a Makefile generator would not)
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -45,6 +45,9 @@ bench: $(STAMP)
 
 bench-ab: $(STAMP)
 	$(BIN)/python bench/ab.py 4
+
+bench-linear: $(STAMP)
+	$(BIN)/python bench/linear.py 10000 1200
 
 bench-narration: $(STAMP)
 	$(BIN)/python bench/narration.py 50

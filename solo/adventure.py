@@ -192,8 +192,11 @@ def load_adventure(path: str | Path) -> Adventure:
         system = get_system(adventure.rules)
     except RuleViolation as exc:
         raise AdventureError(f"{path.name}: rules: {exc}") from None
+    from .kernel.bounds import check_pregens
+
     try:
         system.check_adventure(adventure)
+        check_pregens(system, adventure.pregens)
     except ValidationError as exc:
         raise AdventureError(message(path, exc)) from None
     except ValueError as exc:

@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except Exception as exc:  # last resort: a bug, reported on one line, details in the log
         log = _log_crash(exc)
-        print(f"internal error: {type(exc).__name__}: {inert(str(exc))[:200]} (details in {log}); nothing more was written",
+        print(f"internal error: {type(exc).__name__}: {inert(str(exc))[:200]} (details in {inert(log)}); "
+              "nothing more was written",
               file=sys.stderr)
         return 3
     finally:
@@ -259,7 +260,8 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
             # stay inside their line (and the parser refuses a control character in it)
             source = path.read_bytes().decode("utf-8", errors="replace").split("\n")
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"error: cannot read {inert(name)[:80]}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            print(f"error: cannot read {inert(name)[:80]}: {inert(str(getattr(exc, 'strerror', None) or exc))}",
+                  file=sys.stderr)
             return 2
         base_dir = Path.cwd()
     session = Session(journal, base_dir=base_dir, model=model)

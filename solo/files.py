@@ -1,13 +1,14 @@
-"""Files `solo` writes at a player's word (``export md FILE``): written whole or not at all, and
-never over what would lose a campaign.
+"""Files `solo` writes at a player's word (``export md FILE``): written whole or not at all, and never
+over what would lose a campaign.
 
 A target is refused, in one line that says what to do, when it is the open journal, its WAL, its
 shared-memory or rollback file (whatever path names them: ``./j.db``, ``/abs/../j.db``, a symlink, a
 hard link), a folder, or anything but a regular file (a device, a FIFO, a socket). An existing
 regular file is replaced only when it is one `solo` wrote (its front matter names ``solo`` as its
-maker, ``SOLO_MARK``) or when the player says ``--force``. The text goes to a new temporary file
-beside the target (created exclusively: a planted link cannot redirect it), is synced, then renamed
-over the target; a symlinked target keeps its link and the file it points at is replaced.
+maker, ``SOLO_MARK``) or when the player says ``--force``; a SQLite database (another journal)
+never. The text goes to a new temporary file beside the target (created exclusively: a planted link
+cannot redirect it), is synced, then renamed over the target; a symlinked target keeps its link and
+the file it points at is replaced.
 """
 
 from __future__ import annotations
@@ -58,6 +59,14 @@ def written_by_solo(path: Path) -> bool:
                                   and any(line.startswith("tags: [solo, ") for line in front))
 
 
+def _is_database(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 def check_target(path: Path, journal_path: str, force: bool) -> Path:
     """The file to write for the target ``path`` (a symlink's target), or ``JournalError`` saying
     why not and what to do."""
@@ -80,6 +89,8 @@ def check_target(path: Path, journal_path: str, force: bool) -> Path:
         raise JournalError(f"{shown} is a folder: give a file name inside it, e.g. {shown.rstrip('/')}/campaign.md")
     if not stat.S_ISREG(found.st_mode):
         raise JournalError(f"{shown} is not a regular file (a device, a pipe or a socket): export to a file")
+    if _is_database(real):
+        raise JournalError(f"{shown} is a SQLite database (perhaps another journal): export to another file name")
     if not force and not written_by_solo(real):
         raise JournalError(f"{shown} exists and solo did not write it: pick a new file name, "
                            "or add --force to replace it")

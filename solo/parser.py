@@ -577,13 +577,15 @@ def parse(line: str, system: AnySystem | None = None, *, campaign: bool = True) 
         group = [name for table in tables(system) for name in table.group(words[0])]
         if group:
             raise InvalidCommand(f"{words[0][:30]} what? one of: {', '.join(group)}")
-        for other in installed().values():
-            if other.name != system.name and system_specs(other).find(words):
-                if not campaign:
-                    raise InvalidCommand(f"{words[0][:30]!r} is a command of the {other.title} rules and no campaign "
-                                         f"is open: `campaign new NAME --rules {other.name}`, or `campaign use NAME`")
-                raise InvalidCommand(f"{words[0][:30]!r} is a command of the {other.title} rules; this campaign plays "
-                                     f"{system.title} (`help` lists its commands)")
+        others = [o for o in installed().values() if o.name != system.name and system_specs(o).find(words)]
+        if others:
+            titles = " or ".join(o.title for o in others)
+            if not campaign:
+                rules = " or ".join(f"`--rules {o.name}`" for o in others)
+                raise InvalidCommand(f"{words[0][:30]!r} is a command of the {titles} rules and no campaign is open: "
+                                     f"`campaign new NAME` with {rules}, or `campaign use NAME`")
+            raise InvalidCommand(f"{words[0][:30]!r} is a command of the {titles} rules; this campaign plays "
+                                 f"{system.title} (`help` lists its commands)")
         raise InvalidCommand(f"unknown command {words[0][:30]!r}: type `help` for the list")
     spec, used = found
     tokens = words[used:]

@@ -170,8 +170,10 @@ class Session:
         self.head = Head()
         self.unavailable: str | None = None  # why the current campaign cannot be played here
         current = journal.setting(CURRENT)
-        if current is not None:
-            campaign = journal.campaign_by_id(int(current))
+        campaign: Campaign | None = None
+        with contextlib.suppress(JournalError, ValueError, TypeError):  # a setting naming no campaign: none is current
+            campaign = journal.campaign_by_id(int(current)) if current is not None else None
+        if campaign is not None:
             try:
                 self._switch(campaign)
             except RuleViolation:  # its rule system is not installed here: other campaigns still play
@@ -277,11 +279,12 @@ class Session:
                 self.reload()
             return Outcome(line=line, ok=False, error=storage_message(exc, self.journal.path), kind=kind)
         if isinstance(command, parser.Replay) and not result.get("ok", True):  # damage found: the line fails
-            differences = result.get("differences") or ["a difference"]
-            more = f" (and {len(differences) - 1} more)" if len(differences) > 1 else ""
+            differences = [str(d) for d in result.get("differences") or ["a difference"]]
+            shown = "; ".join(differences[:4]) + (f"; and {len(differences) - 4} more" if len(differences) > 4 else "")
             return Outcome(line=line, ok=False, result=result, kind=kind,
-                           error=f"replay --verify: {inert(str(differences[0]))}{more}; the journal's events stand, "
-                                 "the snapshots are a cache: restore a copy of the journal if the events are damaged")
+                           error=f"replay --verify found {len(differences)} difference(s): {inert(shown)}; the "
+                                 "journal's events stand and the snapshots are a cache: restore a copy of the "
+                                 "journal if its events are damaged")
         return Outcome(line=line, ok=True, result=result, kind=kind)
 
     def open_suggestions(self) -> list[dict[str, Any]]:
@@ -448,8 +451,14 @@ class Session:
 
     def _validate(self, name: str) -> dict[str, Any]:
         """``campaign validate FILE``: an adventure, or a data file of a rule system (its pregens)."""
-        for system in installed().values():
-            for candidate in (Path(name).expanduser(), self.base_dir / name, system.data / Path(name).name):
+        given = [c for c in (Path(name).expanduser(), self.base_dir / name) if c.is_file()]
+
+        def owner_first(system: AnySystem) -> bool:  # the system whose data folder holds the file is asked first
+            return not any(c.resolve().parent == system.data.resolve() for c in given)
+
+        for system in sorted(installed().values(), key=owner_first):
+            # the file named, where it is; a bare name not found there: the system's own data file of that name
+            for candidate in given or [system.data / Path(name).name]:
                 if candidate.is_file():
                     checked = system.validate_data_file(candidate)
                     if checked is not None:
@@ -474,7 +483,12 @@ class Session:
         if len({p.name for p in matches}) != 1:
             names = ", ".join(p.name for p in (matches or pregens)) or "none"
             raise RuleViolation(f"no single ready-made character matches {name!r} (choose from {names})")
-        return self.system.pregen_command(matches[0], dice)
+        try:
+            return self.system.pregen_command(matches[0], dice)
+        except (ValueError, KeyError, TypeError) as exc:  # a file checked before pregens were built at validation
+            why = f"{exc.args[0]!r} is missing" if isinstance(exc, KeyError) else str(exc).splitlines()[0][:160]
+            raise RuleViolation(f"the ready-made character {matches[0].name} cannot be used: {why}; "
+                                "fix its file (`campaign validate FILE` names the fault)") from None
 
     def _pregen(self, command: parser.PregenAdd, line: str) -> dict[str, Any]:
         if not command.name:

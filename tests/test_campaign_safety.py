@@ -114,6 +114,17 @@ def test_export_replaces_only_its_own_files_unless_forced(played, tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
 
+def test_export_never_replaces_another_journal_even_forced(played, tmp_path):
+    session, _ = played
+    other = Session(Journal(tmp_path / "other.db"), seed_source=lambda: 3)
+    ok(other, "campaign new Elsewhere --seed 3")
+    other.journal.close()
+    before = (tmp_path / "other.db").read_bytes()
+    outcome = session.execute("export md other.db --force")
+    assert not outcome.ok and "SQLite database" in (outcome.error or "")
+    assert (tmp_path / "other.db").read_bytes() == before
+
+
 def test_an_export_through_a_symlink_replaces_the_file_it_points_at(played, tmp_path):
     session, _ = played
     ok(session, "export md real.md")
@@ -206,3 +217,48 @@ def test_the_command_line_on_a_journal_with_one_damaged_campaign(tmp_path, args)
         assert done.returncode == 0, done.stdout + done.stderr
     else:
         assert done.returncode == 1 and f"event {seq}" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("value", ["999", "not a number"])
+def test_a_current_campaign_setting_that_names_no_campaign_leaves_none_current(tmp_path, value):
+    db, _ = two_campaigns(tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE settings SET value = ? WHERE key = 'current_campaign'", [value])
+    done = solo("campaign", "list", db=db, cwd=tmp_path)
+    no_internal_error(done)
+    assert done.returncode == 0 and "A" in done.stdout
+    session = Session(Journal(db), base_dir=tmp_path)
+    assert session.campaign is None and "no campaign" in (session.execute("status").error or "")
+    ok(session, "campaign use A")
+    session.journal.close()
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+@pytest.mark.parametrize("payload", ['{"type": ', '{"type": "x", "v": 1, "oops": [1]}'], ids=["bad-json", "wrong-shape"])
+def test_damage_is_contained_on_every_system(tmp_path, rules, payload):
+    from test_machines import CAMPAIGN_OPTIONS, OPENINGS
+    from solo.kernel.registry import installed
+
+    db = tmp_path / "j.db"
+    session = Session(Journal(db), seed_source=lambda: 3, base_dir=tmp_path)
+    ok(session, "campaign new Keep --seed 3")
+    options = CAMPAIGN_OPTIONS.get(rules, "").format(data=installed()[rules].data)
+    ok(session, f"campaign new Hurt --rules {rules} --seed 3 {options}".strip())
+    for line in OPENINGS[rules]:
+        ok(session, line)
+    assert session.campaign is not None
+    hurt = session.campaign.id
+    session.journal.close()
+    with sqlite3.connect(db) as conn:  # the rules' first event keeps its type column; its payload is damaged
+        seq = conn.execute("SELECT MIN(seq) FROM events WHERE campaign = ?", [hurt]).fetchone()[0]
+        conn.execute("UPDATE events SET payload = ? WHERE campaign = ? AND seq = ?", [payload, hurt, seq])
+    again = Session(Journal(db), base_dir=tmp_path)
+    for line in ("status", "replay --verify", "export md h.md", "campaign use Hurt"):
+        outcome = again.execute(line)
+        assert not outcome.ok and f"event {seq}" in (outcome.error or "") and "'Hurt'" in (outcome.error or ""), \
+            (line, outcome.error)
+    ok(again, "campaign use Keep")
+    for line in ("status", "note on", "export md k.md", "replay --verify", "log"):
+        ok(again, line)
+    assert not (tmp_path / "h.md").exists()
+    again.journal.close()

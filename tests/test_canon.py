@@ -294,3 +294,49 @@ def test_a_refused_recap_retelling_keeps_its_calls_in_the_journal(tmp_path: Path
     # a model that added nothing is not asked again (issue #35): one call, journaled with its reason
     assert len(calls) == 1 and all(c["fallback"] for c in calls)
     assert calls[0]["command"] == session.head.command
+
+
+def _naive(canon: Canon, payload: dict) -> Canon:
+    """canon_step as it was written before the key index: a scan of every entry."""
+    from solo.canon import Entry, canon_key
+
+    if payload["type"] == "canon_added":
+        if any(e.key == canon_key(payload["name"]) for e in canon.entries):
+            return canon
+        entry = Entry(kind=payload["kind"], name=payload["name"])
+        return canon.model_copy(update={"entries": canon.entries + (entry,)})
+    entries = tuple(e.model_copy(update=payload["changes"]) if e.key == payload["key"] else e for e in canon.entries)
+    return canon.model_copy(update={"entries": entries})
+
+
+def test_the_canons_key_index_holds_across_forks_and_renames() -> None:
+    """Folds that branch from one canon (a speculation's dry run, a refold after undo) share its
+    key index; renames start a new one: every fold finds what a scan of its entries finds."""
+    rng = random.Random(5)
+    names = [f"Name {i}" for i in range(40)]
+    for _ in range(30):
+        tips = [(Canon(), Canon())]
+        for _ in range(60):
+            fast, slow = rng.choice(tips)  # fork from any canon folded so far
+            if rng.random() < 0.8 or not slow.entries:
+                payload = {"type": "canon_added", "kind": "person", "name": rng.choice(names)}
+            else:
+                payload = {"type": "canon_edited", "key": rng.choice(slow.entries).key,
+                           "changes": {"name": rng.choice(names) + " the Elder"}}
+            fast, slow = canon_step(fast, payload), _naive(slow, payload)
+            assert fast.entries == slow.entries
+            for name in rng.sample(names, 5) + [e.name for e in slow.entries[:3]]:
+                assert fast.has(name) == any(e.key == name.casefold() for e in slow.entries)
+            tips.append((fast, slow))
+
+
+def test_the_export_names_the_scenes_an_entry_came_up_in_by_whole_words(session: Session, tmp_path: Path) -> None:
+    ok(session, "campaign new Words --seed 2")
+    ok(session, 'canon add person "Nara Vell"')
+    ok(session, 'canon add person "Ott"')
+    ok(session, 'note "Nara Vell waits at the quay; a cottage stands empty"')
+    text = exported(session, tmp_path / "w.md")
+    nara = text[text.index("### Nara Vell"):]
+    ott = text[text.index("### Ott"):]
+    assert "Came up in: the opening." in nara.split("###")[1]
+    assert "Came up in" not in ott.split("###")[1]  # "cottage" holds "ott", but no word of it is Ott

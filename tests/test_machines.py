@@ -8,7 +8,8 @@ After every step:
   - a refused line changed nothing (``status --json`` is the same);
   - the live state equals the state replayed from the journal from its first event, and the
     state loaded through snapshots;
-  - ``status --json`` is JSON and names the system.
+  - ``status --json`` is JSON and names the system;
+  - ``undo`` restores the state as it was before the first command it reverted.
 The systems' own invariants (life points in bounds, tokens conserved...) are tested in their
 own property files; this one holds the engine's promises for all of them.
 """
@@ -69,6 +70,7 @@ class Play(RuleBasedStateMachine):
         self.tmp = tempfile.TemporaryDirectory()
         self.session = Session(Journal(Path(self.tmp.name) / "j.sqlite"), seed_source=lambda: 7, follow=False)
         self.system = installed()[self.system_name]
+        self.before: dict[int, dict[str, Any]] = {}  # each command -> `status` before it ran
 
     def teardown(self) -> None:
         self.session.journal.close()
@@ -79,8 +81,10 @@ class Play(RuleBasedStateMachine):
         options = CAMPAIGN_OPTIONS.get(self.system_name, "").format(data=self.system.data)
         for line in [f"campaign new Machine --seed 7 --rules {self.system_name} {options}".strip(),
                      *OPENINGS.get(self.system_name, [])]:
+            before = self.session.status() if self.session.campaign is not None else {}
             outcome = self.session.execute(line)
             assert outcome.ok, (line, outcome.error)
+            self.before[self.session.head.command] = before
 
     def _names(self) -> list[str]:
         status = self.session.status()
@@ -117,9 +121,15 @@ class Play(RuleBasedStateMachine):
 
     def _run(self, line: str) -> None:
         before = self.session.status()
+        head = self.session.head.command
         outcome = self.session.execute(line)
         event(f"{line.split()[0]} {'ran' if outcome.ok else 'refused'}")
         if outcome.ok:
+            if self.session.head.command > head:
+                self.before[self.session.head.command] = before
+            if line == "undo":  # undo restores the state before the first command it reverted
+                reverted = (outcome.result or {}).get("commands") or []
+                assert reverted and self.session.status() == self.before[min(reverted)], (reverted, line)
             return
         assert outcome.error and "\n" not in outcome.error and "internal" not in outcome.error, (line, outcome.error)
         assert self.session.status() == before, f"{line!r} was refused but changed the state"

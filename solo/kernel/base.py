@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic
 from pydantic import BaseModel, TypeAdapter
 
 from ..adventure import Adventure
-from ..datafile import load_toml
+from ..datafile import DataFileError, load_toml
 from ..errors import InvalidCommand, RuleViolation
 from ..llm.calls import ModelCall
 from ..llm.check import OutcomeRecord
@@ -271,4 +271,39 @@ class BaseSystem(Generic[S, C, E]):
         raise RuleViolation(f"{self.title} has no ready-made characters")
 
     def validate_data_file(self, path: Path) -> dict[str, Any] | None:
+        """`campaign validate pregens.toml`: the system's own file of ready-made characters, or one
+        that says ``rules = NAME``, each character built and added as `pc pregen` would
+        (``solo.kernel.bounds.check_pregens``); None for any other file."""
+        from ..adventure import AdventureError
+        from .bounds import check_pregens
+
+        data = _pregens_file(path, getattr(self, "data", None), self.name)
+        if data is None:
+            return None
+        characters = data.get("characters", [])
+        if not isinstance(characters, list) or not all(isinstance(c, dict) for c in characters):
+            raise AdventureError(f"{path.name}: characters: a list of tables ([[characters]])")
+        try:
+            check_pregens(self, characters, "characters")
+        except ValueError as exc:
+            raise AdventureError(f"{path.name}: {exc}") from None
+        return {"file": str(path), "ok": True, "kind": "pregens", "rules": self.name,
+                "characters": [str(c["name"]) for c in characters]}
+
+
+def _pregens_file(path: Path, data: Path | None, rules: str) -> dict[str, Any] | None:
+    """The table of ``path`` if it is a pregens.toml of the system ``rules`` (its own data file, or
+    one that says ``rules = ...``), else None."""
+    if path.name.casefold() != "pregens.toml":
         return None
+    try:
+        own = data is not None and path.resolve() == (data / "pregens.toml").resolve()
+    except OSError:
+        own = False
+    if own:
+        return load_toml(path)  # the system's own file: a fault in it is named
+    try:
+        table = load_toml(path)
+    except DataFileError:  # not claimed here: the adventure loader names what is wrong with it
+        return None
+    return table if table.get("rules") == rules else None

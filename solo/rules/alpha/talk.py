@@ -49,7 +49,7 @@ class Roll:
 
 def _sides(label: object) -> int:
     text = str(label)
-    return int(text[1:]) if text[:1] == "d" and text[1:].isdigit() else 0
+    return int(text[1:]) if text[:1] == "d" and text[1:].isascii() and text[1:].isdigit() and len(text) < 6 else 0
 
 
 def _result(state: AlphaState, command: rc.Command) -> dict[str, Any] | None:

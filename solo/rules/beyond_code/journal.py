@@ -73,7 +73,11 @@ def _expired(r: Mapping[str, Any]) -> bool:
 def _revealed(nxt: Mapping[str, Any]) -> list[str]:
     """The cards turned up for the next game (face-up from the start), by position."""
     shown = _map(nxt.get("revealed"))
-    return [f"{p} {_text(shown[p], '?')}" for p in sorted(shown, key=lambda p: int(p) if str(p).isdigit() else 99)]
+    def position(p: object) -> int:
+        text = str(p)
+        return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 99
+
+    return [f"{p} {_text(shown[p], '?')}" for p in sorted(shown, key=position)]
 
 
 def _steps(effect: Mapping[str, Any]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -66,6 +66,7 @@ class Lesson(Strict):
 class PregenFile(Strict):
     """data/pregens.toml: ready-made characters for any adventure."""
 
+    rules: Literal["enigma"] = "enigma"  # a pregens file may name its system
     title: str
     credit: str
     characters: tuple[Pregen, ...] = Field(min_length=1)

@@ -195,9 +195,10 @@ def _match(owned: tuple[str, ...], wanted: str, owner: str, kind: str) -> str:
     if len(partial) == 1:
         return partial[0]
     listing = ", ".join(owned) or "none"
+    shown = repr(wanted[:40]) + ("..." if len(wanted) > 40 else "")
     if partial:
-        raise RuleViolation(f"{wanted!r} matches several of {owner}'s: {', '.join(partial)}")
-    raise RuleViolation(f"{owner} has no {kind} {wanted!r} ({kind}s: {listing})")
+        raise RuleViolation(f"{shown} matches several of {owner}'s: {', '.join(partial)}")
+    raise RuleViolation(f"{owner} has no {kind} {shown} ({kind}s: {listing})")
 
 
 def _assets_kind(character: Character) -> str:

@@ -7,6 +7,7 @@ Rules: ENIGMA System Reference Document v0.6.2 by Andrew Pelham, CC BY-NC 4.0.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,6 +17,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...adventure import Adventure
+from ...datafile import load_toml
+from ...errors import SoloError
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
 from ...llm.calls import ModelCall
 from ...llm.check import OutcomeRecord
@@ -320,6 +323,9 @@ class EnigmaSystem:
     def validate_data_file(self, path: Path) -> dict[str, Any] | None:
         if fold_title(path.name) != "pregens.toml":
             return None
+        with contextlib.suppress(SoloError):
+            if load_toml(path).get("rules", self.name) != self.name:
+                return None  # another system's file
         pregens = adv.load_pregens(path)
         return {"file": str(path), "ok": True, "kind": "pregens",
                 "characters": [f"{c.name} ({c.archetype.value})" for c in pregens.characters]}

@@ -17,6 +17,14 @@ MAD = len(STAGES) - 1
 DIES = (8, 10, 12, 20)  # Rulings *Die*: d10 by default; a d6 never beats the hard threshold
 THRESHOLDS = (5, 6)  # [Haasteet] ordinary and hard
 BONUS_THRESHOLD, ATTACK_THRESHOLD = 5, 6  # [Taistelu]
+# the bounds of each number, typed or written in a file (solo.kernel.bounds): one pair each
+STRENGTH_POINTS = (0, 99)  # a strength's points (a character's at creation: 0-3, Rulings *Creation*)
+OPPONENT_RATING = (1, 99)  # an enemy's or named opponent's rating: the GM's, from 1 up (Rulings *Ratings*)
+CHARACTER_RATING = (1, 3)
+CREATION_POINTS = (0, 3)  # a strength at creation (Rulings *Creation*)
+MIND = (1, 3)  # mind strength (Rulings *Creation*: 2, or 1-3 with --mind)  # a character's rating by its description (Rulings *Ratings*)
+WEAPON = (0, 99)  # a weapon's extra damage
+EXTRA_DICE = (0, 99)  # situational dice
 MAX_HIT = 5  # Rulings *Hits and soaking*: a hit above 5 counts as 5
 RAISE_COST = 10  # [Hahmokehitys]
 BALLOT_XP = 5  # [Kokemuspisteet]

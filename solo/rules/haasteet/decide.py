@@ -11,8 +11,8 @@ from typing import Any
 from ...errors import RuleViolation
 from . import commands as rc
 from . import events as ev
-from .data_rules import (ATTACK_THRESHOLD, BALLOT_XP, BONUS_THRESHOLD, DEATH_FACES, MAD, MAX_HIT, RAISE_COST,
-                         STAGES, STRENGTHS, THRESHOLDS, attack_damage, degree, fold, source_key, strength)
+from .data_rules import (ATTACK_THRESHOLD, BALLOT_XP, BONUS_THRESHOLD, CHARACTER_RATING, CREATION_POINTS, DEATH_FACES,
+                         MAD, MAX_HIT, MIND, RAISE_COST, STAGES, STRENGTHS, THRESHOLDS, attack_damage, degree, fold, source_key, strength)
 from .state import (Character, Combat, Declaration, Enemy, Frozen, HaasteetState, Hit, LastChallenge, PendingHit,
                     zero_strengths)
 
@@ -139,8 +139,8 @@ def _strengths(given: dict[str, int], creation: bool) -> dict[str, int]:
             raise RuleViolation(f"no strength {name[:20]!r}: {', '.join(STRENGTHS)}")
         out[key] = value
     if creation:
-        if any(not 0 <= v <= 3 for v in out.values()):
-            raise RuleViolation("each strength is 0 to 3 at creation")
+        if any(not CREATION_POINTS[0] <= v <= CREATION_POINTS[1] for v in out.values()):
+            raise RuleViolation(f"each strength is {CREATION_POINTS[0]} to {CREATION_POINTS[1]} at creation")
         top = max(out.values())
         if sorted(out.values())[-2] == top:
             raise RuleViolation("exactly one strength must be higher than every other "
@@ -154,8 +154,8 @@ def _add_character(state: HaasteetState, c: rc.AddCharacter) -> tuple[Any, ...]:
     """[Hahmon luominen] [Vahvuudet]; Rulings *Creation*."""
     if state.taken(c.name):
         raise RuleViolation(f"the name {c.name} is taken: choose another")
-    if not 1 <= c.mind <= 3:
-        raise RuleViolation(f"mind strength is 1 to 3, not {c.mind}")
+    if not MIND[0] <= c.mind <= MIND[1]:
+        raise RuleViolation(f"mind strength is {MIND[0]} to {MIND[1]}, not {c.mind}")
     values = _strengths(c.strengths, creation=True)
     who = Character(name=" ".join(c.name.split()), strengths=values, strengths_max=values, mind=c.mind,
                     describe=c.describe)
@@ -218,7 +218,7 @@ def _contest(state: HaasteetState, c: rc.Contest, rng: random.Random) -> tuple[A
         _here(other)
     if other is not None and fold(other.name) == fold(who.name):
         raise RuleViolation("a contest needs another side")
-    if isinstance(other, Character) and not 1 <= c.opp_rating <= 3:
+    if isinstance(other, Character) and not CHARACTER_RATING[0] <= c.opp_rating <= CHARACTER_RATING[1]:
         raise RuleViolation(f"{other.name} is a character: a character's rating is 1 to 3 (--opp-rating), "
                             f"not {c.opp_rating}")
     if c.opp_spend is not None and other is None:

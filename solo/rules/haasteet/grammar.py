@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from ...errors import InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, face, faces, named_faces, number, text
 from . import commands as rc
-from .data_rules import DIES, STRENGTHS, strength
+from .data_rules import (CHARACTER_RATING, DIES, EXTRA_DICE, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS,
+                         WEAPON, strength)
 
 MAX_FACE = 20  # the largest campaign die; the rules check faces against the campaign's own
 CAMPAIGN_OPTIONS = (Option("--die", "die", question="Campaign die: 8, 10, 12 or 20 (Enter for a d10):"),
@@ -52,7 +53,7 @@ def _threshold(a: Args) -> int:
     return number(a, given, "the threshold", 5, 6) if given is not None else 5
 
 
-def _count(a: Args, dest: str, what: str, lo: int = 0, hi: int = 99) -> int | None:
+def _count(a: Args, dest: str, what: str, lo: int = EXTRA_DICE[0], hi: int = EXTRA_DICE[1]) -> int | None:
     value = a.one(dest)
     return number(a, value, what, lo, hi) if value is not None else None
 
@@ -63,17 +64,17 @@ def _dice(a: Args, dest: str = "dice") -> tuple[int, ...] | None:
 
 
 def _strengths(a: Args) -> dict[str, int]:
-    return {s: number(a, v, f"--{s}", 0, 99) for s in STRENGTHS if (v := a.one(s)) is not None}
+    return {s: number(a, v, f"--{s}", *STRENGTH_POINTS) for s in STRENGTHS if (v := a.one(s)) is not None}
 
 
 def _pc_add(a: Args) -> rc.AddCharacter:
     return rc.AddCharacter(name=text(a, "the character's name", a.positionals), strengths=_strengths(a),
-                           mind=_count(a, "mind", "--mind", 1, 3) or 2, describe=a.one("describe"))
+                           mind=_count(a, "mind", "--mind", *MIND) or 2, describe=a.one("describe"))
 
 
 def _challenge(a: Args) -> rc.Challenge:
     return rc.Challenge(character=a.positionals[0], action=text(a, "what the character attempts", a.positionals[1:]),
-                        rating=_count(a, "rating", "--rating", 1, 3) or 1, threshold=_threshold(a),
+                        rating=_count(a, "rating", "--rating", *CHARACTER_RATING) or 1, threshold=_threshold(a),
                         spend=_spend(a, "spend"), extra=_count(a, "extra", "--extra") or 0, clue=a.flag("clue"),
                         stakes=a.one("stakes"), dice=_dice(a))
 
@@ -83,15 +84,16 @@ def _contest(a: Args) -> rc.Contest:
     if not vs or not vs.strip():
         raise a.fail("name the other side with --vs OTHER")
     return rc.Contest(character=a.positionals[0], action=text(a, "what the character attempts", a.positionals[1:]),
-                      vs=vs.strip(), rating=_count(a, "rating", "--rating", 1, 3) or 1, spend=_spend(a, "spend"),
+                      vs=vs.strip(), rating=_count(a, "rating", "--rating", *CHARACTER_RATING) or 1,
+                      spend=_spend(a, "spend"),
                       extra=_count(a, "extra", "--extra") or 0,
-                      opp_rating=_count(a, "opp_rating", "--opp-rating", 1, 99) or 1,
+                      opp_rating=_count(a, "opp_rating", "--opp-rating", *OPPONENT_RATING) or 1,
                       opp_spend=_spend(a, "opp_spend"), opp_extra=_count(a, "opp_extra", "--opp-extra") or 0,
                       threshold=_threshold(a), dice=_dice(a), against=_dice(a, "against"))
 
 
 def _shock(a: Args) -> rc.Shock:
-    rating = _count(a, "rating", "--rating", 1, 99)
+    rating = _count(a, "rating", "--rating", *OPPONENT_RATING)
     if rating is None:
         raise a.fail("give the shock's --rating R")
     spend = _spend(a, "spend")
@@ -107,8 +109,8 @@ def _declare(a: Args) -> rc.Declare:
     if kind is None:
         raise a.fail(f"an action is bonus or attack, not {a.positionals[1][:20]!r}")
     return rc.Declare(actor=a.positionals[0], action=kind, target=text(a, "the target", a.positionals[2:]),  # type: ignore[arg-type]
-                      rating=_count(a, "rating", "--rating", 1, 99) or 1, spend=_spend(a, "spend"),
-                      extra=_count(a, "extra", "--extra") or 0, weapon=_count(a, "weapon", "--weapon") or 0,
+                      rating=_count(a, "rating", "--rating", *OPPONENT_RATING) or 1, spend=_spend(a, "spend"),
+                      extra=_count(a, "extra", "--extra") or 0, weapon=_count(a, "weapon", "--weapon", *WEAPON) or 0,
                       reduce=a.flag("reduce"), crosses=a.one("crosses"))
 
 

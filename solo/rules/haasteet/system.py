@@ -16,6 +16,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from ...adventure import Adventure
 from ...kernel.base import BaseSystem
+from ...kernel.bounds import whole
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from ...llm.check import OutcomeRecord
 from ...narration import Narration
@@ -25,7 +26,7 @@ from . import events as ev
 from . import journal, present, record, results
 from . import talk as talk_
 from .apply import apply, fold
-from .data_rules import STRENGTHS
+from .data_rules import CREATION_POINTS, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS, WEAPON
 from .decide import decide
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
@@ -151,8 +152,12 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
         p = entry.data
-        return rc.AddCharacter(name=str(p["name"]), strengths={s: int(p.get(s, 0)) for s in STRENGTHS},
-                               mind=int(p.get("mind", 2)), describe=p.get("describe"))
+        strengths = {s: whole(p.get(s, 0), s, CREATION_POINTS) for s in STRENGTHS}
+        describe = p.get("describe")
+        if describe is not None and not isinstance(describe, str):
+            raise ValueError("describe: text")
+        return rc.AddCharacter(name=str(p["name"]), strengths=strengths, mind=whole(p.get("mind", 2), "mind", MIND),
+                               describe=describe)
 
     # results
     def status(self, state: HaasteetState) -> dict[str, Any]:
@@ -188,9 +193,10 @@ def check_adventure(adventure: Adventure) -> None:
                                      f"{', '.join(sorted(allowed))})")
                 if not isinstance(foe.get("name"), str) or not foe["name"].strip():
                     raise ValueError(f"{where}.name: an opponent needs a name")
-                for key, least in (*((s, 0) for s in STRENGTHS), ("rating", 1), ("weapon", 0)):
-                    if key in foe and (not isinstance(foe[key], int) or isinstance(foe[key], bool) or foe[key] < least):
-                        raise ValueError(f"{where}.{key}: a whole number from {least}")
+                for key, bound in (*((s, STRENGTH_POINTS) for s in STRENGTHS), ("rating", OPPONENT_RATING),
+                                   ("weapon", WEAPON)):
+                    if key in foe:
+                        whole(foe[key], f"{where}.{key}", bound)
                 if not isinstance(foe.get("tactics", ""), str):
                     raise ValueError(f"{where}.tactics: text")
 

@@ -10,6 +10,10 @@ import unicodedata
 from dataclasses import dataclass
 
 ATTRIBUTES = ("intuition", "reason", "finesse", "exertion", "psyche", "influence")
+# the bounds of each number, typed or written in a file (solo.kernel.bounds): one pair each
+ATTRIBUTE_RATING = (0, 4)  # [Attributes] a final rating
+DISPOSITION = (1, 999)  # a Challenge's Disposition (an exceptional one's: 20 and up, [Tiers])
+EFFECT_DICE = (1, 20)  # a Challenge's effect dice (an exceptional one's: 4 and up)
 ATTRIBUTE_ALIASES = {"attunement": "psyche"}  # [Example: Scuff's Attributes] Rulings *Names*
 # [Attributes] each Save groups two Attributes; the creation groupings carry the Save's other name
 SAVES = {"evasion": ("intuition", "reason"), "fortitude": ("finesse", "exertion"), "resolve": ("psyche", "influence")}

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ...kernel.grammar import Args, Option, Spec, face, faces, named_faces, number, text
 from . import commands as rc
-from .data_rules import ATTRIBUTES
+from .data_rules import ATTRIBUTE_RATING, ATTRIBUTES, DISPOSITION, EFFECT_DICE
 
 _MOD = re.compile(r"^([+-]?[0-9]{1,2})d?$")
 _APPROACH = {"-1e": -1, "-1": -1, "0": 0, "+0": 0, "0e": 0, "+1e": 1, "+1": 1, "1e": 1, "1": 1}
@@ -44,7 +44,7 @@ def _pc_add(a: Args) -> rc.AddHero:
         value = a.one(attribute)
         if value is None:
             raise a.fail(f"give --{attribute} N (all six Attributes: the final ratings)")
-        ratings[attribute] = number(a, value, attribute, 0, 4)
+        ratings[attribute] = number(a, value, attribute, *ATTRIBUTE_RATING)
     for flag in ("archetype", "race"):
         if a.one(flag) is None:
             raise a.fail(f"give --{flag}")
@@ -114,8 +114,8 @@ def _challenge_add(a: Args) -> rc.AddChallenge:
         raise a.fail("give --tier trivial|dangerous|serious|formidable|exceptional")
     disposition, dice = a.one("disposition"), a.one("effect_dice")
     return rc.AddChallenge(name=text(a, "the Challenge's name", a.positionals), tier=tier,
-                           disposition=number(a, disposition, "--disposition", 1, 999) if disposition else None,
-                           effect_dice=number(a, dice, "--effect-dice", 1, 20) if dice else None,
+                           disposition=number(a, disposition, "--disposition", *DISPOSITION) if disposition else None,
+                           effect_dice=number(a, dice, "--effect-dice", *EFFECT_DICE) if dice else None,
                            sentient=a.flag("sentient"))
 
 

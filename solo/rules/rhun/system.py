@@ -110,13 +110,22 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
         return f"{pregen.get('archetype', '')}, {pregen.get('race', '')}: {pregen.get('summary', '')}"
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
+        from ...kernel.bounds import whole
+        from .data_rules import ATTRIBUTE_RATING
+
         p = entry.data
         advancement = p.get("advancement")
+        attributes, dice = p.get("attributes"), p.get("dice")
+        if not isinstance(attributes, dict):
+            raise ValueError("attributes: a table of the six Attributes' ratings")
+        if not isinstance(dice, list) or len(dice) != 5:
+            raise ValueError("dice: the five creation dice (Insight, Prowess, Resolve, Grit, Ego)")
+        rolled = [whole(d, f"dice[{i}]", (1, 6)) for i, d in enumerate(dice)]
         return rc.AddHero(name=str(p["name"]), archetype=str(p["archetype"]), race=str(p["race"]),
                           advancements=(str(advancement),) if advancement else tuple(p.get("advancements", ())),
-                          attributes={k: int(v) for k, v in dict(p["attributes"]).items()},
+                          attributes={str(k): whole(v, f"attributes.{k}", ATTRIBUTE_RATING) for k, v in attributes.items()},
                           aspects=tuple(p.get("aspects", ())), armour=tuple(p.get("armour", ())),
-                          dice=tuple(p["dice"]))
+                          dice=(rolled[0], rolled[1], rolled[2], rolled[3], rolled[4]))
 
     def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
         from .present import render
@@ -218,7 +227,8 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
 def check_adventure(adventure: Adventure) -> None:
     """A Rhûn adventure's scene `enemies` are Challenges: name, tier, sentient, tactics, and for an
     Exceptional one optionally disposition (20+) and effect_dice (4+) ([Tiers])."""
-    from .data_rules import TIERS
+    from ...kernel.bounds import whole
+    from .data_rules import DISPOSITION, EFFECT_DICE, TIERS
 
     allowed = {"name", "tier", "sentient", "tactics", "disposition", "effect_dice"}
     for li, leg in enumerate(adventure.legs):
@@ -234,9 +244,11 @@ def check_adventure(adventure: Adventure) -> None:
                     raise ValueError(f"{where}.tier: one of {', '.join(TIERS)}, not {foe.get('tier')!r}")
                 if not isinstance(foe.get("sentient", False), bool) or not isinstance(foe.get("tactics", ""), str):
                     raise ValueError(f"{where}: sentient is true or false and tactics is text")
-                for key, least in (("disposition", 20), ("effect_dice", 4)):
-                    if key in foe and (foe["tier"] != "exceptional" or not isinstance(foe[key], int) or foe[key] < least):
+                for key, least, bound in (("disposition", 20, DISPOSITION), ("effect_dice", 4, EFFECT_DICE)):
+                    if key in foe and foe["tier"] != "exceptional":
                         raise ValueError(f"{where}.{key}: for an exceptional Challenge only, at least {least}")
+                    if key in foe:
+                        whole(foe[key], f"{where}.{key}", (max(least, bound[0]), bound[1]))
 
 
 SYSTEM = RhunSystem()
