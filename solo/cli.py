@@ -26,6 +26,7 @@ from .errors import SoloError
 from .i18n import set_language
 from .inert import inert
 from .journal import Journal, storage_message
+from . import ENGINE_INTRO
 from .session import Outcome, Session
 
 if TYPE_CHECKING:
@@ -301,7 +302,8 @@ def _plain_loop(session: Session, names: list[str]) -> int:
     console = _console()
     if names:
         _print(session, session.execute(shlex.join(["campaign", "use", *names])), console)
-    console.print(f"{session.system.intro.split(';')[0]}. Type `help` for commands, Ctrl-D to leave.")
+    intro = session.system.intro if session.campaign is not None else ENGINE_INTRO  # no campaign: no system's
+    console.print(f"{intro.split('. ')[0]}. Type `help` for commands, Ctrl-D to leave.")
     if session.campaign is None:
         console.print("No campaign yet: try `campaign new Marseille` then `help` for the commands.")
     else:

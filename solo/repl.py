@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from . import mythic, parser
+from . import ENGINE_INTRO, mythic, parser
 from .canon import KINDS
 from .console import InertConsole
 from .errors import SoloError
@@ -391,7 +391,8 @@ class Repl:
     def run(self, campaign: str | None = None) -> int:
         if campaign:  # first, so the banner is its rule system's; its result tells what happened last time
             self._run(parser.CampaignUse(name=campaign), shlex.join(["campaign", "use", campaign]))
-        self.console.print(self.session.system.intro)
+        # with no campaign yet, no rule system is being played: the masthead names none
+        self.console.print(self.session.system.intro if self.session.campaign is not None else ENGINE_INTRO)
         if self.director:
             self.console.print("[bold]Director co-pilot[/]: type the dice you roll; narration stays private "
                                "until you `accept`, `reroll` or `edit` it.")
