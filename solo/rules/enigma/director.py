@@ -70,7 +70,7 @@ class PulpNarrator(OracleNarrator):
             given = {"wide_shot.place": placed.text}
             if scene is None and placed.entry.tags:
                 scene = frozenset(placed.entry.tags)
-        opening = self.tables.draw("wide_shot.opening", rng, given=given, scene=scene)
+        opening = self.pick("wide_shot.opening", rng, given=given, scene=scene)
         if placed is not None and "{wide_shot.place}" not in opening.entry.text:
             # the opening tells another place, or none: the scene is where the telling says, if anywhere
             other = next((n for n in opening.nested if n.table == "locations.location"), None)
@@ -91,7 +91,7 @@ class PulpNarrator(OracleNarrator):
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Blunder] the Director tells what goes wrong, and it changes something."""
         text, drawn = self.draw("consequences.blunder", rng, {"character": character})
-        return self.tell("blunder", [(text, drawn)], peril=drawn.entry.peril)
+        return self.tell("blunder", [(text, drawn)], peril=drawn.entry.peril, bearer=character)
 
     def success(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Success] the player tells how it goes: a prompt to do so."""
