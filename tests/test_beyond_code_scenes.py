@@ -130,8 +130,10 @@ def test_scenes_in_the_recaps_and_the_export(run, tmp_path):
 
 
 def test_after_the_run_is_over_a_scene_is_refused_and_nothing_changes(run):
+    ok(run, "scene start The Hall")
     ok(run, "mission fail")
     refused(run, "scene start The Ruins", "the run is over")
+    refused(run, "scene end failure", "the run is over")  # Rulings *Over*: the kernel's `scene end` as well
 
 
 def test_the_phantom_card_goes_by_the_deck_s_own_name(tmp_path):

@@ -92,6 +92,13 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
         turns under a title and moves nothing of the rules."""
         return Where(chapter=max(state.game, 1), scene=state.scene, scene_title=state.scene_title)
 
+    def paused(self, state: BeyondState) -> str | None:
+        """Rulings *Over*: after the run is lost or won the kernel's `scene end` is refused too."""
+        if state.over is None:
+            return None
+        return (f"the run is over ({state.over}): only `undo`, `note` and read-only commands now; a new run is "
+                "a new campaign")
+
     def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
         return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
 
