@@ -375,9 +375,9 @@ class Chronicle:
             if n.task in ("recap", "premise", "meaning"):
                 continue
             teller = "narration" if n.source != "player" else "player"
-            # a model's own words are no source of canon: only the names of the oracle's facts it retold
-            text = n.text if n.source != "model" else " ".join(str(v) for v in n.facts.values())
-            for kind, name, detail in self.names_in(text, [p["name"] for p in [*self.proposals, *fresh]]):
+            # a model's words name no one the story does not know: its checks refuse a draft that
+            # brings in a stranger (solo.llm.check.strangers), so what it names is the oracle's
+            for kind, name, detail in self.names_in(n.text, [p["name"] for p in [*self.proposals, *fresh]]):
                 fresh.append({"kind": kind, "name": name, "from": teller,
                               **({"detail": detail} if detail else {}),
                               **({"where": where} if kind == "person" and where and not detail else {})})
