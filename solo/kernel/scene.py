@@ -43,7 +43,7 @@ _RAIN = re.compile(r"\b(rain\w*|downpour|drizzl\w*)\b", re.I)
 _SUN = re.compile(r"\b(sun|sunlight|sunlit|sunshine|sunbeams?|noonday|midday)\b", re.I)
 _NIGHT_SKY = re.compile(r"\b(stars|starlight|starlit|moon|moonlight|moonlit)\b", re.I)
 _ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|floors?|"
-                   r"floorboards|mantel\w*|the room|gramophone|telephone|kettle|upstairs)\b", re.I)
+                   r"floorboards|mantel\w*|the room|upstairs)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
 _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
