@@ -369,3 +369,14 @@ def test_a_scene_that_failed_ends_with_no_spoils_of_a_won_fight(tmp_path, system
         told(session, "scene start a crowded bazaar")
         for n in told(session, "scene end failure"):
             assert not _SPOILS.search(n["text"]), n
+
+
+def test_what_stands_in_the_way_is_named_mid_sentence_without_the_rules_asides():
+    from solo.kernel.scene import _gist
+
+    assert _gist("Two crossbowmen on the gallery shoot down into the long room.") == \
+        "two crossbowmen on the gallery shoot down into the long room"
+    assert _gist("Panicking guests stampede toward the doors") == "panicking guests stampede toward the doors"
+    assert _gist("Old Tamsa wants payment first") == "Old Tamsa wants payment first"  # a name keeps its capitals
+    assert _gist("the barman's webbed fingers (a shock of rating 1)") == "the barman's webbed fingers"
+    assert _gist("The planks are slick: a misstep means a Navigate check") == "the planks are slick"

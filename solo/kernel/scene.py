@@ -96,10 +96,18 @@ def _shares_run(text: str, secret: str, size: int = 5) -> bool:
 
 
 def _gist(text: str) -> str:
-    """An obstacle as a move names it: its first clause, a leading article in lower case."""
-    text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
+    """An obstacle as a move names it mid-sentence: its first clause (no rules' aside in brackets, nothing
+    after a colon), a leading common word in lower case ("the", "two", "panicking"; a name keeps its own)."""
+    text = re.sub(r"\s*\([^()]*\)", "", text)
+    text = text.split(";")[0].split(". ")[0].split(": ")[0].strip().rstrip(".")
     first, _, rest = text.partition(" ")
-    return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
+    common = first in _COMMON or (first[:1].isupper() and first.endswith(("ing", "ed")) and rest[:1].islower())
+    return f"{first.lower()} {rest}" if common and rest else text
+
+
+# words that open a clause without naming anyone
+_COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
+                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something"})
 
 
 def verb_phrase(facts: Mapping[str, Any]) -> str | None:
