@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,6 +32,7 @@ class Narration(BaseModel):
     origin: str = ""  # e.g. "wide_shot.light #4; wide_shot.sound #9" or a model call id
     facts: dict[str, Any] = Field(default_factory=dict)  # the drawn facts, for grounding and export
     peril: int | None = None  # harm the fiction calls for (applied through the rules, never here)
+    bearer: str | None = None  # who the harm the fiction calls for falls on
     question: str | None = None  # a leading question put to the player (Wide Shot)
 
     def as_result(self) -> dict[str, Any]:
@@ -40,8 +41,19 @@ class Narration(BaseModel):
             out["question"] = self.question
         if self.peril:
             out["peril"] = self.peril
+            if self.bearer:
+                out["bearer"] = self.bearer
         return out
 
+
+# How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
+# the dice gave and two more, drawn by a generator of their own so the oracle's stream is the same
+# with a model or without one. Each costs the bundled model about 0.3-0.6 s on 2 cores (bench/ab.py).
+CHOICES = 3
+
+# Given the table and the candidate texts (the dice's draw first), the index of the one that fits the
+# story best; raises NarratorError (or anything else) when it cannot say, and the dice's draw stands.
+Chooser = Callable[[str, list[str]], int]
 
 # Words for the placeholders when the moment does not supply them.
 DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", "helper": "a friend",
@@ -65,6 +77,14 @@ def one_of(name: str) -> str:
 
 
 MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
+
+
+def as_phrase(place: str) -> str:
+    """A scene title as it reads inside a sentence: "The Rooftops" -> "the Rooftops"."""
+    first, _, rest = place.partition(" ")
+    if first in ("The", "A", "An") and rest:
+        return f"{first.lower()} {rest}"
+    return place
 
 
 def without_meaning(text: str) -> str:
@@ -98,6 +118,9 @@ class OracleNarrator:
         self.tables = tables
         self.context: dict[str, str] = dict(DEFAULT_CONTEXT)
         self.scene: frozenset[str] | None = None  # where the scene is: draws take only entries that fit
+        # a model choosing among fitting entries the one that suits the story best (solo.llm.choose);
+        # None: the dice's draw stands
+        self.chooser: Chooser | None = None
 
     def with_context(self, context: dict[str, str], scene: frozenset[str] | None = None) -> Any:
         """The same narrator, filling ``{character}``, ``{villain}``, ... from this moment, and
@@ -113,7 +136,7 @@ class OracleNarrator:
             # the moment's helper was chosen beside the moment's character; told of another one of the
             # cast, the moment's character is the one beside them
             words["helper"] = self.context["character"]
-        drawn = self.tables.draw(table, rng, scene=self.scene, context=words)
+        drawn = self.pick(table, rng, context=words)
         return drawn.filled(words), drawn
 
     def dressed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
@@ -183,6 +206,32 @@ class OracleNarrator:
                 return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                "facts": {**told.facts, "move": kind}})
         return told
+
+    def pick(self, table: str, rng: random.Random, *, scene: frozenset[str] | None | Literal[True] = True,
+             given: dict[str, str] | None = None, context: dict[str, str] | None = None) -> Draw:
+        """A draw from ``table`` fitting ``scene`` (True: the narrator's scene). With a ``chooser``
+        (a model), the dice's draw and ``CHOICES - 1`` more fitting entries are weighed and the
+        one that suits the story best is taken; ``rng`` is used exactly as without one, the others
+        coming from a generator seeded from its state, so the oracle's stream never depends on
+        whether a model is loaded. A chooser that fails leaves the dice's draw."""
+        where = self.scene if scene is True else scene
+        drawn = self.tables.draw(table, rng, given=given, scene=where, context=context)
+        if self.chooser is None:
+            return drawn
+        others = random.Random(repr((table, rng.getstate())))
+        candidates = [drawn]
+        for _ in range(CHOICES - 1):
+            other = self.tables.draw(table, others, given=given, scene=where, context=context)
+            if other.text not in {c.text for c in candidates}:
+                candidates.append(other)
+        if len(candidates) == 1:
+            return drawn
+        words = {**self.context, **(context or {})}
+        try:
+            chosen = self.chooser(table, [c.filled(words) for c in candidates])
+        except Exception:  # noqa: BLE001 - the model is a nicety here: the dice's draw stands
+            return drawn
+        return candidates[chosen] if 0 <= chosen < len(candidates) else drawn
 
     def meaning(self, rng: random.Random) -> tuple[str, str, str] | None:
         """An action and a subject from the shared meaning tables, for the player to read into the

@@ -45,6 +45,8 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
             lines.append(proposals_line(r["canon_proposals"]))
     if r.get("warning"):
         lines.append(f"[yellow]{escape(r['warning'])}[/]")
+    if r.get("model_failure"):
+        lines.append(f"[yellow]{escape(r['model_failure'])}[/]")
     return "\n".join(lines) if lines else "ok"
 
 
@@ -254,7 +256,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
             lines.append(f"{escape(r['table'])}: {escape(r['text'])}")
     else:
         shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning",
-                                                          "canon_proposals")}
+                                                          "canon_proposals", "model_failure")}
         said = in_words(shown)
         if said:
             lines.append(escape(said))

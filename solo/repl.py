@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from . import mythic, parser
+from . import ENGINE_INTRO, mythic, parser
 from .canon import KINDS
 from .console import InertConsole
 from .errors import SoloError
@@ -378,7 +378,7 @@ class Repl:
         body = escape(inert(n["text"]))
         if n.get("peril") and not self.session.director_peril:
             track = self.session.system.harm_track
-            body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} NAME +{n['peril']}` "
+            body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['peril']}` "
                      "if you agree)[/]")
         self.console.print(Panel(body, title=escape(inert(title)), subtitle=escape(inert(n.get("source", ""))), style=style,
                                  title_align="left", subtitle_align="right"), soft_wrap=False)
@@ -391,7 +391,8 @@ class Repl:
     def run(self, campaign: str | None = None) -> int:
         if campaign:  # first, so the banner is its rule system's; its result tells what happened last time
             self._run(parser.CampaignUse(name=campaign), shlex.join(["campaign", "use", campaign]))
-        self.console.print(self.session.system.intro)
+        # with no campaign yet, no rule system is being played: the masthead names none
+        self.console.print(self.session.system.intro if self.session.campaign is not None else ENGINE_INTRO)
         if self.director:
             self.console.print("[bold]Director co-pilot[/]: type the dice you roll; narration stays private "
                                "until you `accept`, `reroll` or `edit` it.")
@@ -546,9 +547,21 @@ class Repl:
     def _run(self, command: Any, line: str) -> Outcome:
         outcome = self._execute(command, line)
         self.show(outcome)
+        self._recaps()
         if outcome.ok:
             self._questions_open(lambda: self._follow_up(outcome))
         return outcome
+
+    def _recaps(self) -> None:
+        """A recap the command stored, retold by the model once the way forward is on screen: it
+        never holds the command's own story back (Ctrl-C leaves the oracle's recap)."""
+        if self.session._recaps_due is None:
+            return
+        try:
+            with self.console.status("The recap is being told for next time (Ctrl-C: the oracle's recap)…"):
+                self.session.tell_recaps()
+        except KeyboardInterrupt:
+            pass
 
     def _execute(self, command: Any, line: str) -> Outcome:
         """Run a command; with a model, wait for it to load under a spinner and stream its words."""
@@ -567,27 +580,11 @@ class Repl:
             self.console.print(f"[yellow]narration: {escape(failed)}; playing with the oracle tables[/]")
             self.session.model = None
             return self.session.run(command, line)
-        streamed: list[str] = []
-
-        def stream(piece: str) -> None:
-            if not streamed:
-                self.console.print("[dim]… ", end="")
-            streamed.append(piece)
-            self.console.print(f"[dim italic]{escape(piece)}[/]", end="", soft_wrap=True)
-
-        def refused(why: str) -> None:
-            if streamed:  # the words on screen are not the story: said so before what is told
-                self.console.print()
-                self.console.print(f"[dim]({escape(f'retold: {why}')})[/]")
-                streamed.clear()
-
-        model.on_text, model.on_refused = stream, refused
-        try:
+        # nothing the model writes reaches the screen before the checks let it through: a draft may
+        # be refused, or carry the prompt's own words; what stands is shown with the outcome
+        model.on_text = model.on_refused = None
+        with self.console.status("The story is being told (Ctrl-C: the oracle's words)…"):
             return self.session.run(command, line)
-        finally:
-            model.on_text = model.on_refused = None
-            if streamed:
-                self.console.print()
 
     def _follow_up(self, outcome: Outcome) -> None:
         """Questions the story asks back: the Wide Shot's question, a success to tell."""

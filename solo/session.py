@@ -19,6 +19,7 @@ import json
 import random
 import secrets
 import sqlite3
+import threading
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from .canon import Canon
 from .chronicle import Chronicle, seed_canon
 from .context import Context
 from .fate import Fate
-from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
+from .errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from .files import write_atomically
 from .inert import inert
 from .journal import Campaign, Head, Journal, StoredEvent, storage_message
@@ -98,6 +99,7 @@ class Decision:
     reported_from: int = 1 << 30  # index of the first event of the proposals reported apart
     apart: list[dict[str, Any]] = field(default_factory=list)  # their result objects
     warning: str | None = None  # something the player should know although the command stands
+    model_failure: str | None = None  # why the model could not tell (the server, the model): said once per command
     command: Any = None  # the command as decided: the Director's choices filled in, the scene's title given
     recaps: list[Narration] = field(default_factory=list)  # recaps stored with the command, for a model to retell
     shown: dict[str, Any] = field(default_factory=dict)  # result fields the kernel adds (a scene check, the chaos)
@@ -131,9 +133,16 @@ class Session:
         self.suggestions: list[Narration | None] = []  # numbered from 1; None once taken (numbers hold)
         self._suggestion_calls: dict[int, list[ModelCall]] = {}  # calls behind a suggestion, by id()
         self._suggest_basis: tuple[Any, list[Event], Any] | None = None
+        self._suggest_offset = 0  # where the suggestions of the last suggesting command begin (reroll)
+        # a recap's retelling waits until the command's own story is shown (the REPL); scripts tell it at once
+        self.defer_recaps = False
+        self._recaps_due: tuple[Decision, Head] | None = None
         # the last words a person at the table told in this scene: what the model's next narration continues from
         self.told_at_table: str | None = None
         self._rerolls = 0
+        # the model's choices among the oracle's entries made while a command is decided, per thread (a
+        # speculation decides on its own): journaled with the command (solo.llm.choose)
+        self._choices = _ThreadCalls()
         self.model = model  # a model retells the oracle's facts; None: the oracle's words stand
         self._speculator: Speculator | None = None  # narration told ahead while the player reads (speculate)
         self._dry_journal: Journal | None = None  # the journal as the speculating thread reads it
@@ -234,7 +243,12 @@ class Session:
         if name not in self._directors:
             try:
                 tables = self._tables or system_tables(self.system.data)
-                self._directors[name] = self.system.director(tables)
+                director = self._directors[name] = self.system.director(tables)
+                if self.model is not None:  # the model chooses among the oracle's fitting entries (solo.llm.choose)
+                    from .llm.choose import chooser
+
+                    director.narrator.chooser = chooser(self.model.backend, self._choosing_head,
+                                                      lambda call: self._choices.calls.append(call))
                 self.narration_error = None
             except TableError as exc:
                 self.narration_error = f"narration is off: {exc}"
@@ -258,6 +272,7 @@ class Session:
         """Run a command built by the parser (or by the REPL from one); ``line`` is journaled."""
         shown = command.command if isinstance(command, parser.WithOracle) else command  # rendered as the system's
         kind = type(shown).__name__
+        self._recaps_due = None  # a recap not told by now stays the oracle's (it is stored already)
         try:
             result = self._dispatch(command, line)
         except JournalConflict as exc:
@@ -504,7 +519,11 @@ class Session:
                 if not self.follow:
                     raise JournalConflict("the campaign changed in another process: nothing was written")
                 self.reload()
+            self._choices.calls.clear()
             decision = decide()
+            # the model's choices among the oracle's entries while deciding (solo.llm.choose), journaled with it
+            decision.calls = [*decision.calls, *self._choices.calls]
+            self._choices.calls.clear()
             payloads = self._payloads(decision)
             head = self.journal.append(campaign.id, self.head, line, kind, payloads)
             for call in decision.calls:
@@ -539,13 +558,27 @@ class Session:
             except SoloError as exc:  # the command stands; only its narration could not be kept
                 decision.warning = f"the narration was not journaled ({exc})"
         if model is not None and decision.recaps and "recap" in self.system.narration_tasks:
-            self._retell_recaps(decision, head)
+            if self.defer_recaps:  # told once the command's own story is on screen (tell_recaps)
+                self._recaps_due = (decision, head)
+            else:
+                self._retell_recaps(decision, head)
+        if model is not None:
+            decision.model_failure = model.take_failure()
         return decision, head
 
     def _payloads(self, decision: Decision) -> list[dict[str, Any]]:
         """A decision's events as the journal stores them: the session's own, and the rule system's."""
         return [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
                 for e in decision.events]
+
+    def tell_recaps(self) -> bool:
+        """The recaps the last command stored, retold by the model now (``defer_recaps``: the
+        REPL shows the command's own story, the way forward, first). Whether there were any."""
+        due, self._recaps_due = self._recaps_due, None
+        if due is None or self.model is None:
+            return False
+        self._retell_recaps(*due)
+        return True
 
     def _retell_recaps(self, decision: Decision, head: Head) -> None:
         """The recaps a scene's or chapter's end stored, retold by the model (quietly: they are not
@@ -638,8 +671,13 @@ class Session:
             except SoloError as exc:
                 decision.told.clear()
                 decision.warning = f"narration: {exc}; the oracle's suggestions stand"
-        self.suggestions = list(suggested)
-        self._suggestion_calls = {id(n): decision.told.pop(id(n), []) for n in suggested}
+        # the suggestions still open keep their numbers until taken; the new ones follow them
+        kept = self.suggestions if any(self.suggestions) else []
+        self._suggest_offset = len(kept)
+        self.suggestions = [*kept, *suggested]
+        self._suggestion_calls = {**{k: v for k, v in self._suggestion_calls.items()
+                                     if any(id(n) == k for n in kept if n is not None)},
+                                  **{id(n): decision.told.pop(id(n), []) for n in suggested}}
 
     def _rng(self, stream: str = "dice") -> random.Random:
         campaign = self._need_campaign()
@@ -829,7 +867,9 @@ class Session:
         if self.suggest:
             # the human Director decides: nothing is told or applied until accepted; proposed
             # commands come as a suggestion too, written as the commands that would bring them on
-            decision.suggested = [*(decision.suggested or []), *reaction.narrations]
+            # a rules lesson teaches the Director: told at once, never a suggestion to take
+            decision.narrations += [n for n in reaction.narrations if n.task == "lesson"]
+            decision.suggested = [*(decision.suggested or []), *(n for n in reaction.narrations if n.task != "lesson")]
             moves = [*reaction.proposals, *reaction.solo_moves]
             if moves:
                 lines = [self.system.as_line(p, "") for p in moves]
@@ -884,6 +924,14 @@ class Session:
         return Cast(setting=setting, members=self.system.cast(self.state), canon=list(memory.pinned),
                     earlier=list(memory.earlier), scene=[*stage, *memory.scene])  # the scene model first
 
+    def _choosing_head(self) -> str:
+        """The head of the prompts of the command being decided, after which the model scores the
+        oracle's candidate entries (``solo.llm.choose``). A model gone since (it failed to load, or
+        narration was turned off) chooses nothing: the dice's draw stands."""
+        if self.model is None or not self.narrate:
+            raise NarratorError("no model to choose")
+        return self.model.head(self._cast(self.head.command + 1))
+
     def _with_head(self, propose: Any, command: int) -> Any:
         """``propose`` given the stable head the narrations of ``command`` carry (the setting, the
         cast, the story's memory before it), so a proposal's prompt starts as theirs does and the
@@ -908,6 +956,8 @@ class Session:
             result["warning"] = self.narration_error
         if decision.warning:
             result["warning"] = decision.warning
+        if decision.model_failure:
+            result["model_failure"] = f"narration: {decision.model_failure}; the oracle's words stand"
         return result
 
     def _need_director(self) -> DirectorPolicy[Any, Any, Any]:
@@ -1119,3 +1169,10 @@ class _Pending:
 
     def iter_events(self, campaign: int) -> Iterator[StoredEvent]:
         yield from self.events(campaign)
+
+
+class _ThreadCalls(threading.local):
+    """Model calls gathered while a command is decided, each thread its own list."""
+
+    def __init__(self) -> None:
+        self.calls: list[ModelCall] = []

@@ -328,13 +328,29 @@ class TableTalk:
         before, events, after = self.s._suggest_basis
         self.s._rerolls += 1
         rng = command_rng(self.s.campaign.seed, self.s.head.command, f"reroll{self.s._rerolls}")
-        fresh = self.s._need_director().react(before, events, after, rng, self.s._story_view(after)).narrations
-        # the fresh draw answers the same events in the same order: suggestion i is redrawn as fresh[i];
-        # those already taken stay taken, and suggestions the Director's answer did not draw stay as they are
-        for i, old in enumerate(self.s.suggestions):
-            redraw = number is None or i == number - 1
-            if old is not None and redraw and i < len(fresh) and fresh[i].task == old.task:
-                self.s.suggestions[i] = fresh[i]
+        fresh = [n for n in self.s._need_director().react(before, events, after, rng, self.s._story_view(after)).narrations
+                 if n.task != "lesson"]
+        model = self.s.model
+        if model is not None and self.s.narrate:  # a model (its choice of entries above) tells them again too
+            cast = self.s._cast(self.s.head.command)
+            retold = []
+            for n in fresh:
+                again, calls = model.retell(n, self.s.system.record(n, events, after), cast=cast,
+                                            seed=rng.randrange(2**31))
+                self.s._suggestion_calls[id(again)] = calls
+                retold.append(again)
+            fresh = retold
+        # the fresh draw answers the same events in the same order: suggestion offset + i is redrawn as
+        # fresh[i]; those already taken stay taken, and suggestions the Director's answer did not draw
+        # (an earlier command's, still open under their numbers) stay as they are
+        offset = self.s._suggest_offset
+        for i, new in enumerate(fresh):
+            at = offset + i
+            if at >= len(self.s.suggestions) or (number is not None and at != number - 1):
+                continue
+            old = self.s.suggestions[at]
+            if old is not None and new.task == old.task:
+                self.s.suggestions[at] = new
         return {"suggestions": self.s.open_suggestions()}
 
 

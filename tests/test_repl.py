@@ -206,7 +206,7 @@ def first_screen_seconds(tmp_path: Path, *model: str) -> float:
     child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / f"{time.monotonic_ns()}.sqlite"),
                                            *model, "play"], env=env, dimensions=(ROWS, COLUMNS), timeout=30)
     try:
-        child.expect("ENIGMA pulp adventures")
+        child.expect("rule-light tabletop RPGs")  # no campaign yet: the masthead names no system
         child.expect(r"Start one\? \[Y/n\]")
         return time.monotonic() - begun
     finally:
@@ -318,13 +318,15 @@ def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit(tmp_path):
     for line in ("campaign new Numbers --seed 2", "pc add Nara --dice 3", "scene start", "scene start"):
         assert session.execute(line).ok
     shown = session.open_suggestions()
-    assert [s["number"] for s in shown] == [1, 2] and [s["task"] for s in shown] == ["scene_transition", "wide_shot"]
-    edited = session.execute("edit 1 The tram bells fade behind them.")
-    assert edited.ok and [s["number"] for s in edited.result["suggestions"]] == [2]
-    assert not session.execute("accept 1").ok  # taken already
-    taken = session.execute("accept 2")
+    # the first scene's Wide Shot, not taken, keeps its number; the next command's follow it (issue #35)
+    assert [s["number"] for s in shown] == [1, 2, 3]
+    assert [s["task"] for s in shown] == ["wide_shot", "scene_transition", "wide_shot"]
+    edited = session.execute("edit 2 The tram bells fade behind them.")
+    assert edited.ok and [s["number"] for s in edited.result["suggestions"]] == [1, 3]
+    assert not session.execute("accept 2").ok  # taken already
+    taken = session.execute("accept 3")
     assert taken.ok and taken.result["accepted"][0]["task"] == "wide_shot"
-    assert "suggestions" not in taken.result
+    assert [s["number"] for s in taken.result["suggestions"]] == [1]
 
 
 def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit_in_the_terminal(term_factory):

@@ -77,7 +77,7 @@ class AlphaNarrator(OracleNarrator):
         ctx = {**self.context, "character": character}
         place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
         scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.tables.draw("wide_shot.opening", rng, scene=scene)
+        opening = self.pick("wide_shot.opening", rng, scene=scene)
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         where = title or place.filled(ctx)
         where = where[0].upper() + where[1:]

@@ -42,7 +42,7 @@ class RhunNarrator(OracleNarrator):
         ctx = {"character": character}
         place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
         scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.tables.draw("wide_shot.opening", rng, scene=scene)
+        opening = self.pick("wide_shot.opening", rng, scene=scene)
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         where = title or place.filled({**self.context, **ctx})
         where = where[0].upper() + where[1:]
@@ -60,7 +60,8 @@ class RhunNarrator(OracleNarrator):
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
                                 {"character": character})
         harm = max([d.entry.peril or 0 for d in (drawn, *drawn.nested)], default=0)
-        return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None)
+        return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None,
+                         bearer=character if harm else None)
 
 
 def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
