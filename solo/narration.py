@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .kernel.scene import CONSEQUENCES, SUCCESSES, SceneModel
+from .kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
 from .tables import Draw, OracleTables, TableError
 
 Source = Literal["oracle", "model", "player", "director"]
@@ -97,6 +97,15 @@ def without_meaning(text: str) -> str:
     return f"{before} {rest}".strip() if rest else before
 
 
+def _question(text: str) -> str:
+    """The question a success prompt puts to the player: its last sentence, when it asks one."""
+    text = text.strip()
+    if not text.endswith("?"):
+        return ""
+    cut = max(text.rfind(". ", 0, len(text) - 1), text.rfind("! ", 0, len(text) - 1))
+    return text[cut + 2:] if cut >= 0 else ""
+
+
 class OracleNarrator:
     """Tells tasks straight from the oracle tables; a system's narrator adds its tasks."""
 
@@ -148,17 +157,30 @@ class OracleNarrator:
         return told.model_copy(update={"text": text, "origin": "; ".join(o for o in origins if o)})
 
     def bound(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
-        """A consequence or a success as the scene tells it: a line told lately, or a consequence
-        that names no one on stage, becomes one of the Director's moves (``moved``); so does a
-        consequence that costs nothing one time in two where the scene has a setting or a foe."""
-        if told.task in SUCCESSES:
-            return self.moved(told, stage, rng, success=True) if stage.repeats(told.text) else told
-        if told.task not in CONSEQUENCES:
+        """A consequence or a success as the scene tells it: of the one who acted, the action they
+        typed and a thing of the scene. Where the scene knows both, a success and a consequence that
+        costs nothing become one of the Director's moves (``moved``: a stock line "X wins through"
+        or a stranger's doing could be told anywhere), the success keeping the question its prompt
+        put to the player; a consequence that harms keeps its words (the harm is the rules'), led by
+        the actor and the action when it does not name them."""
+        stage = stage.told_of(told.facts.get("about"))
+        if told.task in CLUES and stage.repeats(told.text):  # the same clue found again is nothing new
+            who = stage.last.actor or "The cast"
+            return told.model_copy(update={"text": f"{who} searches again, but turns up nothing that was not "
+                                                   "found already.", "origin": f"searched again (for {told.origin})"})
+        if told.task not in SUCCESSES | CONSEQUENCES:
             return told
-        scene_bound = not told.peril and bool(stage.settings or stage.stage.foes) and rng.random() < 0.5
-        if stage.repeats(told.text) or not stage.names_someone(told.text) or scene_bound:
-            told = self.moved(told, stage, rng)
-        return told.model_copy(update={"text": stage.bound(told.text)})
+        success = told.task in SUCCESSES
+        if stage.last.actor and stage.last.action and (success or not told.peril):
+            moved = self.moved(told, stage, rng, success=success)
+            if success and moved is not told:
+                asked = _question(told.text)
+                if asked:
+                    moved = moved.model_copy(update={"text": f"{moved.text} {asked}"})
+            told = moved
+        elif stage.repeats(told.text) and not told.peril:
+            told = self.moved(told, stage, rng, success=success)
+        return told if success else told.model_copy(update={"text": stage.bound(told.text)})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared
@@ -167,13 +189,23 @@ class OracleNarrator:
         kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
         if not kinds:
             return told
-        setting = [k for k in kinds if k in stage.settings]
-        kind = rng.choice(setting) if setting and rng.random() < 0.5 else rng.choice(kinds)
-        text, drawn = self.draw(f"moves.{kind}", rng, stage.move_context(rng.choice))
-        if stage.repeats(text):
-            return told
-        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
-                                       "facts": {**told.facts, "move": kind}})
+        setting = [k for k in kinds if k.removeprefix("success_") in stage.settings]
+        first = rng.choice(setting) if setting and rng.random() < 0.5 else rng.choice(kinds)
+        order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
+        places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
+        for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
+            context = stage.move_context(rng.choice)
+            for key in ("enemy", "person"):  # a name told mid-sentence: "one of the Brethren of the Tide"
+                name = one_of(context[key]) if key == "enemy" and key in context else context.get(key)
+                if name:
+                    first, _, rest = name.partition(" ")
+                    context[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
+            text, drawn = self.draw(f"moves.{kind}", rng, context)
+            text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
+            if not stage.repeats(text):
+                return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
+                                               "facts": {**told.facts, "move": kind}})
+        return told
 
     def pick(self, table: str, rng: random.Random, *, scene: frozenset[str] | None | Literal[True] = True,
              given: dict[str, str] | None = None, context: dict[str, str] | None = None) -> Draw:

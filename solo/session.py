@@ -50,7 +50,7 @@ from .kernel.events import (
     session_event_to_dict,
 )
 from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
-from .kernel.scene import CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
+from .kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
@@ -784,7 +784,11 @@ class Session:
         if self.story is not None and scene is not None:
             self._director_told(decision, self.story.way_forward(scene, outcome))  # type: ignore[arg-type]
         elif self.director is not None or told_or_refused:
-            self._staged(state, told=decision.narrations)
+            staged = self._staged(state, told=decision.narrations)
+            if staged is not None:  # the way forward is told of how the scene ended
+                tables = getattr(staged[0], "tables", None)
+                if isinstance(tables, OracleTables):
+                    tables.stage = staged[1].model_copy(update={"ended": outcome})
             self._director_told(decision, self._need_director().path_forward(state, rng, self.progress.scene_tags))
 
     def _director_told(self, decision: Decision, told: Narration) -> None:
@@ -846,9 +850,9 @@ class Session:
             # consequences and successes told of the scene, the one who acted and what they did
             moves_rng = self._rng("moves")
             told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
-            # a success or a harmless consequence with nothing new to tell is left untold (its result
+            # a success, a harmless consequence or a clue with nothing new to tell is left untold (its result
             # shows it), never told again word for word
-            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES and not n.peril
+            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.peril
                                                            and stage.repeats(n.text))]
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
         if reaction.scene_tags and not progress.tags and not self.suggest:

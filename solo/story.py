@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from .adventure import Adventure, Scene
 from .errors import RuleViolation
 from .kernel.protocol import Where
-from .kernel.scene import Action, SceneModel, Stage
+from .kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
 from .narration import Narration
 
 Outcome = Literal["success", "failure"]
@@ -330,8 +330,13 @@ class Story:
 
     def scene_opening(self, scene: Scene) -> Narration:
         """The way into an adventure scene: where the cast goes next."""
-        return Narration(task="scene_transition", text=f"The cast makes for {_lower(scene.location.rstrip('.'))}.",
-                         origin=f"adventure scene {scene.id}")
+        where = scene.location.rstrip(".")
+        first = where.split(" ", 1)[0].casefold()
+        # a place the cast may not go of its own will ("inside packing crates on a lorry"): where the
+        # scene is, not where the cast heads
+        text = (f"The scene shifts: {where[:1].lower()}{where[1:]}." if first in PREPOSITIONS
+                else f"The scene shifts to {_lower(where)}.")
+        return Narration(task="scene_transition", text=text, origin=f"adventure scene {scene.id}")
 
     def clue(self, scene: Scene, high: bool) -> Narration:
         """The file's low clue (a poor search) or its high one."""
@@ -395,17 +400,6 @@ def _names(found: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _verb_phrase(facts: dict[str, Any]) -> str | None:
-    """What the actor tried, as words that follow "tries to" (the action typed, else the
-    capacity or strength rolled: "navigate"); None where the facts hold only a description
-    ("a navigate check against difficulty 6")."""
-    for key in ("action", "capacity", "strength"):
-        value = facts.get(key)
-        if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
-            return value.strip()
-    return None
-
-
 def scene_model(status: dict[str, Any], progress: Progress, story: Story | None, where: Where,
                 told: tuple[str, ...] = (), last: dict[str, Any] | None = None) -> SceneModel:
     """The scene under way as the Director knows it (solo.kernel.scene): its place and setting
@@ -430,7 +424,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
             absent = tuple(dict.fromkeys(p.name for leg in adventure.legs for s in leg.scenes for p in s.npcs
                                          if p.name not in people and p.name not in cast))
     last = last or {}
-    action = Action(actor=last.get("actor"), action=_verb_phrase(last), target=last.get("target"),
+    action = Action(actor=last.get("actor"), action=verb_phrase(last), target=last.get("target"),
                     success=last.get("success"))
     return SceneModel(
         title=where.scene_title, place=scene.location if scene else where.scene_title,

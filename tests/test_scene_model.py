@@ -16,7 +16,7 @@ from solo.journal import Journal
 from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, SceneModel, Stage
 from solo.session import Session
 from solo.story import tags_from_words
-from solo.tables import OracleTables
+from solo.tables import OracleTables, default_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDE_SHOTS = ("enigma", "rhun", "haasteet", "alpha")  # the systems whose scenes open on a Wide Shot
@@ -84,23 +84,31 @@ def test_settings_a_title_names_show_in_its_wide_shots(tmp_path, system):
         assert not re.search(r"\b(sun|sunlight|dust)\b", flooded, re.I), flooded
 
 
-def played(tmp_path: Path, system: str, seed: int, commands: int, source: str | None = None
-           ) -> list[tuple[int, str, dict[str, Any]]]:
-    """(command number, line, narration) of a seeded play: scenes opened and ended, actions between."""
-    session = opened(tmp_path, system, seed, source)
+TITLES = ["the deck of a burning airship", "a snowbound mountain observatory", "a crowded bazaar",
+          "a flooded crypt at midnight", "the fish market at dawn"]
+
+
+def lines(system: str, seed: int, commands: int, source: str | None = None,
+          titles: list[str] = TITLES) -> list[str]:
+    """What a player types in a seeded play: scenes opened and ended, actions between."""
     rng = random.Random(seed)
     out = []
-    titles = ["the deck of a burning airship", "a snowbound mountain observatory", "a crowded bazaar",
-              "a flooded crypt at midnight", "the fish market at dawn"]
     for i in range(commands):
         if i % 10 == 0:
-            line = "scene start" + ("" if source else f" {titles[(i // 10) % len(titles)]}")
+            out.append("scene start" + ("" if source else f" {titles[(i // 10) % len(titles)]}"))
         elif i % 10 == 9:
-            line = f"scene end {rng.choice(['success', 'failure'])}"
+            out.append(f"scene end {rng.choice(['success', 'failure'])}")
         else:
-            line = rng.choice(ACTS[system])
-        out += [(session.head.command, line, n) for n in told(session, line)]
+            out.append(rng.choice(ACTS[system]))
     return out
+
+
+def played(tmp_path: Path, system: str, seed: int, commands: int, source: str | None = None
+           ) -> list[tuple[int, str, dict[str, Any]]]:
+    """(command number, line, narration) of a seeded play (``lines``)."""
+    session = opened(tmp_path, system, seed, source)
+    return [(session.head.command, line, n) for line in lines(system, seed, commands, source)
+            for n in told(session, line)]
 
 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
@@ -114,7 +122,9 @@ def test_no_narration_tells_an_unfound_clue_or_the_scheme(tmp_path, system):
             continue
         if "adventure" in n.get("origin", ""):  # the file's own words, written by its author
             continue
-        stage = SceneModel(secrets=(adventure.villain.scheme, *[c for c in clues if not any(c in f for f in found)]))
+        foes = tuple(str(f.get("name", "")) for leg in adventure.legs for s in leg.scenes for f in s.enemies)
+        stage = SceneModel(stage=Stage(foes=foes),  # the file's foes come on stage by name
+                           secrets=(adventure.villain.scheme, *[c for c in clues if not any(c in f for f in found)]))
         assert stage.clash(n["text"]) != "a secret not yet found", n
 
 
@@ -246,3 +256,127 @@ def test_no_one_plays_two_roles_in_play_with_a_cast_of_two(tmp_path, system):
             text = tables.tables[table].entries[int(number) - 1].text
             if "{character}" in text and "{helper}" in text:
                 assert all(name in n["text"] for name in cast), n["text"]
+
+
+ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk", "navigate", "endure")
+
+
+def scene_things(stage: SceneModel) -> list[str]:
+    """What a narration may name to be told of this scene: its foes, people, obstacles and place."""
+    from solo.kernel.scene import _gist, locative
+    from solo.narration import one_of
+
+    s = stage.stage
+    foes = [n for f in (s.foes or ()) for n in (f, one_of(f))]
+    names = [*foes, *s.people, *(_gist(o) for o in s.obstacles), *([locative(stage.place)] if stage.place else [])]
+    return [n.casefold() for n in names]
+
+
+@pytest.mark.parametrize("source", [None, "adventure"])
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_scene(tmp_path, system, source):
+    """A success and a failure are told of the one who acted, the action typed (an endure check is
+    not a jump) and a thing of the scene: its setting, a foe, a person, what stands in the way, or
+    its place. A harm the rules apply keeps its words, led by the actor and the action."""
+    from solo.narration import SUCCESSES
+
+    session = opened(tmp_path, system, 11, ADVENTURES[system] if source else None)
+    titles = ["the deck of a burning airship", "a waterfront cellar", "the lighthouse in the gale",
+              "a jungle temple", "a snowbound mountain observatory"]
+    cast = {"enigma": ("Nara", "Max"), "rhun": ("Anna", "Dun"), "haasteet": ("Aino", "Mabel"),
+            "alpha": ("Null", "Berrik")}[system]
+    seen = 0
+    for line in lines(system, 11, 70, source, titles):
+        narrations = told(session, line)
+        stage = session.stage(session.state)
+        for n in narrations:
+            if n.get("task") not in SUCCESSES | CONSEQUENCES:
+                continue
+            text = n["text"]
+            seen += 1
+            assert any(name in text for name in cast), (line, text)
+            assert any(a in text for a in ACTIONS), (line, text)
+            if n.get("peril"):
+                continue
+            setting = any(SHOWS[s].search(text) for s in stage.settings)
+            assert setting or any(thing in text.casefold() for thing in scene_things(stage)), (line, text, stage.lines())
+    assert seen >= 10
+
+
+@pytest.mark.parametrize("system", ["enigma", "haasteet"])
+def test_a_clue_found_again_is_not_told_word_for_word(tmp_path, system):
+    """Searching the same scene again (the adventure's clue) tells nothing new rather than the same
+    line word for word within the window."""
+    from solo.kernel.scene import CLUES
+
+    history: list[tuple[int, str]] = []
+    for command, _, n in played(tmp_path, system, 4, 90, ADVENTURES[system]):
+        if n.get("task") in CLUES:
+            again = [c for c, t in history if t == n["text"] and command - c < TOLD_WINDOW]
+            assert not again, (command, n["text"])
+        history.append((command, n["text"]))
+
+
+def test_a_success_keeps_its_prompts_question_and_the_scene_rules_out_strangers():
+    from solo.narration import Narration, OracleNarrator
+    from solo.kernel.scene import Action
+
+    stage = SceneModel(title="the lighthouse in the gale", place="the lighthouse in the gale",
+                       tags=tags_from_words_set("the lighthouse in the gale"),
+                       stage=Stage(cast=("Max", "Nara"), foes=()), last=Action(actor="Max", action="hide", success=True))
+    narrator = OracleNarrator(OracleTables.load(default_folder()))
+    prompt = Narration(task="success", text="Max makes it look easy. What trick, learned long ago, made it possible?")
+    told = narrator.bound(prompt, stage, random.Random(1))
+    assert "Max" in told.text and "hide" in told.text, told.text
+    assert told.text.endswith("What trick, learned long ago, made it possible?"), told.text
+    assert "makes it look easy. What" not in told.text
+    # a harm is kept, led by the action that brought it on
+    harm = Narration(task="blunder", text="A bookcase topples, pinning them.", peril=1)
+    assert narrator.bound(harm, stage.model_copy(update={"last": Action(actor="Max", action="hide", success=False)}),
+                          random.Random(1)).text == "Max tries to hide: a bookcase topples, pinning them."
+    # no arrow with no foe on stage; no one on stage sends word from afar
+    assert stage.clash("Hurt someone: An arrow finds the gap in Max's guard.") == "a foe where none is on stage"
+    present = stage.model_copy(update={"stage": Stage(cast=("Max",), people=("Captain Le Goff",))})
+    assert present.roles_clash("{person} sends word in a hurry: {thread} will not wait.",
+                               {"person": "Captain Le Goff", "thread": "the bell"})
+    assert present.roles_clash("{person} sends word in a hurry: {thread} will not wait.",
+                               {"person": "Hembri", "thread": "the bell"}) is None
+
+
+def test_a_scene_the_cast_is_carried_to_is_told_as_where_it_is():
+    from solo.adventure import load_adventure
+    from solo.story import Story
+
+    adventure = load_adventure(shipped_adventures()["the_clockwork_zeppelin.toml"])
+    story = Story(adventure)
+    for leg in adventure.legs:
+        for scene in leg.scenes:
+            text = story.scene_opening(scene).text
+            assert "makes for" not in text and not re.search(r"shifts: [A-Z]", text), text
+    crates = next(s for leg in adventure.legs for s in leg.scenes if s.location.startswith("Inside"))
+    assert story.scene_opening(crates).text.startswith("The scene shifts: inside packing crates")
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_a_scene_that_failed_ends_with_no_spoils_of_a_won_fight(tmp_path, system):
+    """`scene end failure` in an improvised scene: its way forward never tells of beaten foes or spoils."""
+    from solo.kernel.scene import _SPOILS
+
+    assert SceneModel(ended="failure").clash("One of the beaten foes carried a map.")
+    assert SceneModel(ended="success").clash("One of the beaten foes carried a map.") is None
+    for seed in range(1, 16):
+        session = opened(tmp_path, system, seed)
+        told(session, "scene start a crowded bazaar")
+        for n in told(session, "scene end failure"):
+            assert not _SPOILS.search(n["text"]), n
+
+
+def test_what_stands_in_the_way_is_named_mid_sentence_without_the_rules_asides():
+    from solo.kernel.scene import _gist
+
+    assert _gist("Two crossbowmen on the gallery shoot down into the long room.") == \
+        "two crossbowmen on the gallery shoot down into the long room"
+    assert _gist("Panicking guests stampede toward the doors") == "panicking guests stampede toward the doors"
+    assert _gist("Old Tamsa wants payment first") == "Old Tamsa wants payment first"  # a name keeps its capitals
+    assert _gist("the barman's webbed fingers (a shock of rating 1)") == "the barman's webbed fingers"
+    assert _gist("The planks are slick: a misstep means a Navigate check") == "the planks are slick"

@@ -141,8 +141,9 @@ def test_shipped_adventure_titles_read_mostly_as_their_files_tag_them():
 def checked_draws(tables: OracleTables, origin: str, scene: frozenset[str] | None) -> list[tuple[str, bool, bool]]:
     """(table, entry tagged, entry fits) for every table draw a narration's origin names."""
     out = []
-    for part in origin.replace(" (model fallback", "; (").split("; "):
-        match = DRAW.match(part.strip())
+    # a move told for a drawn line names both: "moves.time #2 (for consequences.blunder #25)"
+    for part in origin.replace(" (model fallback", "; (").replace(" (for ", "; ").split("; "):
+        match = DRAW.match(part.strip().rstrip(")"))
         if not match or match.group(1) not in tables:
             continue
         table = tables.tables[match.group(1)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,6 +35,8 @@ SHOWS = {
 # Narration tasks that tell what a failed action cost, and a success (each system names its own).
 CONSEQUENCES = frozenset({"blunder", "consequence", "complication", "failure"})
 SUCCESSES = frozenset({"success"})
+# Narration tasks that tell what a search turns up (a clue found is found once: told again, it is nothing new).
+CLUES = frozenset({"snoop", "clue"})
 # Words for the placeholders a table entry fills that name a person or a foe.
 ROLES = ("character", "helper", "target", "enemy", "person", "villain")
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
@@ -53,7 +56,16 @@ _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
 _SEA = re.compile(r"\b(tide|low tide|gulls?|seagulls?|salt spray|the sea)\b", re.I)
 _ONLOOKERS = re.compile(r"\b(reporters?|onlookers?|bystanders?|passers-by|passersby|spectators?|journalists?|"
                         r"shoppers|the crowd|a crowd|photographers?)\b", re.I)
-_FOE = re.compile(r"\b(the enemy|enemies|the foe|foes|henchm[ae]n|attackers|both sides|the fleeing)\b", re.I)
+_FOE = re.compile(r"\b(the enemy|enemies|the foe|foes|henchm[ae]n|attackers|both sides|the fleeing|an arrow|arrows|"
+                  r"a bullet|bullets|a ricochet|gunfire|a shot rings)\b", re.I)
+# an entry that tells of a person as away from the scene ("{person} sends word in a hurry")
+_AWAY = re.compile(r"\{person\} (sends word|has not been seen|writes|telegraphs|telephones)")
+# the way a place is named after "in": a place that starts with a preposition keeps its own
+PREPOSITIONS = ("in", "inside", "at", "on", "under", "aboard", "beneath", "below", "among", "across", "outside",
+                 "within", "atop", "near", "by", "behind", "over")
+# the fruits of a fight won, which a scene that ended in failure did not bring
+_SPOILS = re.compile(r"\b(beaten foes?|fallen henchm[ae]n|(among|with) the spoils|the spoils|defeated foes?|the vanquished)\b",
+                     re.I)
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
@@ -84,10 +96,39 @@ def _shares_run(text: str, secret: str, size: int = 5) -> bool:
 
 
 def _gist(text: str) -> str:
-    """An obstacle as a move names it: its first clause, a leading article in lower case."""
-    text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
+    """An obstacle as a move names it mid-sentence: its first clause (no rules' aside in brackets, nothing
+    after a colon), a leading common word in lower case ("the", "two", "panicking"; a name keeps its own)."""
+    text = re.sub(r"\s*\([^()]*\)", "", text)
+    text = text.split(";")[0].split(". ")[0].split(": ")[0].strip().rstrip(".")
     first, _, rest = text.partition(" ")
-    return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
+    common = first in _COMMON or (first[:1].isupper() and first.endswith(("ing", "ed")) and rest[:1].islower())
+    return f"{first.lower()} {rest}" if common and rest else text
+
+
+# words that open a clause without naming anyone
+_COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
+                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something"})
+
+
+def verb_phrase(facts: Mapping[str, Any]) -> str | None:
+    """What the actor tried, as words that follow "tries to" (the action typed, else the
+    capacity or strength rolled: "navigate"); None where the facts hold only a description
+    ("a navigate check against difficulty 6")."""
+    for key in ("action", "capacity", "strength"):
+        value = facts.get(key)
+        if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
+            return value.strip()
+    return None
+
+
+def locative(place: str) -> str:
+    """A place as it follows a verb ("hides in the lighthouse in the gale"): its first clause, with
+    "in" before it unless it starts with a preposition of its own ("inside packing crates ...")."""
+    gist = _gist(place.split(", ")[0])
+    first = gist.split(" ", 1)[0]
+    if first.casefold() in PREPOSITIONS:
+        return first.lower() + gist[len(first):]
+    return f"in {gist}"
 
 
 def literal(text: str) -> str:
@@ -136,6 +177,7 @@ class SceneModel(BaseModel):
     secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
     absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
     spoken: str = ""  # the oracle's own words a retelling tells again (``for_retelling``): what they name may be named
+    ended: str | None = None  # how the scene ended, as it ends (`scene end success|failure`)
 
     @property
     def settings(self) -> frozenset[str]:
@@ -181,10 +223,15 @@ class SceneModel(BaseModel):
             return f"another time of day than {hour}"
         if self.stage.foes == () and (_FOE.search(text) or "{enemy}" in text):
             return "a foe where none is on stage"
+        if self.ended == "failure" and _SPOILS.search(text):
+            return "the spoils of a won fight after a scene that failed"
         if not self.stage.dead and _DEAD.search(text):
             return "a dead body where no one has died"
+        said = text
+        for name in sorted(self.named(), key=len, reverse=True):  # a name on stage is no secret
+            said = re.sub(re.escape(name), " ", said, flags=re.I)
         for secret in self.secrets:
-            if _shares_run(text, secret):
+            if _shares_run(said, secret):
                 return "a secret not yet found"
         core = literal(text)
         if len(core) >= 20 and any(core in " ".join(t.split()).casefold() for t in self.told):
@@ -219,6 +266,8 @@ class SceneModel(BaseModel):
         named = [context.get(r) for r in used]
         if len({n for n in named if n}) < len([n for n in named if n]):
             return "one person in two roles"
+        if _AWAY.search(text) and context.get("person") in self.named():
+            return "someone on stage told of as away"
         if "helper" in used and len(self.stage.cast) < 2:
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
@@ -242,34 +291,59 @@ class SceneModel(BaseModel):
         return self.clash(text) is None and (context is None or self.roles_clash(text, context) is None)
 
     def bound(self, text: str) -> str:
-        """A consequence told of what was just done: ``text`` as it stands when it names the actor or
-        someone on stage, else led by the actor and the action just typed ("Nara tries to climb
-        the wall: ...")."""
-        actor = self.last.actor
-        if not actor or any(name in text for name in (actor, *self.named())):
+        """A consequence told of what was just done: ``text`` as it stands when it tells the action
+        just typed (or, none typed, names the actor or someone on stage), else led by the actor and
+        the action ("Nara tries to climb the wall: ..."): a harm is told of what brought it on."""
+        actor, action = self.last.actor, (self.last.action or "").strip().rstrip(".")
+        if not actor:
             return text
-        lead = f"{actor} tries to {self.last.action.strip()}" if self.last.action else actor
+        if action and action.casefold() in text.casefold():
+            return text
+        if not action and any(name in text for name in (actor, *self.named())):
+            return text
+        lead = f"{actor} tries to {action}" if action else actor
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
 
+    def told_of(self, about: Any) -> SceneModel:
+        """The scene as a narration about ``about`` (the rules' facts it tells: a gamble resolved by
+        a later command) tells it: that roll's actor and action are what just happened."""
+        if not isinstance(about, Mapping) or not isinstance(about.get("actor"), str):
+            return self
+        success = about.get("success")
+        return self.model_copy(update={"last": Action(actor=about["actor"], action=verb_phrase(about),
+                                                      target=self.last.target,
+                                                      success=success if isinstance(success, bool) else None)})
+
     def moves(self, success: bool = False) -> list[str]:
-        """The Director's moves this scene can bind (tables of ``oracle_tables/moves.toml``), the
-        setting's first: after a success, the action carried through; after a failure, the fire
-        spreads, a foe acts, a person turns, the obstacle worsens, the cast is split, something is
-        lost, time runs short. None without an actor and an action to tell them of."""
+        """The Director's moves this scene can bind (tables of ``oracle_tables/moves.toml``), each told
+        of the one who acted, what they tried and a thing of the scene: after a success, the action
+        carried through past the scene's setting, foe, person or obstacle; after a failure, the fire
+        spreads, a foe acts, a person turns, the obstacle worsens. Only where the scene holds none of
+        these: the cast is split, something is lost, time runs short, told of the place ({where}). None without
+        an actor and an action to tell them of."""
         if not self.last.actor or not self.last.action:
             return []
+        s = self.stage
+        bound = [*sorted(self.settings), *(["foe"] if s.foes else []), *(["person"] if s.people else []),
+                 *(["obstacle"] if s.obstacles else [])]
+        if success:
+            return [f"success_{k}" for k in bound] or ["success"]
+        named = {"foe": "foe_acts", "person": "person_turns"}
+        return [named.get(k, k) for k in bound] or self.place_moves(success)
+
+    def place_moves(self, success: bool = False) -> list[str]:
+        """The moves told of the place alone ({where}): where the scene holds nothing else, or
+        what it holds was told lately."""
         if success:
             return ["success"]
-        s = self.stage
-        return [*sorted(self.settings), *(["foe_acts"] if s.foes else []), *(["person_turns"] if s.people else []),
-                *(["obstacle"] if s.obstacles else []),
-                *(["separate"] if any(c != self.last.actor for c in s.cast) else []), "take", "time"]
+        return [*(["separate"] if any(c != self.last.actor for c in self.stage.cast) else []), "take", "time"]
 
     def move_context(self, pick: Callable[[Sequence[str]], str]) -> dict[str, str]:
         """Words for a move's placeholders from what the scene holds (``pick`` chooses among several)."""
         s, actor = self.stage, self.last.actor or ""
         out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
+        out["where"] = locative(self.place) if self.place else "here"
         others = [c for c in s.cast if c != actor]
         for key, names in (("enemy", s.foes or ()), ("person", s.people), ("helper", others),
                            ("obstacle", tuple(_gist(o) for o in s.obstacles))):
