@@ -146,13 +146,17 @@ def play(system: str, source: str, seed: int, commands: int, out: list[dict[str,
                 line = f"scene end {rng.choice(['success', 'failure'])}"
             else:
                 line = moves(system, rng)[0]
-            result = run(session, line)
-            for n in told(result):
-                if n.get("task") == "recap":
-                    continue
-                out.append({"id": len(out) + 1, "system": system, "campaign": Path(source).stem,
-                            **scene_brief(session, line, history), "task": n.get("task"), "text": n["text"]})
-                history.append(n["text"])
+            steps = [(line, line)]
+            if line.startswith("gamble "):  # as at the table: the roll is settled at once (Enter in solo play)
+                steps.append(("resolve", f"{line}, then Enter (resolve)"))
+            for typed, shown in steps:
+                result = run(session, typed)
+                for n in told(result):
+                    if n.get("task") == "recap":
+                        continue
+                    out.append({"id": len(out) + 1, "system": system, "campaign": Path(source).stem,
+                                **scene_brief(session, shown, history), "task": n.get("task"), "text": n["text"]})
+                    history.append(n["text"])
 
 
 def score(path: Path) -> None:
