@@ -175,7 +175,7 @@ class OracleNarrator:
             moved = self.moved(told, stage, rng, success=success)
             if success and moved is not told:
                 asked = _question(told.text)
-                if asked:
+                if asked and not any(asked.casefold() in t.casefold() for t in stage.told):  # asked lately: once is enough
                     moved = moved.model_copy(update={"text": f"{moved.text} {asked}"})
             told = moved
         elif stage.repeats(told.text) and not told.peril:

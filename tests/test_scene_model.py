@@ -380,3 +380,36 @@ def test_what_stands_in_the_way_is_named_mid_sentence_without_the_rules_asides()
     assert _gist("Old Tamsa wants payment first") == "Old Tamsa wants payment first"  # a name keeps its capitals
     assert _gist("the barman's webbed fingers (a shock of rating 1)") == "the barman's webbed fingers"
     assert _gist("The planks are slick: a misstep means a Navigate check") == "the planks are slick"
+
+
+def test_a_current_needs_a_river_the_open_air_has_no_room_and_the_cold_no_warmth():
+    harbour = SceneModel(title="a fog-bound harbour", tags=frozenset({"outdoors", "water", "city"}))
+    swept = "Max is swept away by the current and comes up coughing, far downstream from everyone else."
+    assert harbour.clash(swept) == "a current running downstream where there is no river"
+    river = SceneModel(title="the ford of the Ember river", tags=frozenset({"outdoors", "water", "wilderness"}))
+    assert river.clash(swept) is None
+    assert harbour.clash("A river barge drifting downstream in the evening mist.") is None  # it names its river
+    lake = SceneModel(title="a frozen lake at dawn", tags=frozenset({"cold", "day", "outdoors", "water"}))
+    assert lake.clash("Incense curls thickly, sandalwood with something bitter underneath.")
+    assert lake.clash("A single muddy glove lies on the stair, fingers pointing upward.")
+    assert lake.clash("Rotting fruit and warm mud make the air heavy.")
+    tables = OracleTables.load(default_folder())
+    rng = random.Random(3)
+    for _ in range(60):  # what the cold setting adds to a Wide Shot fits an open frozen lake
+        assert lake.clash(tables.draw("setting.cold", rng).entry.text) is None
+
+
+def test_a_success_asks_its_question_once_in_a_while():
+    from solo.narration import Narration, OracleNarrator
+    from solo.kernel.scene import Action
+
+    question = "Which companion is first to grin, and what do they say?"
+    stage = SceneModel(title="a snowbound pass", tags=frozenset({"cold", "outdoors", "wilderness"}),
+                       stage=Stage(cast=("Dun", "Anna"), foes=()), last=Action(actor="Anna", action="search around",
+                                                                              success=True))
+    narrator = OracleNarrator(OracleTables.load(default_folder()))
+    prompt = Narration(task="success", text=f"Anna succeeds in fine style. {question}")
+    first = narrator.bound(prompt, stage, random.Random(5))
+    assert first.text.endswith(question), first.text
+    again = narrator.bound(prompt, stage.model_copy(update={"told": (first.text,)}), random.Random(5))
+    assert question not in again.text and "search around" in again.text, again.text

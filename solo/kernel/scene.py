@@ -46,13 +46,16 @@ _RAIN = re.compile(r"\b(rain\w*|downpour|drizzl\w*)\b", re.I)
 _SUN = re.compile(r"\b(sun|sunlight|sunlit|sunshine|sunbeams?|noonday|midday)\b", re.I)
 _NIGHT_SKY = re.compile(r"\b(stars|starlight|starlit|moon|moonlight|moonlit)\b", re.I)
 _ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|floors?|"
-                   r"floorboards|mantel\w*|the room|upstairs)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
+                   r"floorboards|mantel\w*|the room|upstairs|incense|the stairs?)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
 _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
-                   r"flies buzz|insects|sun-baked|parched)\b", re.I)
+                   r"flies buzz|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
+# a current that runs downstream needs a river (not a harbour, a lake or the sea); a flood has one too
+_DOWNSTREAM = re.compile(r"\b(downstream|upstream|downriver|upriver)\b", re.I)
+_RIVER = re.compile(r"\b(rivers?|stream|creek|brook|rapids|ford|canal|barge|fen|weir|mill-?race|riverbank|gorge)\b", re.I)
 _SEA = re.compile(r"\b(tide|low tide|gulls?|seagulls?|salt spray|the sea)\b", re.I)
 _ONLOOKERS = re.compile(r"\b(reporters?|onlookers?|bystanders?|passers-by|passersby|spectators?|journalists?|"
                         r"shoppers|the crowd|a crowd|photographers?)\b", re.I)
@@ -218,6 +221,9 @@ class SceneModel(BaseModel):
             for pattern, clashes, why in checks:
                 if clashes and pattern.search(text):
                     return why
+            where = f"{self.title or ''} {self.place or ''}"
+            if _DOWNSTREAM.search(text) and "flood" not in tags and not _RIVER.search(f"{where} {text}"):
+                return "a current running downstream where there is no river"
         hour = self._hour()
         if hour and _HOURS[hour][1].search(text):
             return f"another time of day than {hour}"
