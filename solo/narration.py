@@ -171,8 +171,10 @@ class OracleNarrator:
         if told.task not in SUCCESSES | CONSEQUENCES:
             return told
         success = told.task in SUCCESSES
+        placed = False
         if stage.last.actor and stage.last.action and (success or not told.peril):
             moved = self.moved(told, stage, rng, success=success)
+            placed = moved is told  # no move the scene could bind was left untold
             if success and moved is not told:
                 asked = _question(told.text)
                 if asked and not any(asked.casefold() in t.casefold() for t in stage.told):  # asked lately: once is enough
@@ -180,7 +182,7 @@ class OracleNarrator:
             told = moved
         elif stage.repeats(told.text) and not told.peril:
             told = self.moved(told, stage, rng, success=success)
-        return told if success else told.model_copy(update={"text": stage.bound(told.text)})
+        return told if success else told.model_copy(update={"text": stage.bound(told.text, placed)})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared

@@ -350,9 +350,22 @@ class Story:
         return Narration(task="treasure", text=scene.treasure[index],
                          origin=f"adventure scene {scene.id} treasure #{index + 1}")
 
+    def _after(self, scene: Scene, outcome: Outcome) -> tuple[int, int, Scene] | None:
+        """The scene that follows ``scene`` ended with ``outcome`` (None: its Leg, or the adventure, ends)."""
+        way = getattr(scene, outcome)
+        return self.adventure.scene(way.next) if way.next else self.adventure.next_scene(scene.id, None)
+
+    def over(self, progress: Progress, where: Where) -> bool:
+        """Whether the adventure is over: its last scene has ended and no way leads on."""
+        scene = self.current(progress, where)
+        if scene is None or progress.improvised or not progress.ended or progress.outcome is None:
+            return False
+        li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
+        return self._after(scene, progress.outcome) is None and li + 1 >= len(self.adventure.legs)
+
     def way_forward(self, scene: Scene, outcome: Outcome) -> Narration:
         way = getattr(scene, outcome)
-        found = self.adventure.scene(way.next) if way.next else self.adventure.next_scene(scene.id, None)
+        found = self._after(scene, outcome)
         if found:
             after = f" Next: {found[2].title}."
         else:  # the end of a Leg, or of the whole adventure, is told as such
@@ -423,11 +436,18 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
         if scene is not None:  # an adventure scene: the file's people of other scenes are elsewhere
             absent = tuple(dict.fromkeys(p.name for leg in adventure.legs for s in leg.scenes for p in s.npcs
                                          if p.name not in people and p.name not in cast))
+    over = story is not None and story.over(progress, where)
+    if over and story is not None:  # the adventure has ended: its people and foes are off stage
+        of_it = {p.name for leg in story.adventure.legs for s in leg.scenes for p in s.npcs}
+        of_it |= {str(f.get("name")) for leg in story.adventure.legs for s in leg.scenes for f in s.enemies}
+        absent = tuple(dict.fromkeys((*absent, *people)))
+        people = ()
+        foes = tuple(f for f in foes if f not in of_it) if foes is not None else ()
     last = last or {}
     action = Action(actor=last.get("actor"), action=verb_phrase(last), target=last.get("target"),
                     success=last.get("success"))
     return SceneModel(
         title=where.scene_title, place=scene.location if scene else where.scene_title,
         improvised=progress.improvised, tags=progress.scene_tags,
-        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene else ()),
-        last=action, told=told, secrets=secrets, absent=absent)
+        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else ()),
+        last=action, told=told, secrets=secrets, absent=absent, over=over)

@@ -125,7 +125,9 @@ def test_no_narration_tells_an_unfound_clue_or_the_scheme(tmp_path, system):
         foes = tuple(str(f.get("name", "")) for leg in adventure.legs for s in leg.scenes for f in s.enemies)
         stage = SceneModel(stage=Stage(foes=foes),  # the file's foes come on stage by name
                            secrets=(adventure.villain.scheme, *[c for c in clues if not any(c in f for f in found)]))
-        assert stage.clash(n["text"]) != "a secret not yet found", n
+        # the scene's place, told as it opens, is no secret wherever a clue also names it
+        assert any(stage.model_copy(update={"place": s.location}).clash(n["text"]) != "a secret not yet found"
+                   for leg in adventure.legs for s in leg.scenes), n
 
 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
@@ -179,6 +181,10 @@ def test_the_scene_refuses_what_it_rules_out():
     assert lately.clash("{character}: a door slams shut behind them.") == "told word for word lately"
     secret = SceneModel(secrets=("The lid of Miu's coffin hides a painted star chart",))
     assert secret.clash("Valdrac moves (the lid of Miu's coffin hides a painted star chart).")
+    cave = SceneModel(place="The sea cave beneath Gannet Head at midnight on the October spring tide, where a wreck lies",
+                      secrets=("Every fifty years, on the October spring tide, the Brethren ring the bell",))
+    assert cave.clash("Time runs short in the sea cave beneath Gannet Head at midnight on the October spring tide.") is None
+    assert cave.clash("Every fifty years, on the October spring tide, the bell rings.") == "a secret not yet found"
 
 
 def test_canon_offers_read_a_names_kind_from_the_scene_and_are_made_once(tmp_path):
@@ -413,3 +419,30 @@ def test_a_success_asks_its_question_once_in_a_while():
     assert first.text.endswith(question), first.text
     again = narrator.bound(prompt, stage.model_copy(update={"told": (first.text,)}), random.Random(5))
     assert question not in again.text and "search around" in again.text, again.text
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
+    from solo.kernel.protocol import Where
+    from solo.story import Progress, Story, scene_model
+
+    adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
+    story = Story(adventure)
+    legs = adventure.legs
+    last, first = legs[-1].scenes[-1], legs[0].scenes[0]
+    foe_names = tuple(str(f["name"]) for leg in legs for s in leg.scenes for f in s.enemies)
+    status = {"characters": {"Nara": {}}, "enemies": {n: {} for n in (*foe_names, "A stray dog")}}
+    where = Where(chapter=len(legs), scene=9, scene_title=last.title)
+    playing = Progress(scene=last.id, leg=len(legs), outcome=None, ended=False)
+    assert not story.over(playing, where)
+    live = scene_model(status, playing, story, where)
+    assert live.stage.people == tuple(p.name for p in last.npcs) and live.stage.foes and not live.over
+    done = playing.model_copy(update={"outcome": "success", "ended": True})
+    assert story.over(done, where)
+    over = scene_model(status, done, story, where, last={"actor": "Nara", "action": "navigate", "success": False})
+    assert over.over and over.stage.people == () and over.stage.foes == ("A stray dog",)
+    assert all(p.name in over.absent for p in last.npcs)
+    assert "The adventure is over: its people and foes are off stage" in over.lines()
+    if len(legs) > 1 or len(legs[0].scenes) > 1:  # an earlier scene ended is not the end of the adventure
+        early = Progress(scene=first.id, leg=1, outcome="success", ended=True)
+        assert not story.over(early, Where(chapter=1, scene=1, scene_title=first.title))

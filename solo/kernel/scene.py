@@ -181,6 +181,7 @@ class SceneModel(BaseModel):
     absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
     spoken: str = ""  # the oracle's own words a retelling tells again (``for_retelling``): what they name may be named
     ended: str | None = None  # how the scene ended, as it ends (`scene end success|failure`)
+    over: bool = False  # the adventure's last scene has ended: its people and foes are off stage
 
     @property
     def settings(self) -> frozenset[str]:
@@ -234,7 +235,8 @@ class SceneModel(BaseModel):
         if not self.stage.dead and _DEAD.search(text):
             return "a dead body where no one has died"
         said = text
-        for name in sorted(self.named(), key=len, reverse=True):  # a name on stage is no secret
+        told_here = (*self.named(), *((self.place, _gist(self.place.split(", ")[0])) if self.place else ()))
+        for name in sorted(told_here, key=len, reverse=True):  # a name on stage, the place told, are no secret
             said = re.sub(re.escape(name), " ", said, flags=re.I)
         for secret in self.secrets:
             if _shares_run(said, secret):
@@ -296,10 +298,11 @@ class SceneModel(BaseModel):
         """Whether a table entry's text may be told here (``clash`` and ``roles_clash`` say nothing)."""
         return self.clash(text) is None and (context is None or self.roles_clash(text, context) is None)
 
-    def bound(self, text: str) -> str:
+    def bound(self, text: str, placed: bool = False) -> str:
         """A consequence told of what was just done: ``text`` as it stands when it tells the action
         just typed (or, none typed, names the actor or someone on stage), else led by the actor and
-        the action ("Nara tries to climb the wall: ..."): a harm is told of what brought it on."""
+        the action ("Nara tries to climb the wall: ..."): a harm is told of what brought it on. ``placed``:
+        the lead names the scene's place too (a stock line that binds nothing else of the scene)."""
         actor, action = self.last.actor, (self.last.action or "").strip().rstrip(".")
         if not actor:
             return text
@@ -308,6 +311,8 @@ class SceneModel(BaseModel):
         if not action and any(name in text for name in (actor, *self.named())):
             return text
         lead = f"{actor} tries to {action}" if action else actor
+        if placed and action and self.place and _gist(self.place.split(", ")[0]).casefold() not in text.casefold():
+            lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
 
@@ -378,6 +383,8 @@ class SceneModel(BaseModel):
                 out.append(f"{label}: {', '.join(names)}")
         if s.foes == ():
             out.append("Foes: none on stage")
+        if self.over:
+            out.append("The adventure is over: its people and foes are off stage")
         if self.last.actor:
             how = {True: "succeeded", False: "failed", None: ""}[self.last.success]
             out.append(f"Just now: {self.last.actor} {self.last.action or 'acted'}"
