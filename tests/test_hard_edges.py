@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from playing import ok
+from playing import ok, refused
 from solo.journal import Journal
 from solo.session import Session
 
@@ -154,3 +154,13 @@ def test_every_formatted_message_the_cli_and_the_repl_print_passes_through_inert
                     if not (named or own):
                         unfiltered.append(f"{Path(module.__file__).name}:{value.lineno}: {ast.unparse(inner)}")
     assert not unfiltered, unfiltered
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha"])
+def test_a_refused_scene_start_or_end_shows_the_mythic_option_in_its_usage(session, rules):
+    """The Mythic oracle's `--check` and `--chaos` are in the usage a refusal prints, as in `help`."""
+    ok(session, f"campaign new Usage --rules {rules} --seed 1 --oracle mythic")
+    for line, option in (("scene start --check 11", "[--check N]"), ("scene start X --check", "[--check N]"),
+                         ("scene end success --chaos sideways", "[--chaos up|down|same]")):
+        error = refused(session, line, "usage:")
+        assert option in error, error
