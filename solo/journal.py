@@ -409,14 +409,20 @@ class Journal:
         return payload
 
     def first_damage(self, campaign: int) -> None:
-        """``JournalDamage`` for the campaign's first event whose payload is not a JSON object (one
-        pass of SQLite's own JSON reader: a campaign that cannot be read fails when it opens, whether
-        or not a snapshot lies past the damage)."""
+        """``JournalDamage`` for the campaign's first event whose payload is not a JSON object or
+        whose numbers are not whole numbers (one pass of SQLite's own readers: a campaign that cannot
+        be read fails when it opens, whether or not a snapshot lies past the damage)."""
         row = self.db.execute("SELECT seq, command, payload FROM events WHERE campaign = ?"
-                              " AND (json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
+                              " AND (typeof(seq) != 'integer' OR typeof(command) != 'integer'"
+                              " OR json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
                               [campaign]).fetchone()
-        if row is not None:
-            self._payload(campaign, *row)
+        if row is None:
+            return
+        seq, command, _ = row
+        if not isinstance(seq, int) or not isinstance(command, int):
+            raise self.damage(campaign, f"event {str(seq)[:20]!r} (command {str(command)[:20]!r})",
+                              "its number or its command's is not a whole number")
+        self._payload(campaign, *row)
 
     def _stored(self, campaign: int, rows: Any) -> Iterator[StoredEvent]:
         for seq, cmd, typ, ver, payload, created in rows:

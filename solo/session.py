@@ -263,6 +263,16 @@ class Session:
             with contextlib.suppress(SoloError, sqlite3.Error, OSError):  # the journal is whole; resync from it if it reads
                 self.reload()
             return Outcome(line=line, ok=False, error=storage_message(exc, self.journal.path), kind=kind)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            # what reads stored rows as they are (a recap, an export) met one the rules never wrote: name the
+            # damaged row if there is one (nothing was written); with none, it is a bug and stays one
+            campaign = self.campaign
+            damage = self.ledger.first_damage(campaign.id) if campaign is not None else None
+            if campaign is None or damage is None:
+                raise
+            self.campaign = None  # nothing more is written over the damage: the campaign's commands fail naming it
+            self.unavailable = f"the current campaign {campaign.name!r} cannot be read: {damage}"
+            return Outcome(line=line, ok=False, error=str(damage), kind=kind)
         if isinstance(command, parser.Replay) and not result.get("ok", True):  # damage found: the line fails
             differences = [str(d) for d in result.get("differences") or ["a difference"]]
             shown = "; ".join(differences[:4]) + (f"; and {len(differences) - 4} more" if len(differences) > 4 else "")
