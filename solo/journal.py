@@ -410,13 +410,19 @@ class Journal:
 
     def first_damage(self, campaign: int) -> None:
         """``JournalDamage`` for the campaign's first event whose payload is not a JSON object or
-        whose numbers are not whole numbers (one pass of SQLite's own readers: a campaign that cannot
+        whose numbers are not whole numbers, else its first command, note or narration whose command
+        number is not a whole number (one pass of SQLite's own readers: a campaign that cannot
         be read fails when it opens, whether or not a snapshot lies past the damage)."""
         row = self.db.execute("SELECT seq, command, payload FROM events WHERE campaign = ?"
                               " AND (typeof(seq) != 'integer' OR typeof(command) != 'integer'"
                               " OR json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
                               [campaign]).fetchone()
         if row is None:
+            for table, column in (("commands", "id"), ("notes", "command"), ("narrations", "command")):
+                found = self.db.execute(f"SELECT rowid FROM {table} WHERE campaign = ? AND typeof({column}) != 'integer'"
+                                        " LIMIT 1", [campaign]).fetchone()
+                if found is not None:
+                    raise self.damage(campaign, f"row {found[0]} of its {table}", f"its {column} is not a whole number")
             return
         seq, command, _ = row
         if not isinstance(seq, int) or not isinstance(command, int):

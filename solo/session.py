@@ -184,7 +184,10 @@ class Session:
         ledger = Ledger(self.journal, system)
         self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
-        story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
+        try:
+            story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
+        except ValueError:  # pydantic's ValidationError: the adventure stored with the campaign is damaged
+            raise self.journal.damage(campaign.id, "the adventure stored with it", "it does not read") from None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
         if self.model is not None:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,

@@ -340,3 +340,28 @@ def test_an_event_number_that_is_not_a_whole_number_is_named(tmp_path, monkeypat
         conn.execute(f"UPDATE events SET {column} = 'x' WHERE campaign = ? AND seq = 2", [hurt])
     errors = _contained(tmp_path, db, hurt)
     assert errors and all("not a whole number" in error for error in errors), errors
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+@pytest.mark.parametrize("damage_sql", [
+    "UPDATE commands SET id = 'two' WHERE campaign = ? AND id = 2",
+    "UPDATE notes SET command = 'zz' WHERE campaign = ?",
+    "UPDATE narrations SET command = 'q' WHERE campaign = ?",
+    "UPDATE campaigns SET adventure = '{{' WHERE id = ?",
+], ids=["command-id", "note-command", "narration-command", "adventure"])
+def test_a_damaged_command_note_narration_or_adventure_row_is_named(tmp_path, monkeypatch, rules, damage_sql):
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db, hurt = _hurt_and_kept(tmp_path, rules)
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO narrations (campaign, command, task, text, source, created)"
+                     " VALUES (?, 2, 'told', 'as told', 'player', '2026-01-01')", [hurt])
+        assert conn.execute(damage_sql, [hurt]).rowcount >= 1
+    assert _contained(tmp_path, db, hurt)
+    with sqlite3.connect(db) as conn:  # the damaged campaign current when solo starts
+        conn.execute("UPDATE settings SET value = ? WHERE key = 'current_campaign'", [str(hurt)])
+    for args in (["replay", "--verify"], ["status"], ["recap"]):
+        done = solo(*args, db=db, cwd=tmp_path)
+        no_internal_error(done)
+        assert done.returncode == 1 and "'Hurt'" in done.stdout + done.stderr, (args, done.stdout + done.stderr)
