@@ -164,3 +164,31 @@ def test_a_refused_scene_start_or_end_shows_the_mythic_option_in_its_usage(sessi
                          ("scene end success --chaos sideways", "[--chaos up|down|same]")):
         error = refused(session, line, "usage:")
         assert option in error, error
+
+
+@pytest.mark.parametrize(("rules", "name"), [("enigma", "first_adventure.toml"), ("rhun", "rhun_salt_and_ash.toml"),
+                                             ("haasteet", "haasteet_the_drowned_bell.toml"),
+                                             ("alpha", "alpha_the_salt_road_toll.toml")])
+@pytest.mark.parametrize("wide_shot", ["", None], ids=["empty", "absent"])
+def test_an_adventure_scene_without_a_written_wide_shot_opens_with_a_drawn_one(tmp_path, session, rules, name,
+                                                                                 wide_shot):
+    """A scene's `wide_shot` is optional: without one (or an empty one) the scene opens with one
+    drawn from the tables, on every system with adventures."""
+    import tomllib
+
+    from solo.adventure import shipped_adventures
+    from test_bounds import toml
+
+    data = tomllib.loads(shipped_adventures()[name].read_text(encoding="utf-8"))
+    for leg in data["legs"]:
+        for scene in leg["scenes"]:
+            scene.pop("wide_shot", None)
+            if wide_shot is not None:
+                scene["wide_shot"] = wide_shot
+    path = tmp_path / name
+    path.write_text(toml(data), encoding="utf-8")
+    ok(session, f"campaign validate {path}")
+    ok(session, f"campaign new Open --from {path} --seed 2")
+    started = ok(session, "scene start")
+    assert '"task": "wide_shot"' in json.dumps(started)
+    assert ok(session, "replay --verify")["ok"]
