@@ -365,3 +365,11 @@ def test_a_damaged_command_note_narration_or_adventure_row_is_named(tmp_path, mo
         done = solo(*args, db=db, cwd=tmp_path)
         no_internal_error(done)
         assert done.returncode == 1 and "'Hurt'" in done.stdout + done.stderr, (args, done.stdout + done.stderr)
+
+
+@pytest.mark.parametrize(("target", "advice"), [("plain/x.md", "not a folder"), ("n" * 300 + ".md", "shorter name")])
+def test_an_export_the_file_system_refuses_says_what_to_do(played, tmp_path, target, advice):
+    session, _ = played
+    (tmp_path / "plain").write_text("a file")
+    outcome = session.execute(f"export md {tmp_path / target}")
+    assert not outcome.ok and advice in (outcome.error or "") and "\n" not in (outcome.error or ""), outcome.error
