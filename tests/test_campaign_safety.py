@@ -275,7 +275,8 @@ def _hurt_and_kept(tmp_path: Path, rules: str) -> tuple[Path, int]:
     ok(session, "campaign new Keep --seed 3")
     options = CAMPAIGN_OPTIONS.get(rules, "").format(data=installed()[rules].data)
     ok(session, f"campaign new Hurt --rules {rules} --seed 3 {options}".strip())
-    for line in (*OPENINGS[rules], "note one", "note two"):
+    for line in (*OPENINGS[rules], "note one", "ask Is the gate shut? likely --dice 3,4", "note two",
+                 "ask Is anyone there? --dice 2,5"):
         ok(session, line)
     assert session.campaign is not None
     hurt = session.campaign.id
@@ -373,3 +374,20 @@ def test_an_export_the_file_system_refuses_says_what_to_do(played, tmp_path, tar
     (tmp_path / "plain").write_text("a file")
     outcome = session.execute(f"export md {tmp_path / target}")
     assert not outcome.ok and advice in (outcome.error or "") and "\n" not in (outcome.error or ""), outcome.error
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+@pytest.mark.parametrize("which", ["MIN", "MEDIAN"])
+def test_a_missing_event_is_named_and_nothing_is_written_after_it(tmp_path, monkeypatch, rules, which):
+    """An event taken out of the journal (the first, or one in the middle) shuts its campaign where
+    it played on and took new commands over the gap."""
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db, hurt = _hurt_and_kept(tmp_path, rules)
+    with sqlite3.connect(db) as conn:
+        seqs = [s for (s,) in conn.execute("SELECT seq FROM events WHERE campaign = ? ORDER BY seq", [hurt])]
+        gone = seqs[0] if which == "MIN" else seqs[len(seqs) // 2]
+        conn.execute("DELETE FROM events WHERE campaign = ? AND seq = ?", [hurt, gone])
+    errors = _contained(tmp_path, db, hurt)
+    assert errors and all(f"event {gone}, it is missing" in error for error in errors), errors
