@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test dist bench bench-chat bench-narration bench-story bench-remote bench-speculate bench-first-screen bench-startup bench-linear clean
+.PHONY: play test dist bench bench-ab bench-chat bench-narration bench-story bench-scene bench-remote bench-speculate bench-first-screen bench-startup bench-linear clean
 
 # Every core for compiling llama.cpp (Ninja already uses them all; a Makefile generator would not)
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -43,6 +43,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/scale.py 2000 20000
 
+bench-ab: $(STAMP)
+	$(BIN)/python bench/ab.py 4
+
 bench-linear: $(STAMP)
 	$(BIN)/python bench/linear.py 10000 1200
 
@@ -54,6 +57,10 @@ bench-chat: $(STAMP)
 
 bench-story: $(STAMP)
 	$(BIN)/python bench/story_fit.py 200
+
+bench-scene: $(STAMP)
+	$(BIN)/python bench/scene_fit.py 320
+	$(BIN)/python bench/scene_fit.py --batches bench/scene_passages.jsonl
 
 bench-remote: $(STAMP)
 	$(BIN)/python bench/remote.py 9

@@ -198,7 +198,7 @@ def typed_ahead(backend: LlamaBackend, pause: float) -> list[tuple[str, float, f
     the oracle's words stand; the cold first token of its first prompt)."""
     rows: list[tuple[str, float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        model = ModelNarrator(backend)
+        model = ModelNarrator(backend, prose=True)
         session = Session(Journal(Path(tmp) / "ahead.sqlite"), model=model)
         for line in PLAY:
             if session.campaign is not None:
@@ -287,7 +287,7 @@ def main() -> None:
     if only_across:
         across_tasks(backend)
         return
-    model = ModelNarrator(backend, prompts=PROMPTS)
+    model = ModelNarrator(backend, prompts=PROMPTS, prose=True)
     tables = system_tables(SYSTEM.data)
     oracle = PulpNarrator(tables)
     rng = random.Random(1931)
@@ -312,7 +312,7 @@ def main() -> None:
 
     # 1. tokens/s: the graph vs a bare create_completion on the graph's own prompt, both warm and
     #    greedy (temperature 0), so both write the same words
-    steady = ModelNarrator(backend, prompts=PROMPTS, temperature=0.0, max_tokens=64, stop=[])  # a fixed length to time
+    steady = ModelNarrator(backend, prompts=PROMPTS, temperature=0.0, max_tokens=64, stop=[], prose=True)  # a fixed length to time
     record = OutcomeRecord(task="wide_shot", characters=("Nara Quinn",))
     _, calls = steady.retell(first, record, cast=CAST, seed=7)  # warms the cache, gives the prompt
     graph_prompt = calls[0].prompt
@@ -348,7 +348,7 @@ def main() -> None:
     # 4 and 5. memory over N narrations, and grounding: on the rails (strict, the default for the
     # bundled model: the facts open the narration, the model goes on) and set loose (free retelling)
     pairs = samples(oracle, rng, count)
-    loose = ModelNarrator(backend, prompts=PROMPTS, grounding="loose")
+    loose = ModelNarrator(backend, prompts=PROMPTS, grounding="loose", prose=True)
     told_by_model = loose_grounded = loose_clean = 0
     after_one = None
     for i, (told, record) in enumerate(pairs):

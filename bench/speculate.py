@@ -63,7 +63,7 @@ def resolve(folder: Path, model: ModelNarrator, seed: int, read: float | None) -
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     backend = LlamaBackend(bundled_model_path(), background=False, name="gemma-3-270m-q4_k_m.gguf")
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prose=True)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         resolve(folder, model, 999, None)  # warm: the graph built, the prompt prefix in the cache

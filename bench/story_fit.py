@@ -92,8 +92,8 @@ def tell(narrator: PulpNarrator, rng: random.Random, kind: int) -> list[Draw]:
     real = narrator.tables.draw
 
     def spy(table: str, rng_: random.Random, depth: int = 0, given: dict[str, str] | None = None,
-            scene: frozenset[str] | None = None) -> Draw:
-        drawn = real(table, rng_, depth, given, scene)
+            scene: frozenset[str] | None = None, context: dict[str, str] | None = None) -> Draw:
+        drawn = real(table, rng_, depth, given, scene, context)
         if depth == 0:
             made.append(drawn)
         return drawn

@@ -259,11 +259,29 @@ shipping trading works foundry factory mills society club guild order brotherhoo
 academy university college school museum library bank exchange gazette bugle times herald press express
 agency bureau office ministry police hotel inn tavern casino theatre theater opera cinema hospital asylum prison
 station harbour harbor docks market bazaar cathedral church chapel abbey temple palace castle manor
-street avenue boulevard square quay bridge""".split())
+street avenue boulevard square quay bridge workshop studio yard farm village town hamlet wells ford barrow
+keep tower hall house mill warehouse observatory lighthouse""".split())
+# what a scene's own words may call a name ("the Brown Maud, a broad river barge"): such a name is a place
+PLACE_NOUNS = frozenset("""barge ship boat steamer liner yacht schooner trawler tug tugboat airship zeppelin submarine
+train express village town hamlet city port harbour harbor inn tavern house manor farm camp fort tower keep island
+company workshop shop mill warehouse station""".split())
 BUILDING_FIRST = frozenset("hotel club bank museum theatre theater cafe café maison chateau château castle fort rue "
                         "avenue boulevard place porte pont".split())
 _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’-]*")
 _PARTICLES = frozenset("de la le von van der del du da di of".split())
+
+
+def kind_in(name: str, texts: list[str]) -> Kind | None:
+    """What the scene's own words call ``name``: a place where they say it is a barge, a village, a
+    company ("the Brown Maud, a broad river barge"; "aboard the Brown Maud"); None where they do not say."""
+    said = re.escape(name)
+    for text in texts:
+        described = re.search(rf"{said},? (?:a|an|the) ([\w -]{{0,40}})", text)
+        if described and any(w in PLACE_NOUNS for w in described.group(1).casefold().split()[:6]):
+            return "place"
+        if re.search(rf"\b(?:aboard|inside|into|at|in) (?:the )?{said}\b", text):
+            return "place"
+    return None
 
 
 def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:

@@ -20,7 +20,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import parser
-from .canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, proposed_names
+from .canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, kind_in, proposed_names
 from .context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from .errors import RuleViolation
 from .kernel.events import (
@@ -66,6 +66,7 @@ class Chronicle:
     def __init__(self, session: Session):
         self.s = session
         self.proposals: list[dict[str, str]] = []  # names the narration brought up, numbered from 1
+        self.passed: set[tuple[int, str]] = set()  # names offered, by campaign and key: never offered twice
         self._vocabulary: tuple[tuple[str, str], frozenset[str]] | None = None
 
     # reading ------------------------------------------------------------------------------
@@ -270,14 +271,15 @@ class Chronicle:
         context = {**DEFAULT_CONTEXT, "villain": self.villain(canon, state, rng),
                    "thread": thread.name if thread else "the cast's business",
                    "person": person.name if person else "someone the cast met",
-                   "scheme": re.split(r"(?<=[.!?])\s", " ".join(scheme.split()))[0].rstrip(".") if scheme
-                   else "its next step"}
+                   "scheme": "its next step"}  # the scheme's words are a secret until found
         director = self.s.director
         tables = director.narrator.tables if director is not None else None
         # the scheme itself moves one time in three, where the story knows what it is
         table = SCHEME_TABLE if scheme and rng.random() < 1 / 3 else WORLD_TABLE
         if tables is not None and table in tables:
-            drawn = tables.draw(table, rng, scene=self.s.progress.scene_tags)
+            known = {k: v for k, v in (("thread", thread), ("person", person)) if v is not None}
+            drawn = tables.draw(table, rng, scene=self.s.progress.scene_tags,
+                                context={k: v.name for k, v in known.items()})
             text, origin = drawn.filled(context), drawn.origin()
         else:  # the world tables are not loaded (a table folder of one's own): the plainest consequence
             text, origin = f"Meanwhile, {context['villain']} moves a step closer to the goal.", "world clock"
@@ -318,9 +320,10 @@ class Chronicle:
         if decision is not None:
             recaps += [session_event_to_dict(e) for e in decision.events
                        if isinstance(e, RecapWritten) and e.level == "scene" and e.chapter == chapter]
+        word = self.s.system.chapter_word.capitalize()  # the system's own: Leg, Session, Day
         if not recaps:
-            return f"Chapter {chapter}: nothing was told."
-        return f"Chapter {chapter}: " + " ".join(_clip(p["text"], 220) for p in recaps)
+            return f"{word} {chapter}: nothing was told."
+        return f"{word} {chapter}: " + " ".join(_clip(p["text"], 220) for p in recaps)
 
     def campaign_recap(self) -> Narration:
         """`recap campaign`: every chapter's stored recap, then the scenes of the chapter under way."""
@@ -360,12 +363,15 @@ class Chronicle:
             if n.task in ("recap", "premise", "meaning"):
                 continue
             teller = "narration" if n.source != "player" else "player"
-            for kind, name, detail in self.names_in(n.text, [p["name"] for p in [*self.proposals, *fresh]]):
+            # a model's own words are no source of canon: only the names of the oracle's facts it retold
+            text = n.text if n.source != "model" else " ".join(str(v) for v in n.facts.values())
+            for kind, name, detail in self.names_in(text, [p["name"] for p in [*self.proposals, *fresh]]):
                 fresh.append({"kind": kind, "name": name, "from": teller,
                               **({"detail": detail} if detail else {}),
                               **({"where": where} if kind == "person" and where and not detail else {})})
         if fresh:
             self.proposals = (self.proposals + fresh)[-MAX_PROPOSALS:]
+            self.passed |= {(self._campaign_id(), canon_key(p["name"])) for p in fresh}
         return fresh
 
     def names_in(self, text: str, also_known: list[str] | None = None) -> list[tuple[Kind, str, str]]:
@@ -380,11 +386,24 @@ class Chronicle:
             if name in text and canon_key(name) not in taken:
                 found.append(("person", name, description))
         vocabulary = self.vocabulary()
+        scene = self.scene_words()
         for kind, name in proposed_names(text, [*known, *people, *(f for _, f, _ in found)]):
             if " " not in name and name.casefold() in vocabulary:
                 continue  # one word the system's own texts use ("Navigate", "Warden"): its vocabulary
-            found.append((kind, name, ""))
+            if (self._campaign_id(), canon_key(name)) in self.passed:
+                continue  # offered once and passed over: not offered again
+            found.append((kind_in(name, [text, *scene]) or kind, name, ""))
         return found
+
+    def _campaign_id(self) -> int:
+        return self.s.campaign.id if self.s.campaign is not None else 0
+
+    def scene_words(self) -> list[str]:
+        """The adventure's own words for its places (each scene's location and Wide Shot): what
+        tells a barge or a village from a person."""
+        if self.s.story is None:
+            return []
+        return [t for leg in self.s.story.adventure.legs for sc in leg.scenes for t in (sc.location, sc.wide_shot or "")]
 
     def vocabulary(self) -> frozenset[str]:
         """The capitalised words of the rule system's own texts (its tables, prompts and rules
@@ -451,6 +470,10 @@ def _state_names(status: Any) -> list[str]:
         for key, value in status.items():
             if isinstance(key, str) and key[:1].isupper():
                 names.append(key)
+            if key in ("name", "title") and isinstance(value, str) and value[:1].isupper() and len(value) < 60:
+                names.append(value)  # a card's or a record's own name (Beyond Code's "Enigma Machine")
+            if key == "names" and isinstance(value, dict):
+                names += [v for v in value.values() if isinstance(v, str)]
             names += _state_names(value)
     elif isinstance(status, list):
         for value in status:

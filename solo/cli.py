@@ -26,6 +26,7 @@ from .errors import SoloError
 from .i18n import set_language
 from .inert import inert
 from .journal import Journal, storage_message
+from . import ENGINE_INTRO
 from .session import Outcome, Session
 
 if TYPE_CHECKING:
@@ -202,6 +203,7 @@ def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = Non
     # `solo status --json` (words) or `solo "status --json"` (one quoted line)
     line = words[0] if len(words) == 1 else shlex.join(words)
     outcome = session.execute(line)
+    _model_failure(outcome)
     if outcome.ok and outcome.kind == "Status" and "--json" in line.split():
         print(json.dumps(outcome.result))
     elif opts.json_output:
@@ -209,6 +211,13 @@ def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = Non
     else:
         _print(session, outcome)
     return 0 if outcome.ok else 1
+
+
+def _model_failure(outcome: Outcome, number: int | None = None) -> None:
+    """A model that could not tell (a server refused, stalled...): one line on stderr for the command."""
+    failure = (outcome.result or {}).get("model_failure")
+    if failure:
+        print(f"{'' if number is None else f'line {number}: '}{inert(str(failure))}", file=sys.stderr)
 
 
 def _console() -> InertConsole:
@@ -261,6 +270,7 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
     all_ok = True
     for number, text in script_lines(source):
         outcome = session.execute(text)
+        _model_failure(outcome, number)
         all_ok &= outcome.ok
         if as_json:
             sys.stdout.write(json.dumps(outcome.as_json(number)) + "\n")
@@ -280,6 +290,7 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
         return 2
     # solo play: the emulator's consequences may cost Peril (applied through the rules, shown, undoable)
     session = Session(journal, follow=False, suggest=director, model=model, director_peril=not director)
+    session.defer_recaps = True  # the REPL tells a recap once the way forward is on screen
     if sys.stdin.isatty() and sys.stdout.isatty():
         from .repl import Repl
 
@@ -291,7 +302,8 @@ def _plain_loop(session: Session, names: list[str]) -> int:
     console = _console()
     if names:
         _print(session, session.execute(shlex.join(["campaign", "use", *names])), console)
-    console.print(f"{session.system.intro.split(';')[0]}. Type `help` for commands, Ctrl-D to leave.")
+    intro = session.system.intro if session.campaign is not None else ENGINE_INTRO  # no campaign: no system's
+    console.print(f"{intro.split('. ')[0]}. Type `help` for commands, Ctrl-D to leave.")
     if session.campaign is None:
         console.print("No campaign yet: try `campaign new Marseille` then `help` for the commands.")
     else:

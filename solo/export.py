@@ -20,6 +20,7 @@ from .files import SOLO_MARK
 from .journal import Campaign, Journal
 from .kernel.events import TYPES
 from .kernel.registry import AnySystem
+from .narration import without_meaning
 
 
 def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None) -> list[str]:
@@ -160,10 +161,12 @@ def _without_question(text: str) -> str:
 
 def _narration_lines(n: dict[str, Any], story: bool) -> list[str]:
     """One narration: its task as a heading, where its words came from (unless ``story``), its text."""
-    if story and (n["task"] == "lesson" or (n["task"] == "success" and n["source"] == "oracle")):
-        return []  # teaching notes and prompts for the player's words are not the story
+    if story and (n["task"] in ("lesson", "recap") or (n["task"] == "success" and n["source"] == "oracle")):
+        return []  # teaching notes, prompts for the player's words and the table's recaps of it are not the story
     if story and n["task"] == "wide_shot":
         n = {**n, "text": _without_question(n["text"])}
+    if story:  # the oracle's meaning is a prompt for reading the twist, not the tale
+        n = {**n, "text": without_meaning(n["text"])}
     origin = f", {n['origin']}" if n.get("origin") else ""
     heading = n["task"].replace("_", " ").capitalize()
     return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", n["text"], ""]
@@ -243,5 +246,8 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         for n in its_narrations:
             yield from _narration_lines(n, story)
     yield from ["", "## The cast now", ""]
-    yield from system.export_cast(status)
+    if story:  # the tale's cast by name; their sheets (dice, tracks, points) are the mechanics
+        yield from (f"- [[{name}]]" for name in system.export_names(status))
+    else:
+        yield from system.export_cast(status)
     yield from canon_lines(canon, mentions)

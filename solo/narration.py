@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .kernel.scene import CONSEQUENCES, SUCCESSES, SceneModel
 from .tables import Draw, OracleTables, TableError
 
 Source = Literal["oracle", "model", "player", "director"]
@@ -31,6 +32,7 @@ class Narration(BaseModel):
     origin: str = ""  # e.g. "wide_shot.light #4; wide_shot.sound #9" or a model call id
     facts: dict[str, Any] = Field(default_factory=dict)  # the drawn facts, for grounding and export
     peril: int | None = None  # harm the fiction calls for (applied through the rules, never here)
+    bearer: str | None = None  # who the harm the fiction calls for falls on
     question: str | None = None  # a leading question put to the player (Wide Shot)
 
     def as_result(self) -> dict[str, Any]:
@@ -39,12 +41,52 @@ class Narration(BaseModel):
             out["question"] = self.question
         if self.peril:
             out["peril"] = self.peril
+            if self.bearer:
+                out["bearer"] = self.bearer
         return out
 
+
+# How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
+# the dice gave and two more, drawn by a generator of their own so the oracle's stream is the same
+# with a model or without one. Each costs the bundled model about 0.3-0.6 s on 2 cores (bench/ab.py).
+CHOICES = 3
+
+# Given the table and the candidate texts (the dice's draw first), the index of the one that fits the
+# story best; raises NarratorError (or anything else) when it cannot say, and the dice's draw stands.
+Chooser = Callable[[str, list[str]], int]
 
 # Words for the placeholders when the moment does not supply them.
 DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", "helper": "a friend",
                    "enemy": "a henchman", "villain": "the villain", "place": "this place"}
+
+
+PLURAL_HEADS = frozenset({"men", "women", "brethren", "folk", "people", "children", "kin"})
+
+
+def one_of(name: str) -> str:
+    """A foe's name as the subject of a sentence whose verb is singular ("{enemy} hurls a crate"): a group's
+    name reads as one of it ("one of the Tick-Tock Men", "one of the Brethren of the Tide"); a single foe's
+    name as it is. A group is a name of two words or more whose head noun is plural."""
+    words = name.split(" of ")[0].split()
+    if len(words) < 2:
+        return name
+    head = words[-1].casefold()
+    if head in PLURAL_HEADS or (head.endswith("s") and not head.endswith(("ss", "us", "'s"))):
+        return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
+    return name
+
+
+MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
+
+
+def without_meaning(text: str) -> str:
+    """A narration's words without the oracle's meaning (the story export's tale); what follows the meaning
+    (a random event's focus on the canon) stays."""
+    before, found, after = text.partition(MEANING)
+    if not found:
+        return text
+    rest = after.split(". ", 1)[1] if ". " in after else ""
+    return f"{before} {rest}".strip() if rest else before
 
 
 class OracleNarrator:
@@ -59,6 +101,9 @@ class OracleNarrator:
         self.tables = tables
         self.context: dict[str, str] = dict(DEFAULT_CONTEXT)
         self.scene: frozenset[str] | None = None  # where the scene is: draws take only entries that fit
+        # a model choosing among fitting entries the one that suits the story best (solo.llm.choose);
+        # None: the dice's draw stands
+        self.chooser: Chooser | None = None
 
     def with_context(self, context: dict[str, str], scene: frozenset[str] | None = None) -> Any:
         """The same narrator, filling ``{character}``, ``{villain}``, ... from this moment, and
@@ -69,8 +114,84 @@ class OracleNarrator:
         return other
 
     def draw(self, table: str, rng: random.Random, context: dict[str, str]) -> tuple[str, Draw]:
-        drawn = self.tables.draw(table, rng, scene=self.scene)
-        return drawn.filled({**self.context, **context}), drawn
+        words = {**self.context, **context}
+        if words.get("helper") == words.get("character") != self.context.get("character"):
+            # the moment's helper was chosen beside the moment's character; told of another one of the
+            # cast, the moment's character is the one beside them
+            words["helper"] = self.context["character"]
+        drawn = self.pick(table, rng, context=words)
+        return drawn.filled(words), drawn
+
+    def dressed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """A Wide Shot that shows its scene's settings: for each one its words do not show (a
+        burning scene told with no fire), a line of the shared ``setting`` tables follows."""
+        text, origins, lines = told.text.rstrip(), [told.origin], []
+        for setting in stage.unshown(told.text):
+            table = f"setting.{setting}"
+            if table in self.tables:
+                line, drawn = self.draw(table, rng, {})
+                lines.append(line)
+                origins.append(drawn.origin())
+        if not lines:
+            return told
+        asked = told.question if told.question and text.endswith(told.question) else ""
+        body = text[:len(text) - len(asked)].rstrip()
+        text = " ".join(x for x in (body, *lines, asked) if x)
+        return told.model_copy(update={"text": text, "origin": "; ".join(o for o in origins if o)})
+
+    def bound(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """A consequence or a success as the scene tells it: a line told lately, or a consequence
+        that names no one on stage, becomes one of the Director's moves (``moved``); so does a
+        consequence that costs nothing one time in two where the scene has a setting or a foe."""
+        if told.task in SUCCESSES:
+            return self.moved(told, stage, rng, success=True) if stage.repeats(told.text) else told
+        if told.task not in CONSEQUENCES:
+            return told
+        scene_bound = not told.peril and bool(stage.settings or stage.stage.foes) and rng.random() < 0.5
+        if stage.repeats(told.text) or not stage.names_someone(told.text) or scene_bound:
+            told = self.moved(told, stage, rng)
+        return told.model_copy(update={"text": stage.bound(told.text)})
+
+    def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
+        """``told`` retold as one of the Director's moves over the scene's own things (the shared
+        ``moves`` tables: the fire spreads, a foe acts, a person turns...), bound to the one who
+        acted and what they tried; ``told`` itself where the scene has nothing to bind."""
+        kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
+        if not kinds:
+            return told
+        setting = [k for k in kinds if k in stage.settings]
+        kind = rng.choice(setting) if setting and rng.random() < 0.5 else rng.choice(kinds)
+        text, drawn = self.draw(f"moves.{kind}", rng, stage.move_context(rng.choice))
+        if stage.repeats(text):
+            return told
+        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
+                                       "facts": {**told.facts, "move": kind}})
+
+    def pick(self, table: str, rng: random.Random, *, scene: frozenset[str] | None | Literal[True] = True,
+             given: dict[str, str] | None = None, context: dict[str, str] | None = None) -> Draw:
+        """A draw from ``table`` fitting ``scene`` (True: the narrator's scene). With a ``chooser``
+        (a model), the dice's draw and ``CHOICES - 1`` more fitting entries are weighed and the
+        one that suits the story best is taken; ``rng`` is used exactly as without one, the others
+        coming from a generator seeded from its state, so the oracle's stream never depends on
+        whether a model is loaded. A chooser that fails leaves the dice's draw."""
+        where = self.scene if scene is True else scene
+        drawn = self.tables.draw(table, rng, given=given, scene=where, context=context)
+        if self.chooser is None:
+            return drawn
+        others = random.Random(repr((table, rng.getstate())))
+        candidates = [drawn]
+        for _ in range(CHOICES - 1):
+            other = self.tables.draw(table, others, given=given, scene=where, context=context)
+            if other.text not in {c.text for c in candidates}:
+                candidates.append(other)
+        if len(candidates) == 1:
+            return drawn
+        words = {**self.context, **(context or {})}
+        try:
+            chosen = self.chooser(table, [c.filled(words) for c in candidates])
+        except Exception:  # noqa: BLE001 - the model is a nicety here: the dice's draw stands
+            return drawn
+        return candidates[chosen] if 0 <= chosen < len(candidates) else drawn
 
     def meaning(self, rng: random.Random) -> tuple[str, str, str] | None:
         """An action and a subject from the shared meaning tables, for the player to read into the
@@ -88,7 +209,7 @@ class OracleNarrator:
             return told
         action, subject, origin = meaning
         text = told.text.rstrip()
-        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f" Meaning: {action} {subject}."
+        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f"{MEANING}{action} {subject}."
         return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}",
                                        "facts": {**told.facts, "meaning": {"action": action, "subject": subject}}})
 

@@ -27,7 +27,7 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
         lines += system.render("resolved", r["resolved"]) or []
     own = system.render(outcome.kind, r)
     if own is None:
-        lines += _kernel(outcome.kind, r)
+        lines += _kernel(outcome.kind, r, system)
     else:
         lines += own if hints or r.get("pending") is not True else own[:1]  # a pending roll: the REPL asks
     lines += _mythic_scene(r)
@@ -45,6 +45,8 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
             lines.append(proposals_line(r["canon_proposals"]))
     if r.get("warning"):
         lines.append(f"[yellow]{escape(r['warning'])}[/]")
+    if r.get("model_failure"):
+        lines.append(f"[yellow]{escape(r['model_failure'])}[/]")
     return "\n".join(lines) if lines else "ok"
 
 
@@ -176,7 +178,7 @@ def _oracle(kind: str, r: dict[str, Any]) -> list[str]:
     return [f"Chaos Factor [bold]{r['chaos']}[/]{before}"]
 
 
-def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
+def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
     lines: list[str] = []
     if kind == "CampaignNew":
         lines.append(f"Campaign [bold]{escape(r['campaign'])}[/] begins ({escape(r['rules'])}, seed {r['seed']})")
@@ -217,7 +219,8 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
             lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
     elif kind == "SceneShow":
         title = r.get("title") or "an improvised scene"
-        lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
+        where = f"{system.chapter_word.capitalize()} {r['leg']}, {system.scene_word.capitalize()} {r['scene']}"
+        lines.append(f"[bold]{escape(where)}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
         if r.get("location"):
             lines.append(f"  where: {escape(r['location'])}")
         if r.get("tags"):
@@ -252,7 +255,32 @@ def _kernel(kind: str, r: dict[str, Any]) -> list[str]:
         else:
             lines.append(f"{escape(r['table'])}: {escape(r['text'])}")
     else:
-        shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning")}
-        if shown:
-            lines.append(", ".join(f"{escape(k)}: {escape(str(v))}" for k, v in shown.items()))
+        shown = {k: v for k, v in r.items() if k not in ("resolved", "narration", "suggestions", "warning",
+                                                          "canon_proposals", "model_failure")}
+        said = in_words(shown)
+        if said:
+            lines.append(escape(said))
     return lines
+
+
+def in_words(value: Any) -> str:
+    """Any result a system does not render itself, told in words a player reads: fields as "name
+    value", a change as "before → after", yes and no for truth, lists joined, nothing for what is
+    empty or unknown; never Python's repr of a container."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        if set(value) == {"before", "after"}:
+            return f"{in_words(value['before'])} → {in_words(value['after'])}"
+        parts = []
+        for key, item in value.items():
+            said = in_words(item)
+            if said:
+                parts.append(f"{str(key).replace('_', ' ')} {said}" if not isinstance(item, dict) or
+                             set(item) == {"before", "after"} else f"{str(key).replace('_', ' ')}: {said}")
+        return "; ".join(parts) if any(isinstance(v, dict) for v in value.values()) else ", ".join(parts)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(x for x in (in_words(v) for v in value) if x)
+    return str(value)

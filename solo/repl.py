@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from . import mythic, parser
+from . import ENGINE_INTRO, mythic, parser
 from .canon import KINDS
 from .console import InertConsole
 from .errors import SoloError
@@ -55,6 +55,31 @@ def _wrap(parts: list[str], width: int) -> list[list[str]]:
     return lines
 
 
+def _two_lines(parts: list[str], width: int) -> list[list[str]]:
+    """Status-bar fragments, most important first, in two lines of ``width`` at most: a fragment too wide
+    for a line of its own is left out, and what did not fit is marked with an ellipsis at the end."""
+    lines: list[list[str]] = [[]]
+    used, left_out = 0, False
+    for part in parts:
+        size = visible_width(part)
+        if size > width:
+            left_out = True
+            continue
+        if lines[-1] and used + 3 + size > width:
+            if len(lines) == 2:
+                left_out = True
+                continue
+            lines.append([])
+            used = 0
+        used += size + (3 if lines[-1] else 0)
+        lines[-1].append(part)
+    if left_out:
+        while lines[-1] and used + 4 > width:
+            used -= visible_width(lines[-1].pop()) + 3
+        lines[-1].append("…")
+    return lines
+
+
 def _key(text: str) -> str:
     """What completion compares: no shorthand sign, no quotes, no case."""
     return text.lstrip("+-@!").replace('"', "").replace("'", "").casefold()
@@ -70,7 +95,7 @@ class LeftForCommand(Exception):
 
 
 # one-word commands that leave a question; longer lines leave it when they parse as a command
-WAY_OUT = frozenset({"help", "status", "quit", "exit", "undo", "resolve", "log", "rules", "recap", "create"})
+COMMAND_MARK = "/"  # a command typed at a question: `/status` (a plain answer is an answer)
 CANON_NAMED = frozenset({"canon edit", "canon close", "canon open", "canon pin", "canon unpin"})  # complete a canon name
 MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (exploding chains included)
 
@@ -160,13 +185,16 @@ class Repl:
                  history_dir: Path | None = None, ask: Callable[[str], str] | None = None):
         self.session = session
         self.director = director
-        self.console = console or InertConsole(highlight=False, soft_wrap=True)
+        self.console = console or InertConsole(highlight=False)  # wrapped at words to the terminal's width
         self.history_dir = history_dir or Path(user_data_dir("solo", appauthor=False)) / "history"
         self._prompt: PromptSession[str] | None = None
         self._prompt_campaign: int | None = None
         self._questions: PromptSession[str] = PromptSession()
         self._ask = ask
-        self._open_questions = 0  # > 0 inside a walk-through or a story question: a command line leaves it
+        self._open_questions = 0  # > 0 inside a walk-through or a story question: a `/command` leaves it
+        self._making: list[str] | None = None  # the answers of the character walk-through under way
+        self._draft: list[str] = []  # a character left half-made for a command: `create` resumes it
+        self._replaying: list[str] = []  # the draft's answers, given again before the player is asked
         self._hints: list[str] = []  # the command lines the rule system's hints named since the last line typed
         self._typing: asyncio.TimerHandle | None = None  # the line being typed, told ahead after a pause
         self.ahead_failures: list[str] = []  # what went wrong telling a typed line ahead (bugs; tests read it)
@@ -221,27 +249,39 @@ class Repl:
     def ask(self, question: str) -> str:
         """One answer from the player; Ctrl-C cancels what is being built. Inside a walk-through
         or a story question, a command line is a way out: it runs instead."""
-        try:
-            if self._ask is not None:
-                answer = self._ask(question)
-            else:
-                answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
-        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
-            raise Cancelled from None
-        if self._open_questions and self._is_command(answer):
-            raise LeftForCommand(answer.strip())
+        if self._replaying:  # a draft resumed: its answers first, as they were typed
+            answer = self._replaying.pop(0)
+            self.console.print(f"{escape(question)} [dim]{escape(answer)}[/]")
+        else:
+            try:
+                if self._ask is not None:
+                    answer = self._ask(question)
+                else:
+                    answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
+            except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
+                raise Cancelled from None
+        if self._open_questions and self._is_command(question, answer):
+            line = answer.strip().removeprefix(COMMAND_MARK).strip()
+            if self._making is not None:  # the half-made character is kept: `create` resumes it
+                self._draft = list(self._making)
+            raise LeftForCommand(line)
+        if self._making is not None:
+            self._making.append(answer)
         return answer
 
-    def _is_command(self, text: str) -> bool:
-        """A command line, not an answer: its first word typed in lower case as a command is
-        ("Group of thugs by the door" is an answer; "group hold the door" a command)."""
-        words = text.split()
-        if not words or not words[0].islower():
+    def _is_command(self, question: str, text: str) -> bool:
+        """A command line, not an answer. Answers are answers: at a walk-through's or the story's question
+        text is the answer ("note to self: never trust a curator" is a catchphrase), and a command is one
+        only when marked with a leading `/` (`/status`). At a yes/no question, which has no answer in
+        words, a whole command line is one too (`campaign new Marseille` at "Start one? [Y/n]"). A `/` that
+        begins no command is the answer's (a deck file's absolute path)."""
+        text = text.strip()
+        if text.startswith(COMMAND_MARK):
+            text = text.removeprefix(COMMAND_MARK).strip()
+        elif not question.rstrip().endswith(("[Y/n]", "[y/N]")) or text.lower() in ("", "y", "yes", "n", "no"):
             return False
-        if len(words) == 1:
-            return words[0].casefold() in WAY_OUT
-        if parser.find_spec(words, self.session.system) is None:
-            return False
+        if text.casefold() in ("quit", "exit", "create"):  # the REPL's own words, which the parser does not know
+            return True
         try:
             parser.parse(text, self.session.system)
         except SoloError:
@@ -273,18 +313,37 @@ class Repl:
     def toolbar(self) -> HTML:
         if self.session.campaign is None:
             return HTML(" no campaign: <b>campaign new NAME</b>")
-        system = self.session.system
         status = self.session.status()
         width = self._width()
+        lines: list[list[str]] = []
+        # two lines at most: the system's own short form (asked with less room), then without the world's
+        # clock, and at the last a second line cut short
+        for room, world in ((width, True), (width // 2, True), (width // 2, False)):
+            lines = _wrap(self._bar_parts(status, room, world), width - 1)
+            if len(lines) <= 2:
+                break
+        else:
+            lines = _two_lines(self._bar_parts(status, width // 2, False), width - 1)
+        return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
+
+    def _bar_parts(self, status: dict[str, Any], width: int, world: bool) -> list[str]:
+        """The status bar's fragments: the system's own (asked for ``width`` columns), where the story stands
+        in the system's words where its own bar does not say it, the tension, the world's clock."""
+        system = self.session.system
         parts = system.toolbar(status, width)
+        if not system.toolbar_where:
+            where = system.where(self.session.state)
+            said = f"{system.chapter_word.capitalize()} {where.chapter}" + (
+                f" · {system.scene_word.capitalize()} {where.scene}" if where.scene else "")
+            parts.insert(1, said)
         if system.tension_label:  # only a track the system's rules move (ENIGMA); RuleSystem.tension_label
             parts.append(f"{system.tension_label} {self.session.tension}/{system.tension_max}")
         if status.get("oracle") == "mythic":  # the Mythic oracle's Chaos Factor
             parts.append(f"chaos {status['chaos']}/{mythic.CHAOS_MAX}")
-        world = status.get("world") or {}
-        if world:  # the world's clock: the villain's scheme moves when it fills
-            parts.append(f"world {clock_dial(world)}")
-        return HTML(inert("\n".join(" " + " │ ".join(line) for line in _wrap(parts, width - 1))))
+        clock = status.get("world") or {}
+        if clock and world:  # the world's clock: the villain's scheme moves when it fills
+            parts.append(f"world {clock_dial(clock)}")
+        return parts
 
     def _width(self) -> int:
         try:
@@ -319,7 +378,7 @@ class Repl:
         body = escape(inert(n["text"]))
         if n.get("peril") and not self.session.director_peril:
             track = self.session.system.harm_track
-            body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} NAME +{n['peril']}` "
+            body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['peril']}` "
                      "if you agree)[/]")
         self.console.print(Panel(body, title=escape(inert(title)), subtitle=escape(inert(n.get("source", ""))), style=style,
                                  title_align="left", subtitle_align="right"), soft_wrap=False)
@@ -332,7 +391,8 @@ class Repl:
     def run(self, campaign: str | None = None) -> int:
         if campaign:  # first, so the banner is its rule system's; its result tells what happened last time
             self._run(parser.CampaignUse(name=campaign), shlex.join(["campaign", "use", campaign]))
-        self.console.print(self.session.system.intro)
+        # with no campaign yet, no rule system is being played: the masthead names none
+        self.console.print(self.session.system.intro if self.session.campaign is not None else ENGINE_INTRO)
         if self.director:
             self.console.print("[bold]Director co-pilot[/]: type the dice you roll; narration stays private "
                                "until you `accept`, `reroll` or `edit` it.")
@@ -389,6 +449,8 @@ class Repl:
     def handle(self, line: str) -> None:
         self._hints = []
         text = line.strip()
+        if text.startswith(COMMAND_MARK):  # `/status` at the prompt too, as at a question
+            text = text.removeprefix(COMMAND_MARK).strip()
         system = self.session.system
         if not text or text.startswith("#"):
             settle = system.settle_command(self.session.state) if not text and self.session.campaign else None
@@ -485,9 +547,21 @@ class Repl:
     def _run(self, command: Any, line: str) -> Outcome:
         outcome = self._execute(command, line)
         self.show(outcome)
+        self._recaps()
         if outcome.ok:
             self._questions_open(lambda: self._follow_up(outcome))
         return outcome
+
+    def _recaps(self) -> None:
+        """A recap the command stored, retold by the model once the way forward is on screen: it
+        never holds the command's own story back (Ctrl-C leaves the oracle's recap)."""
+        if self.session._recaps_due is None:
+            return
+        try:
+            with self.console.status("The recap is being told for next time (Ctrl-C: the oracle's recap)…"):
+                self.session.tell_recaps()
+        except KeyboardInterrupt:
+            pass
 
     def _execute(self, command: Any, line: str) -> Outcome:
         """Run a command; with a model, wait for it to load under a spinner and stream its words."""
@@ -506,27 +580,11 @@ class Repl:
             self.console.print(f"[yellow]narration: {escape(failed)}; playing with the oracle tables[/]")
             self.session.model = None
             return self.session.run(command, line)
-        streamed: list[str] = []
-
-        def stream(piece: str) -> None:
-            if not streamed:
-                self.console.print("[dim]… ", end="")
-            streamed.append(piece)
-            self.console.print(f"[dim italic]{escape(piece)}[/]", end="", soft_wrap=True)
-
-        def refused(why: str) -> None:
-            if streamed:  # the words on screen are not the story: said so before what is told
-                self.console.print()
-                self.console.print(f"[dim]({escape(f'retold: {why}')})[/]")
-                streamed.clear()
-
-        model.on_text, model.on_refused = stream, refused
-        try:
+        # nothing the model writes reaches the screen before the checks let it through: a draft may
+        # be refused, or carry the prompt's own words; what stands is shown with the outcome
+        model.on_text = model.on_refused = None
+        with self.console.status("The story is being told (Ctrl-C: the oracle's words)…"):
             return self.session.run(command, line)
-        finally:
-            model.on_text = model.on_refused = None
-            if streamed:
-                self.console.print()
 
     def _follow_up(self, outcome: Outcome) -> None:
         """Questions the story asks back: the Wide Shot's question, a success to tell."""
@@ -670,7 +728,16 @@ class Repl:
             return
         rng = command_rng(self.session.campaign.seed, self.session.head.command + 1, "creation")
         director = self.session.director
-        command = self.session.system.create_character(self.session.state, self, director.narrator.tables
-                                                       if director else None, rng)
+        if self._draft:
+            shown = ", ".join(self._draft[:4]) + (", ..." if len(self._draft) > 4 else "")
+            if self.ask(f"Resume the character you began ({shown})? [Y/n]").strip().lower() not in ("n", "no"):
+                self._replaying = list(self._draft)
+            self._draft = []
+        self._making = []
+        try:
+            command = self.session.system.create_character(self.session.state, self, director.narrator.tables
+                                                           if director else None, rng)
+        finally:
+            self._making, self._replaying = None, []
         if command is not None:
             self._play(command, "")

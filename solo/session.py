@@ -19,6 +19,7 @@ import json
 import random
 import secrets
 import sqlite3
+import threading
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from .canon import Canon
 from .chronicle import Chronicle, seed_canon
 from .context import Context
 from .fate import Fate
-from .errors import InvalidCommand, JournalConflict, JournalError, RuleViolation, SoloError
+from .errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from .files import write_atomically
 from .inert import inert
 from .journal import Campaign, Head, Journal, StoredEvent, storage_message
@@ -49,12 +50,13 @@ from .kernel.events import (
     session_event_to_dict,
 )
 from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
+from .kernel.scene import CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
 from .kernel.registry import DEFAULT, AnySystem, get_system, installed
 from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from .llm.calls import Cast, ModelCall
 from .mythic import OracleState
-from .narration import Narration
-from .story import Progress, Story, fold_name, tags_from_words
+from .narration import Narration, OracleNarrator
+from .story import Progress, Story, fold_name, scene_model, tags_from_words
 from .table import TableTalk
 from .tables import OracleTables, TableError, system_tables
 
@@ -97,6 +99,7 @@ class Decision:
     reported_from: int = 1 << 30  # index of the first event of the proposals reported apart
     apart: list[dict[str, Any]] = field(default_factory=list)  # their result objects
     warning: str | None = None  # something the player should know although the command stands
+    model_failure: str | None = None  # why the model could not tell (the server, the model): said once per command
     command: Any = None  # the command as decided: the Director's choices filled in, the scene's title given
     recaps: list[Narration] = field(default_factory=list)  # recaps stored with the command, for a model to retell
     shown: dict[str, Any] = field(default_factory=dict)  # result fields the kernel adds (a scene check, the chaos)
@@ -130,9 +133,16 @@ class Session:
         self.suggestions: list[Narration | None] = []  # numbered from 1; None once taken (numbers hold)
         self._suggestion_calls: dict[int, list[ModelCall]] = {}  # calls behind a suggestion, by id()
         self._suggest_basis: tuple[Any, list[Event], Any] | None = None
+        self._suggest_offset = 0  # where the suggestions of the last suggesting command begin (reroll)
+        # a recap's retelling waits until the command's own story is shown (the REPL); scripts tell it at once
+        self.defer_recaps = False
+        self._recaps_due: tuple[Decision, Head] | None = None
         # the last words a person at the table told in this scene: what the model's next narration continues from
         self.told_at_table: str | None = None
         self._rerolls = 0
+        # the model's choices among the oracle's entries made while a command is decided, per thread (a
+        # speculation decides on its own): journaled with the command (solo.llm.choose)
+        self._choices = _ThreadCalls()
         self.model = model  # a model retells the oracle's facts; None: the oracle's words stand
         self._speculator: Speculator | None = None  # narration told ahead while the player reads (speculate)
         self._dry_journal: Journal | None = None  # the journal as the speculating thread reads it
@@ -185,7 +195,8 @@ class Session:
         self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
         try:
-            story = Story(Adventure.model_validate_json(campaign.adventure)) if campaign.adventure else None
+            story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
+                          chapter_word=system.chapter_word) if campaign.adventure else None
         except ValueError:  # pydantic's ValidationError: the adventure stored with the campaign is damaged
             raise self.journal.damage(campaign.id, "the adventure stored with it", "it does not read") from None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
@@ -194,6 +205,10 @@ class Session:
                            check=self.system.check)
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
         self.canon, self.oracle = folded.canon, folded.oracle
+        for director in self._directors.values():  # the scene another campaign was drawn for is not this one's
+            tables = getattr(getattr(director, "narrator", None), "tables", None)
+            if isinstance(tables, OracleTables):
+                tables.stage = None
 
     def reload(self) -> None:
         """Fold the current campaign from its newest valid snapshot."""
@@ -231,7 +246,12 @@ class Session:
         if name not in self._directors:
             try:
                 tables = self._tables or system_tables(self.system.data)
-                self._directors[name] = self.system.director(tables)
+                director = self._directors[name] = self.system.director(tables)
+                if self.model is not None:  # the model chooses among the oracle's fitting entries (solo.llm.choose)
+                    from .llm.choose import chooser
+
+                    director.narrator.chooser = chooser(self.model.backend, self._choosing_head,
+                                                      lambda call: self._choices.calls.append(call))
                 self.narration_error = None
             except TableError as exc:
                 self.narration_error = f"narration is off: {exc}"
@@ -255,6 +275,7 @@ class Session:
         """Run a command built by the parser (or by the REPL from one); ``line`` is journaled."""
         shown = command.command if isinstance(command, parser.WithOracle) else command  # rendered as the system's
         kind = type(shown).__name__
+        self._recaps_due = None  # a recap not told by now stays the oracle's (it is stored already)
         try:
             result = self._dispatch(command, line)
         except JournalConflict as exc:
@@ -400,7 +421,8 @@ class Session:
         if topic is None and parser.has_scenes(self.system):
             result["topics"] = [*result.get("topics", []), "mythic"]  # where the Mythic oracle plays
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
-                                  "current": s.name == self.system.name} for s in installed().values()]
+                                  "current": self.campaign is not None and s.name == self.system.name}
+                                 for s in installed().values()]
             result["rules"] = self.system.name
         return result
 
@@ -510,7 +532,11 @@ class Session:
                 if not self.follow:
                     raise JournalConflict("the campaign changed in another process: nothing was written")
                 self.reload()
+            self._choices.calls.clear()
             decision = decide()
+            # the model's choices among the oracle's entries while deciding (solo.llm.choose), journaled with it
+            decision.calls = [*decision.calls, *self._choices.calls]
+            self._choices.calls.clear()
             payloads = self._payloads(decision)
             head = self.journal.append(campaign.id, self.head, line, kind, payloads)
             for call in decision.calls:
@@ -545,13 +571,27 @@ class Session:
             except SoloError as exc:  # the command stands; only its narration could not be kept
                 decision.warning = f"the narration was not journaled ({exc})"
         if model is not None and decision.recaps and "recap" in self.system.narration_tasks:
-            self._retell_recaps(decision, head)
+            if self.defer_recaps:  # told once the command's own story is on screen (tell_recaps)
+                self._recaps_due = (decision, head)
+            else:
+                self._retell_recaps(decision, head)
+        if model is not None:
+            decision.model_failure = model.take_failure()
         return decision, head
 
     def _payloads(self, decision: Decision) -> list[dict[str, Any]]:
         """A decision's events as the journal stores them: the session's own, and the rule system's."""
         return [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
                 for e in decision.events]
+
+    def tell_recaps(self) -> bool:
+        """The recaps the last command stored, retold by the model now (``defer_recaps``: the
+        REPL shows the command's own story, the way forward, first). Whether there were any."""
+        due, self._recaps_due = self._recaps_due, None
+        if due is None or self.model is None:
+            return False
+        self._retell_recaps(*due)
+        return True
 
     def _retell_recaps(self, decision: Decision, head: Head) -> None:
         """The recaps a scene's or chapter's end stored, retold by the model (quietly: they are not
@@ -625,7 +665,9 @@ class Session:
         assert self.campaign is not None
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
         rng = command_rng(self.campaign.seed, head.command, stream)
-        return [Retelling(n, self.system.record(n, rules_events, self.state), self._cast(head.command),
+        scene = self.stage(self.state, events=rules_events)  # the prose must fit the scene the oracle told
+        return [Retelling(n, self.system.record(n, rules_events, self.state).model_copy(
+                    update={"scene": scene.for_retelling(n.text)}), self._cast(head.command),
                           rng.randrange(2**31), self.told_at_table) for n in narrations]
 
     def _suggest(self, decision: Decision, head: Head) -> None:
@@ -642,8 +684,13 @@ class Session:
             except SoloError as exc:
                 decision.told.clear()
                 decision.warning = f"narration: {exc}; the oracle's suggestions stand"
-        self.suggestions = list(suggested)
-        self._suggestion_calls = {id(n): decision.told.pop(id(n), []) for n in suggested}
+        # the suggestions still open keep their numbers until taken; the new ones follow them
+        kept = self.suggestions if any(self.suggestions) else []
+        self._suggest_offset = len(kept)
+        self.suggestions = [*kept, *suggested]
+        self._suggestion_calls = {**{k: v for k, v in self._suggestion_calls.items()
+                                     if any(id(n) == k for n in kept if n is not None)},
+                                  **{id(n): decision.told.pop(id(n), []) for n in suggested}}
 
     def _rng(self, stream: str = "dice") -> random.Random:
         campaign = self._need_campaign()
@@ -698,10 +745,14 @@ class Session:
                     completed = self.system.titled(completed, scene.title)
             decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
+            if opening and self.system.where(base).scene >= 1 and not self.progress.ended:
+                self._leave_behind(decision)  # a scene left without its end: its foes stay behind with it
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
+                where = self.system.where(base)
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.system.where(base).chapter, tags=tags,
+                                                      leg=self.story.leg_of(scene, where) if self.story and scene
+                                                      else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
             if opening and self.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
@@ -720,6 +771,19 @@ class Session:
 
         return decide
 
+    def _leave_behind(self, decision: Decision) -> None:
+        """Foes stay with their scene: those still on the board when it ends leave with it
+        (``RuleSystem.left_behind``), by the system's own leave command, so recaps, undo and replay see
+        them go as any foe that leaves. Foes brought on after the end are the next scene's."""
+        opened = self.system.fold(decision.before, [e for e in decision.events if not isinstance(e, SessionEvent)])
+        for leave in self.system.left_behind(opened):
+            try:
+                extra = self.system.decide(opened, leave, rng=self._rng())
+            except RuleViolation:
+                continue  # already gone by the scene's own start
+            decision.events.extend(extra)
+            opened = self.system.fold(opened, extra)
+
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
                       told_or_refused: bool = True, chaos: mythic.Move | None = None) -> None:
         """The scene ends (the kernel's `scene end`, or a system's own): the story's way forward,
@@ -728,10 +792,12 @@ class Session:
         Mythic oracle the Chaos Factor moves as ``chaos`` says (None: it stays)."""
         self.fate.scene_closed(decision, chaos)
         scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
+        self._leave_behind(decision)
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
             self._director_told(decision, self.story.way_forward(scene, outcome))  # type: ignore[arg-type]
         elif self.director is not None or told_or_refused:
+            self._staged(state, told=decision.narrations)
             self._director_told(decision, self._need_director().path_forward(state, rng, self.progress.scene_tags))
 
     def _director_told(self, decision: Decision, told: Narration) -> None:
@@ -740,6 +806,29 @@ class Session:
             decision.suggested = [*(decision.suggested or []), told]
         else:
             decision.narrations.append(told)
+
+    def stage(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
+              told: Sequence[Narration] = ()) -> SceneModel:
+        """The scene under way at ``state`` as the Director knows it (solo.kernel.scene): ``events``
+        the command's rules events (the last one a system tells of is what just happened), ``told``
+        the narration this command has told so far, beside the journal's of the last commands."""
+        progress = self.progress if progress is None else progress
+        campaign = self._need_campaign()
+        since = max(0, self.head.command + 1 - TOLD_WINDOW)
+        recent = tuple(r["text"] for r in self.journal.narrations(campaign.id, since=since)) + tuple(n.text for n in told)
+        last = next((f for f in (self.system.about(e) for e in reversed(list(events))) if f), None)
+        return scene_model(self.system.status(state), progress, self.story, self.system.where(state), recent, last)
+
+    def _staged(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
+                told: Sequence[Narration] = ()) -> tuple[OracleNarrator, SceneModel] | None:
+        """The Director's tables draw for the scene under way (``stage``) from here on; its
+        narrator and the scene, where the narrator is the oracle's (a system's own may not be)."""
+        narrator = getattr(self.director, "narrator", None)
+        tables = getattr(narrator, "tables", None)
+        if not isinstance(narrator, OracleNarrator) or not isinstance(tables, OracleTables):
+            return None
+        tables.stage = self.stage(state, progress, events, told)
+        return narrator, tables.stage
 
     def _story_view(self, state: Any, progress: Any = None) -> StoryView:
         """What the adventure offers the Director at ``state`` (``progress``: the session's own by default)."""
@@ -759,7 +848,21 @@ class Session:
         after = self.system.fold(before, rules_events)
         progress = self.ledger.step(Folded(after, self.tension, self.progress),
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
+        staged = self._staged(after, progress, rules_events, decision.narrations)
         reaction: Reaction[Any] = director.react(before, rules_events, after, rng, self._story_view(after, progress))
+        if staged is not None:
+            narrator, stage = staged
+            if stage.settings:  # a Wide Shot shows the scene's settings (fire, cold...)
+                scene_rng = self._rng("scene")
+                reaction.narrations = [narrator.dressed(n, stage, scene_rng) if n.task == "wide_shot" else n
+                                       for n in reaction.narrations]
+            # consequences and successes told of the scene, the one who acted and what they did
+            moves_rng = self._rng("moves")
+            told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
+            # a success or a harmless consequence with nothing new to tell is left untold (its result
+            # shows it), never told again word for word
+            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES and not n.peril
+                                                           and stage.repeats(n.text))]
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
         if reaction.scene_tags and not progress.tags and not self.suggest:
             # an improvised scene learns where it is from its Wide Shot (in the co-pilot: once it is accepted)
@@ -773,7 +876,9 @@ class Session:
         if self.suggest:
             # the human Director decides: nothing is told or applied until accepted; proposed
             # commands come as a suggestion too, written as the commands that would bring them on
-            decision.suggested = [*(decision.suggested or []), *reaction.narrations]
+            # a rules lesson teaches the Director: told at once, never a suggestion to take
+            decision.narrations += [n for n in reaction.narrations if n.task == "lesson"]
+            decision.suggested = [*(decision.suggested or []), *(n for n in reaction.narrations if n.task != "lesson")]
             moves = [*reaction.proposals, *reaction.solo_moves]
             if moves:
                 lines = [self.system.as_line(p, "") for p in moves]
@@ -824,8 +929,17 @@ class Session:
         if self._context is None or self._context[0] != (self.head, command):
             self._context = ((self.head, command), self.chronicle.context(until=command))
         memory = self._context[1]
+        stage = self.stage(self.state).lines() if self.campaign is not None else []
         return Cast(setting=setting, members=self.system.cast(self.state), canon=list(memory.pinned),
-                    earlier=list(memory.earlier), scene=list(memory.scene))
+                    earlier=list(memory.earlier), scene=[*stage, *memory.scene])  # the scene model first
+
+    def _choosing_head(self) -> str:
+        """The head of the prompts of the command being decided, after which the model scores the
+        oracle's candidate entries (``solo.llm.choose``). A model gone since (it failed to load, or
+        narration was turned off) chooses nothing: the dice's draw stands."""
+        if self.model is None or not self.narrate:
+            raise NarratorError("no model to choose")
+        return self.model.head(self._cast(self.head.command + 1))
 
     def _with_head(self, propose: Any, command: int) -> Any:
         """``propose`` given the stable head the narrations of ``command`` carry (the setting, the
@@ -841,8 +955,9 @@ class Session:
     def _with_narration(self, result: dict[str, Any], decision: Decision) -> dict[str, Any]:
         if self.suggest and any(self.suggestions):
             result["suggestions"] = self.open_suggestions()
-        if self.chronicle.propose(decision.narrations):  # new names: offered, never taken on their own
-            result["canon_proposals"] = self.chronicle.open_proposals()
+        fresh = {p["name"] for p in self.chronicle.propose(decision.narrations)}
+        if fresh:  # new names: offered once (those offered before are not listed again), never taken on their own
+            result["canon_proposals"] = [p for p in self.chronicle.open_proposals() if p["name"] in fresh]
         told = [n.as_result() for n in decision.narrations]
         if told:
             result["narration"] = told[0] if len(told) == 1 else told
@@ -850,6 +965,8 @@ class Session:
             result["warning"] = self.narration_error
         if decision.warning:
             result["warning"] = decision.warning
+        if decision.model_failure:
+            result["model_failure"] = f"narration: {decision.model_failure}; the oracle's words stand"
         return result
 
     def _need_director(self) -> DirectorPolicy[Any, Any, Any]:
@@ -1061,3 +1178,10 @@ class _Pending:
 
     def iter_events(self, campaign: int) -> Iterator[StoredEvent]:
         yield from self.events(campaign)
+
+
+class _ThreadCalls(threading.local):
+    """Model calls gathered while a command is decided, each thread its own list."""
+
+    def __init__(self) -> None:
+        self.calls: list[ModelCall] = []

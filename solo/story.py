@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from .adventure import Adventure, Scene
 from .errors import RuleViolation
 from .kernel.protocol import Where
+from .kernel.scene import Action, SceneModel, Stage
 from .narration import Narration
 
 Outcome = Literal["success", "failure"]
@@ -50,7 +51,8 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
       "beach", "shore", "seashore", "coast", "cove", "bay", "lagoon", "reef", "estuary", "sea", "ocean", "surf",
       "river", "riverbank", "riverside", "stream", "creek", "brook", "ford", "waterfall", "lake", "pond", "canal",
       "island", "islet", "isle", "swamp", "marsh", "bog", "fen", "mire"), ("water", "outdoors")),
-    (("underwater", "sunken", "flooded", "drowned", "aquarium"), ("water",)),
+    (("underwater", "aquarium", "sunken", "drowned"), ("water",)),
+    (("flooded", "flood", "floods", "flooding", "waterlogged", "inundated"), ("water", "flood")),
     (("sewer", "cellar", "crypt", "cave", "cavern", "grotto", "tunnel", "catacomb", "mine", "mineshaft", "vault",
       "dungeon", "underground", "undercroft", "basement", "bunker", "burrow", "warren", "subway"), ("underground",)),
     (("temple", "pyramid", "ruin", "tomb", "ziggurat", "sanctum", "barrow", "cairn", "henge", "monolith",
@@ -86,6 +88,14 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("night", "nighttime", "midnight", "tonight", "moon", "moonlit", "moonlight", "moonless", "after dark",
       "small hours"), ("night",)),
     (("stars", "starlight", "starlit", "starry", "under the stars"), ("night", "outdoors")),
+    (("burning", "ablaze", "aflame", "on fire", "in flames", "blazing", "fire", "fires", "inferno", "wildfire",
+      "smouldering", "smoldering", "conflagration"), ("fire",)),
+    (("desert", "jungle", "rainforest", "tropical", "tropics", "oasis", "sweltering", "scorching", "sun-baked",
+      "dune", "dunes", "savanna", "savannah", "heatwave", "midsummer"), ("hot",)),
+    (("snowbound", "snowy", "snow", "snowed in", "snowstorm", "blizzard", "frozen", "icy", "ice", "winter",
+      "wintry", "arctic", "antarctic", "polar", "frostbound", "iceberg"), ("cold",)),
+    (("storm", "stormy", "storm-lashed", "gale", "tempest", "thunderstorm", "hurricane", "typhoon", "squall",
+      "monsoon", "lightning"), ("storm",)),
     (("dawn", "daybreak", "sunrise", "morning", "noon", "midday", "noonday", "afternoon", "daylight", "daytime",
       "sunlit", "sunny", "sunshine"), ("day",)),
 )
@@ -189,11 +199,31 @@ def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
 
 
 class Story:
-    def __init__(self, adventure: Adventure):
+    """An adventure file followed through a campaign.
+
+    Where a system's chapter is the file's Leg (``follows_chapter``: an ENIGMA Leg), the Leg under way is the
+    system's chapter and the next one waits for its `leg start`. Elsewhere the system's chapter (a Rhûn or
+    Haasteet session, an Alpha day) is the table's own rhythm: the file is followed scene by scene, its parts
+    in order, and a session or a day that ends in the middle of a part skips nothing."""
+
+    def __init__(self, adventure: Adventure, *, follows_chapter: bool = True, chapter_word: str = "Leg"):
         self.adventure = adventure
+        self.follows_chapter = follows_chapter
+        # what the file's parts are called in this system's words
+        self.part = "Leg" if follows_chapter else "part"
+        self.chapter_word = chapter_word
+
+    def leg_of(self, scene: Scene, where: Where) -> int:
+        """The Leg (1-based) a scene of the file is played in: the system's chapter where it follows the
+        file's Legs, else the file's own part the scene belongs to."""
+        if self.follows_chapter:
+            return where.chapter
+        return (self.adventure.scene(scene.id) or (0, 0, scene))[0] + 1
 
     def current(self, progress: Progress, where: Where) -> Scene | None:
-        if progress.scene is None or progress.leg != where.chapter or progress.improvised:
+        if progress.scene is None or progress.improvised:
+            return None
+        if self.follows_chapter and progress.leg != where.chapter:
             return None
         found = self.adventure.scene(progress.scene)
         return found[2] if found else None
@@ -208,6 +238,8 @@ class Story:
                     if key in (fold_name(scene.title), scene.id):
                         return scene
             return None
+        if not self.follows_chapter:
+            return self._next_in_file(progress)
         leg_index = where.chapter - 1
         if leg_index >= len(self.adventure.legs):
             raise RuleViolation(f"{self.adventure.title} has no Leg {where.chapter}: improvise with `scene start TITLE`")
@@ -221,12 +253,27 @@ class Story:
                                 "(or improvise with `scene start TITLE`)")
         return found[2]
 
+    def _next_in_file(self, progress: Progress) -> Scene:
+        """The scene after the last one played, the file's parts in order (the next part's first scene when
+        a part is over), whatever chapters the system counted meanwhile."""
+        if progress.scene is None:
+            return self.adventure.legs[0].scenes[0]
+        found = self.adventure.next_scene(progress.scene, progress.outcome)
+        if found is not None:
+            return found[2]
+        li = (self.adventure.scene(progress.scene) or (len(self.adventure.legs) - 1, 0, None))[0]
+        if li + 1 < len(self.adventure.legs):
+            return self.adventure.legs[li + 1].scenes[0]
+        raise RuleViolation(f"{self.adventure.title} is complete: well played! (improvise with `scene start TITLE`)")
+
     def status(self, progress: Progress, where: Where) -> dict[str, Any]:
         legs = self.adventure.legs
-        out: dict[str, Any] = {"title": self.adventure.title, "leg": where.chapter, "legs": len(legs),
-                               "leg_title": legs[where.chapter - 1].title if where.chapter <= len(legs) else None,
-                               "scene": None, "scene_title": None, "outcome": progress.outcome, "next": None}
         scene = self.current(progress, where)
+        last = self.adventure.scene(progress.scene) if progress.scene else None
+        leg = where.chapter if self.follows_chapter else (last[0] + 1 if last else 1)
+        out: dict[str, Any] = {"title": self.adventure.title, "leg": leg, "legs": len(legs),
+                               "leg_title": legs[leg - 1].title if leg <= len(legs) else None,
+                               "scene": None, "scene_title": None, "outcome": progress.outcome, "next": None}
         if scene is not None:
             li, si, _ = self.adventure.scene(scene.id) or (0, 0, scene)
             out.update({"scene": scene.id, "scene_title": scene.title, "scene_number": si + 1,
@@ -306,23 +353,87 @@ class Story:
         else:  # the end of a Leg, or of the whole adventure, is told as such
             li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
             legs = self.adventure.legs
-            after = (f" So ends Leg {li + 1}, {legs[li].title}. Next comes Leg {li + 2}: {legs[li + 1].title} "
-                     "(`leg start`)." if li + 1 < len(legs) else f" So ends {self.adventure.title}. Well played!")
+            begin = "`leg start`" if self.follows_chapter else "`scene start`"
+            after = (f" So ends {self.part} {li + 1}, {legs[li].title}. Next comes {self.part} {li + 2}: "
+                     f"{legs[li + 1].title} ({begin})." if li + 1 < len(legs)
+                     else f" So ends {self.adventure.title}. Well played!")
         return Narration(task="path_forward", text=way.text + after, origin=f"adventure scene {scene.id} {outcome}")
 
 
 def _clause(text: str) -> str:
-    """The gist of a description: its first sentence or clause, cut at a comma after the first
-    few words when it runs long."""
+    """The gist of a description: its first sentence or clause, whole; one that runs past 120 characters
+    cut at its last comma before them (never a list of adjectives cut after its first: "the clan's elder,
+    a small" was "the clan's elder, a small, straight-backed grandmother ...")."""
     text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
-    if len(text) > 60:
-        cut = text.find(",", 20)
-        if cut > 0:
+    if len(text) > CLAUSE_MAX:
+        cut = text.rfind(", ", 0, CLAUSE_MAX)
+        if cut >= 40:
             text = text[:cut]
     return text
+
+
+CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
 
 
 def _lower(text: str) -> str:
     """A clause as it reads after a colon: a leading article in lower case."""
     first, _, rest = text.partition(" ")
     return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
+
+
+def _names(found: Any) -> tuple[str, ...]:
+    """Names of those still standing in a status's ``enemies``/``challenges``/``characters``
+    (a dict by name or a list of records)."""
+    rows = list(found.items()) if isinstance(found, dict) else [(r.get("name"), r) for r in found or ()
+                                                                   if isinstance(r, dict)]
+    out = []
+    for name, row in rows:
+        row = row if isinstance(row, dict) else {}
+        gone = row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
+        if isinstance(name, str) and not gone:
+            out.append(name)
+    return tuple(out)
+
+
+def _verb_phrase(facts: dict[str, Any]) -> str | None:
+    """What the actor tried, as words that follow "tries to" (the action typed, else the
+    capacity or strength rolled: "navigate"); None where the facts hold only a description
+    ("a navigate check against difficulty 6")."""
+    for key in ("action", "capacity", "strength"):
+        value = facts.get(key)
+        if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
+            return value.strip()
+    return None
+
+
+def scene_model(status: dict[str, Any], progress: Progress, story: Story | None, where: Where,
+                told: tuple[str, ...] = (), last: dict[str, Any] | None = None) -> SceneModel:
+    """The scene under way as the Director knows it (solo.kernel.scene): its place and setting
+    from the adventure file or the improvised title, who is on stage from the rules' ``status``,
+    ``last`` (a system's ``about`` of the command's event), ``told`` (the narration of the last
+    commands) and the adventure's secrets: its villain's scheme and its clues (a clue is told by
+    the adventure's own snooping, never by a table)."""
+    scene = story.current(progress, where) if story is not None else None
+    foes: tuple[str, ...] | None = None
+    for key in ("enemies", "challenges"):
+        if key in status:
+            foes = (foes or ()) + _names(status[key])
+    cast = _names(status.get("characters", {}))
+    secrets: tuple[str, ...] = ()
+    people = tuple(p.name for p in scene.npcs) if scene else ()
+    absent: tuple[str, ...] = ()
+    if story is not None:
+        adventure = story.adventure
+        secrets = (adventure.villain.scheme,) + tuple(t for leg in adventure.legs for s in leg.scenes
+                                                      for t in (s.clues.low, s.clues.high))
+        if scene is not None:  # an adventure scene: the file's people of other scenes are elsewhere
+            absent = tuple(dict.fromkeys(p.name for leg in adventure.legs for s in leg.scenes for p in s.npcs
+                                         if p.name not in people and p.name not in cast))
+    last = last or {}
+    action = Action(actor=last.get("actor"), action=_verb_phrase(last), target=last.get("target"),
+                    success=last.get("success"))
+    return SceneModel(
+        title=where.scene_title, place=scene.location if scene else where.scene_title,
+        improvised=progress.improvised, tags=progress.scene_tags,
+        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene else ()),
+        last=action, told=told, secrets=secrets, absent=absent)

@@ -157,6 +157,9 @@ class TableTalk:
                         raise RuleViolation("no scene is under way: `scene start` first")
                     if self.s.progress.ended:
                         raise RuleViolation("this scene has already ended: `scene start` goes on")
+                    paused = self.s.system.paused(state)
+                    if paused:
+                        raise RuleViolation(paused)
                     closing = [self.s.chronicle.need(name) for name in command.closes]
                     shut = [e.name for e in closing if e.status == "closed"]
                     if shut:
@@ -251,17 +254,18 @@ class TableTalk:
             if line.text:
                 scenes[-1].append(line.text)
                 names += line.names
-        what = "Leg" if leg else "scene"
+        scene_word = self.s.system.scene_word
+        what = self.s.system.chapter_word if leg else scene_word
         if leg:
             told = [said[0] + (f" ({'; '.join(said[1:][-8:])})" if said[1:] else "") for said in scenes if said]
-            text = ("So far in this Leg: " + "; ".join(told) + ".") if told else ""
+            text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
         else:
             said = scenes[-1][-12:]
             happened = [x for x in said if not x.startswith(WIDE_SHOT)]
             if happened:
-                text = "So far in this scene: " + "; ".join(said) + "."
+                text = f"So far in this {scene_word}: " + "; ".join(said) + "."
             elif said:  # only the scene's opening: nothing has happened in it yet
-                text = f"Nothing much has happened yet in this scene ({'; '.join(said)})."
+                text = f"Nothing much has happened yet in this {scene_word} ({'; '.join(said)})."
             else:
                 text = ""
         text = text or f"Nothing much has happened yet in this {what}."
@@ -324,13 +328,29 @@ class TableTalk:
         before, events, after = self.s._suggest_basis
         self.s._rerolls += 1
         rng = command_rng(self.s.campaign.seed, self.s.head.command, f"reroll{self.s._rerolls}")
-        fresh = self.s._need_director().react(before, events, after, rng, self.s._story_view(after)).narrations
-        # the fresh draw answers the same events in the same order: suggestion i is redrawn as fresh[i];
-        # those already taken stay taken, and suggestions the Director's answer did not draw stay as they are
-        for i, old in enumerate(self.s.suggestions):
-            redraw = number is None or i == number - 1
-            if old is not None and redraw and i < len(fresh) and fresh[i].task == old.task:
-                self.s.suggestions[i] = fresh[i]
+        fresh = [n for n in self.s._need_director().react(before, events, after, rng, self.s._story_view(after)).narrations
+                 if n.task != "lesson"]
+        model = self.s.model
+        if model is not None and self.s.narrate:  # a model (its choice of entries above) tells them again too
+            cast = self.s._cast(self.s.head.command)
+            retold = []
+            for n in fresh:
+                again, calls = model.retell(n, self.s.system.record(n, events, after), cast=cast,
+                                            seed=rng.randrange(2**31))
+                self.s._suggestion_calls[id(again)] = calls
+                retold.append(again)
+            fresh = retold
+        # the fresh draw answers the same events in the same order: suggestion offset + i is redrawn as
+        # fresh[i]; those already taken stay taken, and suggestions the Director's answer did not draw
+        # (an earlier command's, still open under their numbers) stay as they are
+        offset = self.s._suggest_offset
+        for i, new in enumerate(fresh):
+            at = offset + i
+            if at >= len(self.s.suggestions) or (number is not None and at != number - 1):
+                continue
+            old = self.s.suggestions[at]
+            if old is not None and new.task == old.task:
+                self.s.suggestions[at] = new
         return {"suggestions": self.s.open_suggestions()}
 
 

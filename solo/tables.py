@@ -29,18 +29,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .datafile import DataFileError, load_toml
 from .errors import SoloError
+from .kernel.scene import SceneModel
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # Words filled in from the moment being narrated, not drawn from a table.
-CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme"})
+CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
+                          "action", "obstacle"})
 MAX_DEPTH = 6
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
 SCENE_TAGS = frozenset({
     "indoors", "outdoors", "city", "wilderness", "underground", "water", "air", "vehicle", "ancient", "night",
-    "day", "crowd",
+    "day", "crowd", "fire", "cold", "storm", "flood", "hot",
 })
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 
@@ -180,8 +182,13 @@ class Draw:
         return "; ".join([own, *(n.origin() for n in self.nested)])
 
     def filled(self, context: dict[str, str]) -> str:
-        """The text with the moment's words ({character}, {enemy}, ...) put in."""
-        return PLACEHOLDER.sub(lambda m: context.get(m.group(1), m.group(0)), self.text)
+        """The text with the moment's words ({character}, {enemy}, ...) put in; a word put where a sentence
+        begins begins with a capital ("{character}, what is here?" with nobody in the cast: "You, what ...")."""
+        def put(m: re.Match[str]) -> str:
+            value = context.get(m.group(1), m.group(0))
+            opens = not self.text[:m.start()].rstrip() or self.text[:m.start()].rstrip().endswith((".", "!", "?"))
+            return value[:1].upper() + value[1:] if opens else value
+        return PLACEHOLDER.sub(put, self.text)
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "dice": self.dice, "faces": list(self.faces), "result": self.result,
@@ -231,6 +238,15 @@ class OracleTables:
 
     def __init__(self, tables: dict[str, Table]):
         self.tables = tables
+        self.stage: SceneModel | None = None  # the scene drawn for: entries it refuses are not taken
+
+    def staged(self, stage: SceneModel | None) -> OracleTables:
+        """The same tables drawing for the scene ``stage`` (solo.kernel.scene): an entry it
+        refuses (rain in a snowbound scene, a foe where none is, a secret, a line told lately)
+        is drawn again like one that does not fit the scene's tags."""
+        other = OracleTables(self.tables)
+        other.stage = stage
+        return other
 
     @classmethod
     def load(cls, *folders: str | Path) -> OracleTables:
@@ -255,22 +271,47 @@ class OracleTables:
         return table in self.tables
 
     def draw(self, table: str, rng: random.Random, depth: int = 0, given: dict[str, str] | None = None,
-             scene: frozenset[str] | None = None) -> Draw:
+             scene: frozenset[str] | None = None, context: dict[str, str] | None = None) -> Draw:
         """A draw from ``table``; nested references named in ``given`` take the text given
         instead of a draw (a Wide Shot whose place the player already named). In a scene tagged
         ``scene``, only entries that fit it are taken: the dice are rolled again (up to REDRAWS
-        times), then an untagged entry stands in; nested draws fit the same scene."""
+        times), then an untagged entry stands in; nested draws fit the same scene. Tables drawing
+        for a scene model (``staged``) take only entries it admits (``context``: the words that
+        fill the entry's placeholders, so no one is cast in two roles); when the redraws find
+        none, one of the entries it admits stands in, else a neutral one."""
         if table not in self.tables:
             raise TableError(f"no oracle table {table!r}")
         source = self.tables[table]
+        stage = self.stage
+
+        open_tables: dict[str, bool] = {}  # table id: whether one of its entries may be told here
+
+        def ok(entry: Entry, level: int = depth) -> bool:
+            """The entry fits, the scene admits it, and so does an entry of every table it draws from
+            (the table "Separate them: {consequences.separate}" draws from must have one that names
+            two different people)."""
+            if not fits(entry.tags, scene) or (stage is not None and not stage.admits(entry.text, context)):
+                return False
+            if stage is None or level >= MAX_DEPTH:
+                return True
+            for ref in REFERENCE.findall(entry.text):
+                if ref in self.tables and not (given and ref in given):
+                    if ref not in open_tables:
+                        open_tables[ref] = False  # a table drawn from itself is no way out
+                        open_tables[ref] = any(ok(e, level + 1) for e in self.tables[ref].entries)
+                    if not open_tables[ref]:
+                        return False
+            return True
+
         faces, result, entry = source.pick(rng)
-        if not fits(entry.tags, scene):
+        if not ok(entry):
             for _ in range(REDRAWS):
                 faces, result, entry = source.pick(rng)
-                if fits(entry.tags, scene):
+                if ok(entry):
                     break
             else:
-                neutral = [(i, e) for i, e in enumerate(source.entries, 1) if not e.tags]
+                admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
+                neutral = admitted or [(i, e) for i, e in enumerate(source.entries, 1) if not e.tags]
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
                     index, entry = neutral[rng.randrange(len(neutral))]
                     result = index if source.dice in ("list", "weighted") else entry.span()[0]
@@ -284,7 +325,7 @@ class OracleTables:
                 return given[ref]
             if depth >= MAX_DEPTH:
                 return match.group(0)
-            inner = self.draw(ref, rng, depth + 1, given, scene)
+            inner = self.draw(ref, rng, depth + 1, given, scene, context)
             nested.append(inner)
             return inner.text
 

@@ -238,9 +238,13 @@ def test_an_improvised_scene_with_nobody_in_the_way_may_bring_foes_that_fit_it(t
     scene = brought.session.progress.scene_tags
     assert scene is not None  # the place the Wide Shot drew tells where the scene is
     assert all(fit for n, _, _ in brought.told for _, fit in drawn_fit(n.origin, scene))
-    # with foes on the board already, nobody more comes
+    # foes stay with their scene: they leave with it; a foe brought on for the next scene comes into it, and
+    # with a foe on the board already, nobody more comes
+    brought.do("scene end success")
+    assert all(e.status == "left" and e.left == "removed" for e in brought.state.enemies)
+    brought.do("enemy add Guard")
     more = brought.do("scene start")
-    assert [e.name for e in brought.state.enemies] == foes and "director" not in more
+    assert [e.name for e in brought.state.enemies if e.active] == ["Guard"] and "director" not in more
     # nobody comes on a low roll
     quiet = Solo(tmp_path, 3, NULL, BERRIK, "scene start", name="quiet")
     assert quiet.state.enemies == ()

@@ -197,10 +197,10 @@ def test_the_front_matter_casts_the_decks_three_characters_in_the_order_they_cam
 
 def test_recaps_go_turn_by_turn_and_game_by_game(run):
     scene = ok(run.session, "recap")["narration"]["text"]
-    assert scene == "Nothing much has happened yet in this scene."  # game 2 has just begun
+    assert scene == "Nothing much has happened yet in this turn."  # game 2 has just begun
     run.play("choose 1", "token take chaos", "time +1")
     scene = ok(run.session, "recap")["narration"]["text"]
-    assert scene.startswith("So far in this scene: turned up ") and "the Chaos token was taken; Time 2 → 3 by an " \
+    assert scene.startswith("So far in this turn: turned up ") and "the Chaos token was taken; Time 2 → 3 by an " \
         "effect" in scene
     lines = [line.text for line in run.session.talk.recap_lines() if line.text]
     for said in ("Wanderer plays game 1, time on slot 1 of 8",
@@ -215,7 +215,7 @@ def test_recaps_go_turn_by_turn_and_game_by_game(run):
                  "Dark Messiah plays game 2, time on slot 2; turned up: 9 room-a"):
         assert said in lines, said
     leg = ok(run.session, "recap leg")["narration"]["text"]
-    assert leg.startswith("So far in this Leg: Dark Messiah plays game 2, time on slot 2; turned up: 9 room-a (")
+    assert leg.startswith("So far in this game: Dark Messiah plays game 2, time on slot 2; turned up: 9 room-a (")
     assert_never_named(json.dumps(lines) + leg + scene, run.never_up())
 
 

@@ -110,14 +110,14 @@ def test_a_chat_template_that_cannot_render_is_one_line_and_the_oracle_narrates(
     with pytest.raises(NarratorError) as refused:
         smol.complete("Narration:", max_tokens=4, stop=[], temperature=0.7, seed=1)
     assert "\n" not in str(refused.value) and "chat template of SmolLM2" in str(refused.value)
-    model = ModelNarrator(smol, prompts=PROMPTS)
+    model = ModelNarrator(smol, prompts=PROMPTS, prose=True)
     oracle = Narration(task="blunder", text="A pipe bursts beside Max Dumont.", origin="blunder #3")
     told, calls = model.retell(oracle, OutcomeRecord(task="blunder", characters=("Max Dumont",)), cast=CAST, seed=1)
     assert told.text == oracle.text and "chat template" in told.origin and calls[0].fallback
 
 
 def test_two_narrations_share_the_cached_prefix_through_the_chat_template(smol):
-    model = ModelNarrator(smol, prompts=PROMPTS)
+    model = ModelNarrator(smol, prompts=PROMPTS, prose=True)
     first = narration_prompt(model, "wide_shot", "A dusty hall. A clock ticks.", "A new scene begins.")
     second = narration_prompt(model, "blunder", "A pipe bursts beside Max Dumont.", "Result: it goes wrong.")
     smol.llm.reset()  # what earlier tests left in the context is forgotten: this call is cold
@@ -132,7 +132,7 @@ def test_two_narrations_share_the_cached_prefix_through_the_chat_template(smol):
 
 
 def test_smollm2_retells_an_enigma_blunder_or_the_oracle_does_with_the_reason(smol):
-    model = ModelNarrator(smol, prompts=PROMPTS)
+    model = ModelNarrator(smol, prompts=PROMPTS, prose=True)
     model.use(prompts=PROMPTS, tasks=SYSTEM.narration_tasks, check=SYSTEM.check)
     oracle = Narration(task="blunder", text="A rusty pipe bursts beside Max Dumont and soaks the map in oil.",
                        origin="blunder #7")
@@ -151,7 +151,7 @@ def test_smollm2_retells_an_enigma_blunder_or_the_oracle_does_with_the_reason(sm
 def test_a_chat_models_warmed_head_is_the_start_of_its_rendered_prompts(smol):
     """The head is cut out of the chat template's rendering (the user's turn goes on after it), so
     warming it ahead leaves a chat model, too, only the task to evaluate."""
-    model = ModelNarrator(smol, prompts=PROMPTS)
+    model = ModelNarrator(smol, prompts=PROMPTS, prose=True)
     cast = Cast(setting=CAST.setting, members=CAST.members, scene=["the Wide Shot: a dusty hall"])
     head = model.head(cast)
     prompt = model.render("blunder", facts="A pipe bursts beside Nara Quinn.", outcome="Result: it goes wrong.",

@@ -155,3 +155,15 @@ def test_a_failing_line_has_an_empty_result_object(tmp_path):
     done = solo("script", "-", "--json", db=tmp_path / "j.sqlite", stdin="dance\n")
     line = json.loads(done.stdout)
     assert line["ok"] is False and line["result"] == {} and done.returncode == 1
+
+
+def test_play_with_no_campaign_names_no_rule_system(tmp_path):
+    """Found: with no campaign open, `solo play` greeted every player with "ENIGMA pulp adventures", the
+    default system's masthead, though no rule system is being played yet; a campaign's own masthead
+    follows once it is open."""
+    db = tmp_path / "j.sqlite"
+    first = solo("play", db=db, stdin="").stdout.splitlines()[0]
+    assert "rule-light tabletop RPGs" in first and "ENIGMA" not in first, first
+    solo("campaign", "new", "Quay", "--rules", "rhun", db=db)
+    shown = solo("play", "Quay", db=db, stdin="").stdout
+    assert "solo — Rhûn." in shown and "ENIGMA" not in shown, shown

@@ -115,6 +115,7 @@ def test_the_session_gives_every_prompt_its_context(tmp_path: Path) -> None:
     assert "Olga sells oranges." not in context.earlier
     assert any("Is Baron Krank here?" in line for line in context.scene)
     cast = session._cast(session.head.command + 1)  # what the next command's prompts carry
-    assert cast.canon == list(context.pinned) and cast.scene == list(context.scene)
+    assert cast.canon == list(context.pinned) and cast.scene[-len(context.scene):] == list(context.scene)
+    assert cast.scene[0] == "Scene: The museum (improvised)"  # the scene model (solo.kernel.scene) comes first
     assert not any("Is Baron Krank here?" in line for line in session._cast(session.head.command).scene), \
         "a command's own outcome is its prompt's task, not part of the scene so far"

@@ -95,13 +95,17 @@ def test_the_graph_accepts_a_faithful_retelling():
 
 
 def test_a_model_that_stops_at_the_facts_is_told_apart_from_one_that_echoes_the_prompt():
-    """On the rails the facts open the narration; a model adding nothing is retried for that reason
-    (journaled as such), not for echoing the prompt, and its second answer can stand."""
+    """On the rails the facts open the narration; a model adding nothing is journaled for that reason,
+    not for echoing the prompt, and not asked again (asked again, it almost always adds nothing
+    again): the oracle's words stand."""
     model, fake = narrator("", "Nara grabs at it too late, and it flutters off over the rooftops.")
     told, calls = model.retell(oracle(), BLUNDER, cast=Cast(), seed=1)
-    assert [c.fallback for c in calls] == ["the model wrote nothing after the facts", None]
-    assert told.source == "model" and told.text.startswith("A gust of wind snatches the map from Nara Quinn.")
+    assert [c.fallback for c in calls] == ["the model wrote nothing after the facts"]
+    assert told.source == "oracle" and told.text == oracle().text and len(fake.prompts) == 1
     assert "\nFacts: " not in fake.prompts[0].rsplit("\nTask: ", 1)[1]  # the facts stand once: in the opening
+    model, fake = narrator("Nara grabs at it too late, and it flutters off over the rooftops.")
+    told, calls = model.retell(oracle(), BLUNDER, cast=Cast(), seed=1)
+    assert told.source == "model" and told.text.startswith("A gust of wind snatches the map from Nara Quinn.")
 
 
 def test_a_contradiction_is_regenerated_once_then_the_oracle_stands_in():
@@ -426,7 +430,8 @@ def test_an_adventures_clue_keeps_who_snooped_and_the_die_for_the_model(journal)
     play(session, "snoop Nara the regulator clock --dice 5")
     task = fake.prompts[-1].rsplit("\nTask: ", 1)[1]
     assert task.startswith("snoop\nCharacters: Nara Quinn\n") and "\nOutcome: Dice rolled: 5.\n" in task
-    assert "\nNarration: Nara Quinn looks on. Looking into the regulator clock: " in task  # on the rails
+    # on the rails; the one who snoops is never said to look on (issue #35): the model names her
+    assert "\nNarration: Looking into the regulator clock: " in task and "looks on" not in task
 
 
 def test_background_loading_held_for_the_first_screen_waits_for_its_release():

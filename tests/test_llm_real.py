@@ -37,23 +37,36 @@ def backend() -> LlamaBackend:
 
 
 def test_the_bundled_model_loads_and_narrates_a_wide_shot(backend):
-    model = ModelNarrator(backend, prompts=PROMPTS)
+    model = ModelNarrator(backend, prompts=PROMPTS, prose=True)
     oracle = Narration(task="wide_shot", text="The engine room of a tramp steamer. Steam hisses from a cracked "
                        "valve. Nara Quinn, who left the lantern burning?", origin="test", question="Nara Quinn, "
                        "who left the lantern burning?")
     record = OutcomeRecord(task="wide_shot", characters=("Nara Quinn",))
     told, calls = model.retell(oracle, record, cast=CAST, seed=3)
     assert calls and calls[0].prompt_tokens > 800
-    assert any(c.output.strip() for c in calls)  # it wrote words (on the rails a first answer may stop at the facts)
     assert "\x1b" not in told.text and told.text.strip()
     if told.source == "model":
-        assert contradictions(told.text, record) == []
-    else:  # the checks refused the model's words twice: the oracle's stand, with the reason
+        assert any(c.output.strip() for c in calls) and contradictions(told.text, record) == []
+    else:  # the checks refused the model's words (or it added nothing, and was not asked again): the oracle's stand
         assert told.text == oracle.text and "model fallback" in told.origin
+        assert len(calls) == 1 or calls[0].output.strip()  # nothing added: never asked a second time
+
+
+def test_the_bundled_model_chooses_the_entry_that_fits_the_story(backend):
+    """What the bundled model does in play (solo.llm.choose): it scores the oracle's candidates after
+    the story's head; an entry of the story's own setting reads likelier than one of another world."""
+    model = ModelNarrator(backend, prompts=PROMPTS)
+    assert not model.writes_prose()  # 268M parameters: it chooses, it does not write
+    head = model.head(CAST) + "\n\nExample\nTask: wide shot\nNarration:"
+    fitting = "The engine room of the tramp steamer: steam hisses from a cracked valve beside Nara Quinn."
+    foreign = "Quarterly revenue grew by four percent, the board of directors reported on Tuesday."
+    scores = backend.score(head, [foreign, fitting])
+    assert scores[1] > scores[0]
+    assert backend.score(head, [foreign, fitting]) == scores  # the same prompt scores the same
 
 
 def test_a_warm_call_evaluates_only_the_new_suffix(backend):
-    model = ModelNarrator(backend, prompts=PROMPTS)
+    model = ModelNarrator(backend, prompts=PROMPTS, prose=True)
     first = model.render("wide_shot", facts="A dusty hall.", outcome="A new scene begins.", player=None,
                          characters="Nara Quinn", setting=CAST.setting, cast=CAST.members)
     second = model.render("blunder", facts="A pipe bursts beside Nara Quinn.", outcome="Result: it goes wrong.",
@@ -116,7 +129,7 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
     from solo.rules.rhun import SYSTEM as RHUN
     from solo.session import Session
 
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prose=True)
     seen = watch(model)
     session = Session(Journal(tmp_path / "rhun.sqlite"), model=model, director_peril=True)
     shown: list[dict] = []
@@ -139,7 +152,9 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
         else:  # refused twice: the oracle's words stand, and the reason is kept
             assert told.text == oracle.text and "model fallback" in told.origin
     assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked
-    assert any(t.source == "model" for _, _, t, _ in narrated)
+    # the model's part that always stands: it chose among the oracle's entries (journaled); its own prose
+    # stands only where it passes every check, and a model that adds nothing is not asked twice (issue #35)
+    assert any(c["task"].startswith("choose ") for c in session.journal.model_calls(session.campaign.id))
 
 
 def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, tmp_path):
@@ -153,7 +168,7 @@ def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, t
     from solo.rules.haasteet import SYSTEM as HAASTEET
     from solo.session import Session
 
-    model = ModelNarrator(backend)
+    model = ModelNarrator(backend, prose=True)
     seen = watch(model)
     session = Session(Journal(tmp_path / "haasteet.sqlite"), model=model, director_peril=True)
     shown: list[dict] = []
@@ -186,4 +201,6 @@ def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, t
         else:  # refused twice: the oracle's words stand, and the reason is kept
             assert told.text == oracle.text and "model fallback" in told.origin
     assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked
-    assert any(t.source == "model" for _, _, t, _ in narrated)
+    # the model's part that always stands: it chose among the oracle's entries (journaled); its own prose
+    # stands only where it passes every check, and a model that adds nothing is not asked twice (issue #35)
+    assert any(c["task"].startswith("choose ") for c in session.journal.model_calls(session.campaign.id))

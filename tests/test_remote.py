@@ -48,6 +48,7 @@ class StreamingServer:
         self.hold = threading.Event()
         self.hold.set()
         self.hold_after = 0
+        self.held = threading.Event()  # the first words are sent and the server holds back the rest
         self.refuse_stream_options = False
         self.requests: list[tuple[str, str, dict[str, Any] | None]] = []
         self.finished = threading.Event()  # the last byte of the last answer is sent
@@ -135,6 +136,7 @@ class StreamingServer:
                     self._event(json.dumps({"choices": "none today"}))
                 for i, word in enumerate(server.words):
                     if i == server.hold_after:
+                        server.held.set()
                         server.hold.wait(20)
                     if mode == "die" and i == 3:  # the process dies: the connection drops mid-body
                         self.wfile.write(b"40\r\ndata: {\"choi")

@@ -253,7 +253,8 @@ def test_the_scene_on_stage_its_foes_fight_their_way_and_a_leg_ends_as_a_story(s
     assert session.execute("pc pregen Felix --dice 3").ok
     shot = session.execute("scene start").result["narration"]
     shot = shot if isinstance(shot, dict) else next(n for n in shot if n["task"] == "wide_shot")
-    assert "Here: Anatole Vermeulen, the elderly night watchman." in shot["text"]
+    assert ("Here: Anatole Vermeulen, the elderly night watchman, sound asleep with the museum keys on his belt."
+            in shot["text"])
     assert "In the way: the bronze doors are locked" in shot["text"]
     assert session.execute("snoop Felix --dice 5").ok
     shown = session.execute("scene show").result

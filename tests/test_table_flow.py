@@ -126,7 +126,8 @@ def test_the_story_export_is_a_story_an_obsidian_vault_keeps(session, tmp_path):
     story, full = (tmp_path / "story.md").read_text(), (tmp_path / "full.md").read_text()
     front = story.split("---")[1]
     assert 'cast: ["Nara"]' in front and 'places: ["The bridge"]' in front and "tags: [solo, enigma]" in front
-    assert "**[[Nara]]** joins the cast; 1 Lucky Save." in story and "- **[[Nara]]**" in story.split("The cast now")[1]
+    assert "**[[Nara]]** joins the cast." in story and "- [[Nara]]" in story.split("The cast now")[1]
+    assert "Lucky Save" not in story  # the mechanics stay in the full export
     assert "*Success*" not in story and "*Success*" in full  # the prompt for the player's words is not the story
     assert "- At [[The bridge]]." in story
     assert "She lands." in story and "A lantern" in story

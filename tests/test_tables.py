@@ -50,7 +50,8 @@ def test_every_table_draws_and_fills_every_reference(tables):
             assert drawn.text.strip()
             assert "{" not in drawn.filled({"character": "Nara", "enemy": "Goon", "target": "Max", "villain": "Baron",
                                             "place": "Cairo", "helper": "Max", "thread": "the idol", "person": "Olga",
-                                            "scheme": "to steal the bells"}), table_id
+                                            "scheme": "to steal the bells", "action": "climb the wall",
+                                            "obstacle": "a locked gate"}), table_id
 
 
 def test_seeded_draws_are_reproducible(tables):

@@ -85,6 +85,10 @@ class BaseSystem(Generic[S, C, E]):
     # False when the walk-through builds no cast, and `create_character` says what comes instead
     # (Beyond Code: the deck's Characters play in turn)
     creates_characters: ClassVar[bool] = True
+    chapter_word: ClassVar[str] = "chapter"
+    scene_word: ClassVar[str] = "scene"
+    chapter_is_leg: ClassVar[bool] = False
+    toolbar_where: ClassVar[bool] = False  # its status bar says the chapter and scene itself
 
     @property
     def intro(self) -> str:
@@ -140,6 +144,12 @@ class BaseSystem(Generic[S, C, E]):
 
     def settle_command(self, state: S) -> C | None:
         return None
+
+    def paused(self, state: S) -> str | None:
+        return None
+
+    def left_behind(self, state: S) -> Sequence[C]:
+        return ()
 
     def where(self, state: S) -> Where:
         return Where(chapter=int(getattr(state, "chapter", 1)), scene=int(getattr(state, "scene", 0)),

@@ -110,12 +110,20 @@ _DOUBLE_ESCAPE = re.compile(r'\\([\\"])')
 
 def posix_split(line: str) -> list[str]:
     """``shlex.split(line)``, in time linear in the line (shlex builds each word a character at
-    a time, which takes quadratic time on a long word); ``ValueError`` as shlex raises it."""
+    a time, which takes quadratic time on a long word); ``ValueError`` as shlex raises it.
+
+    A trailing comment ends the command: outside quotes, a ``#`` standing alone as a word (whitespace
+    or the line's start before it, whitespace or the line's end after it) and all that follows are
+    left out, so ``round end  # the Baron acts`` is ``round end`` and ``note room #4`` keeps its ``#4``."""
     words: list[str] = []
     parts: list[str] = []
     started = False
-    for match in _PIECE.finditer(line):
+    pieces = list(_PIECE.finditer(line))
+    for i, match in enumerate(pieces):
         kind = match.lastgroup
+        if (kind == "plain" and match.group() == "#" and not started
+                and (i + 1 == len(pieces) or pieces[i + 1].lastgroup == "space")):
+            break  # a trailing comment
         if kind == "space":
             if started:
                 words.append("".join(parts))

@@ -103,6 +103,8 @@ class Reaction(Generic[C]):
     the rules like any typed command) and lessons given (journaled, folded into progress)."""
 
     narrations: list[Narration] = field(default_factory=list)
+    # proposals: taken in every mode (scripts, solo play; suggested in the co-pilot): the foes a story or a
+    # Wide Shot brings on are proposals, so a script's board is the REPL's
     proposals: list[C] = field(default_factory=list)
     reported_apart: list[C] = field(default_factory=list)  # proposals whose events the result shows on their own
     solo_moves: list[C] = field(default_factory=list)  # the emulated Director's own moves: applied in solo play only
@@ -213,6 +215,14 @@ class RuleSystem(Protocol[S, C, E]):
     # the command opens (``export_opening``), the command's other narration after it
     closing_tasks: frozenset[str]
     journal_only_events: frozenset[str]  # its event types that change nothing (a table roll): `undo` steps over them
+    # its words for where the story stands: the chapter ("Leg", "session", "day"), the scene ("scene", a "turn")
+    chapter_word: str
+    scene_word: str
+    # True where its chapter is an adventure file's Leg (ENIGMA): the Leg under way is the chapter; elsewhere
+    # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.story.Story)
+    chapter_is_leg: bool
+    # True where its status bar says the chapter and scene itself; else the REPL frame says them in its words
+    toolbar_where: bool
     creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
 
     # the rules core ------------------------------------------------------------------
@@ -249,6 +259,15 @@ class RuleSystem(Protocol[S, C, E]):
 
     def settle_command(self, state: S) -> C | None:
         """What Enter on an empty REPL line does with open business, if anything."""
+
+    def left_behind(self, state: S) -> Sequence[C]:
+        """The commands that take the foes still on the board off when a new scene opens (each system's
+        `enemy leave NAME --how removed`): foes stay with their scene. Empty where the system's own scene
+        start clears the board (ENIGMA's ``SceneStarted.left``)."""
+
+    def paused(self, state: S) -> str | None:
+        """A pause only the table can settle (a hit waiting for its soak, a fate to choose): the one-line
+        message that refuses whatever would step past it, the kernel's `scene end` included; None when none."""
 
     opens_pending: frozenset[str]  # event types that open it
 

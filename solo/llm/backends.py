@@ -30,6 +30,10 @@ Cancel = Callable[[], bool]  # asked between pieces of work: True once the calle
 # and costs about 10% more than one batch; work nobody can cancel goes in one batch.
 CANCEL_CHUNK = 128
 
+# The tokens of a candidate scored (``LlamaBackend.score``): each costs a row of logits over the whole
+# vocabulary (262k for Gemma 3), about 15-50 ms on 2 cores; an entry's first words tell how it fits.
+SCORED_TOKENS = 16
+
 
 class Cancelled(NarratorError):
     """Whoever asked for the work no longer wants it (a speculation dropped): raised between
@@ -142,6 +146,8 @@ class LlamaBackend:
         self._llm: Any = None
         self._error: str | None = None
         self._formatter: Any = None  # the GGUF's chat template, compiled on first use
+        self._plain: tuple[Any, Any] | None = None  # a small context on the same weights (score's prior)
+        self._prior: dict[tuple[int, ...], float] = {}  # a candidate's mean log-probability after nothing
         self._ready = threading.Event()
         self._lock = threading.Lock()
         if self._find is None and not self.path.is_file():
@@ -180,6 +186,13 @@ class LlamaBackend:
 
     def ready(self, timeout: float | None = None) -> bool:
         return self._ready.wait(timeout)
+
+    def parameters(self) -> int | None:
+        """How many parameters the model has (solo.llm.choose: a small model only chooses)."""
+        try:
+            return int(self.llm._model.n_params())
+        except (AttributeError, TypeError, ValueError):
+            return None
 
     @property
     def error(self) -> str | None:
@@ -320,6 +333,61 @@ class LlamaBackend:
             _synchronize(llm)
         return len(tokens) - same
 
+    def score(self, prompt: str, candidates: list[str]) -> list[float]:
+        """How much ``prompt`` makes each of ``candidates`` likelier as the words that follow it
+        (solo.llm.choose): the mean log-probability of its first ``SCORED_TOKENS`` tokens after the
+        prompt, less their mean log-probability after nothing (a pointwise mutual information), so
+        that what fits the story wins, not merely what is common prose. The prompt is evaluated
+        once (from the cache when it shares the head of the last prompt); each candidate then costs
+        one batch of its own tokens, whose logits alone are read, and is dropped from the cache
+        again; its score after nothing comes from a small context of its own on the same weights,
+        remembered by text."""
+        llm = self.llm
+        with self._lock:
+            base = self.prompt_tokens(prompt)
+            at = len(base) - 1  # the prompt's last token is evaluated with each candidate, for its logits
+            same = 0
+            for a, b in zip(llm.input_ids[: llm.n_tokens], base[:at]):
+                if a != b:
+                    break
+                same += 1
+            llm.n_tokens = same
+            if same < at:
+                llm.eval(base[same:at])
+            scores = []
+            for text in candidates:
+                ids = list(llm.tokenize((" " + text.strip()).encode("utf-8"), add_bos=False, special=False))
+                ids = ids[:SCORED_TOKENS] or [llm.token_eos()]
+                batch = [base[-1], *ids]
+                given = _mean_logprob(llm._ctx, llm._batch, batch, at, ids, llm.n_vocab())
+                llm.input_ids[at: at + len(batch)] = batch
+                llm.n_tokens = at  # the candidate is dropped: the next evaluation overwrites it
+                scores.append(given - self._alone(ids))
+            _synchronize(llm)
+            return scores
+
+    def _alone(self, ids: list[int]) -> float:
+        """The mean log-probability of ``ids`` after nothing but the beginning of a text, in a small
+        context of its own sharing the model's weights (the main context keeps the story cached)."""
+        key = tuple(ids)
+        if key not in self._prior:
+            llm = self.llm
+            if self._plain is None:
+                import llama_cpp  # type: ignore[import-not-found, unused-ignore]
+                import llama_cpp._internals as internals  # type: ignore[import-not-found, unused-ignore]
+
+                params = llama_cpp.llama_context_default_params()
+                params.n_ctx = params.n_batch = params.n_ubatch = 64
+                params.n_threads = params.n_threads_batch = self.threads
+                self._plain = (internals.LlamaContext(model=llm._model, params=params, verbose=False),
+                               internals.LlamaBatch(n_tokens=64, embd=0, n_seq_max=1, verbose=False))
+            context, batch = self._plain
+            start = llm.token_bos() if llm.token_bos() >= 0 else ids[0]
+            if len(self._prior) >= 4096:
+                self._prior.clear()
+            self._prior[key] = _mean_logprob(context, batch, [start, *ids], 0, ids, llm.n_vocab())
+        return self._prior[key]
+
     def complete(self, prompt: str, *, max_tokens: int, stop: list[str], temperature: float, seed: int,
                  deadline: float | None = None, on_text: StreamCallback | None = None,
                  prefill: str | None = None, cancelled: Cancel | None = None) -> Completion:
@@ -360,6 +428,21 @@ class LlamaBackend:
                               prompt_evaluated=None if after is None or before is None else after - before,
                               seconds=time.perf_counter() - start,
                               first_token_seconds=min(stamps.values(), default=first), stopped_early=early)
+
+
+def _mean_logprob(context: Any, batch: Any, tokens: list[int], at: int, ids: list[int], vocab: int) -> float:
+    """``tokens`` decoded at position ``at`` of ``context`` (what it held past ``at`` dropped first),
+    every row of logits read: the mean log-probability of ``ids``, the tokens that end ``tokens``."""
+    import numpy as np
+
+    context.kv_cache_seq_rm(-1, at, -1)
+    batch.set_batch(batch=tokens, n_past=at, logits_all=True)
+    context.decode(batch)
+    rows = np.ctypeslib.as_array(context.get_logits(), shape=(len(tokens) * vocab,)).reshape(len(tokens), vocab)
+    rows = rows[len(tokens) - len(ids) - 1: -1].astype(np.float64)  # the logits before each of ``ids``
+    top = rows.max(axis=1, keepdims=True)
+    logsum = np.log(np.exp(rows - top).sum(axis=1)) + top[:, 0]
+    return float((rows[np.arange(len(ids)), ids] - logsum).mean())
 
 
 def _synchronize(llm: Any) -> None:

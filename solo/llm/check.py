@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..kernel.scene import SceneModel
+
 # CSI / OSC / other ESC sequences, then C0 and C1 control characters except newline and tab
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -61,6 +63,7 @@ class OutcomeRecord(BaseModel):
     # what else the rules decided, in the rule system's own plain words (a Challenge worn down, a
     # Panic's response, a Condition taken): told after the rest, never checked by the kernel
     details: tuple[str, ...] = ()
+    scene: SceneModel | None = None  # the scene the prose is told in (solo.kernel.scene): it must fit it
 
     def lines(self) -> list[str]:
         """The record in plain words, for the prompt."""
@@ -190,6 +193,9 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
                 if n not in allowed]
     if invented:
         problems.append(f"gives a {record.harm_track} number nobody rolled ({invented[0]})")
+    misfit = record.scene.prose_clash(text) if record.scene is not None else None
+    if misfit:
+        problems.append(f"does not fit the scene: {misfit}")
     return problems
 
 
@@ -213,3 +219,95 @@ def grounded(text: str, record: OutcomeRecord, facts: list[str]) -> bool:
         return True
     kept = sum(1 for k in keys if k[:5] in lowered)  # a shared stem: "snatches" ~ "snatched"
     return kept * 2 >= len(keys)
+
+
+# Claims about how things came out, each with the words a record backs it with: the model's own words
+# may claim one only where the facts or the rules' record of this moment say so (active or passive:
+# "wins the game", "the game is won").
+_CONTESTS = r"(?:game|match|run|battle|fight|day|war|contest|duel|race|round|heist|chase|race)"
+OUTCOME_CLAIMS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    ("won", re.compile(rf"\b(?:{_CONTESTS}\s+(?:is|was|has been|had been)\s+won|(?:wins?|won)\s+(?:the\s+|this\s+)?"
+                       rf"{_CONTESTS}|victor(?:y|ious)|triumph(?:s|ed|ant)?)\b", re.I),
+     re.compile(r"\b(?:wins?|won|victor(?:y|ious)|triumph\w*)\b", re.I)),
+    ("lost", re.compile(rf"\b(?:{_CONTESTS}\s+(?:is|was|has been|had been)\s+lost|(?:loses|lost)\s+(?:the\s+|this\s+)?"
+                        rf"{_CONTESTS}|defeat(?:ed|s)?)\b", re.I),
+     re.compile(r"\b(?:los(?:es|t|ing)|defeat\w*)\b", re.I)),
+    ("hit", re.compile(r"\b(?:hits|struck|wounds?|wounded)\b", re.I),
+     re.compile(r"\b(?:hit\w*|strikes?|struck|wound\w*|damage|harm|peril|lp)\b", re.I)),
+    ("missed", re.compile(r"\b(?:miss(?:es|ed)|falls? short)\b", re.I),
+     re.compile(r"\b(?:miss\w*|goes wrong|fail\w*|nobody)\b", re.I)),
+    ("fled", re.compile(r"\b(?:flees|fled|fleeing|runs? away|ran away|retreats?|retreated)\b", re.I),
+     re.compile(r"\b(?:fle\w*|run\w* away|retreat\w*|escape\w*|left|leaves?)\b", re.I)),
+    ("knocked out", re.compile(r"\b(?:knocked (?:out|unconscious|cold)|unconscious|out cold|pass(?:es|ed) out|"
+                               r"incapacitated)\b", re.I),
+     re.compile(r"\b(?:knocked out|unconscious|out cold|incapacitated|can do nothing more)\b", re.I)),
+    ("in Mortal Peril", re.compile(r"\bmortal peril\b", re.I), re.compile(r"\bmortal peril\b", re.I)),
+    ("dead", re.compile(r"\b(?:dies|died|killed|slain)\b", re.I),
+     re.compile(r"\b(?:dies|died|dead|killed|slain|sacrific\w*)\b", re.I)),
+)
+# Numbers a character carries: a number written near one of these must be one the record gives
+TRACKS = r"peril|lp|life points?|grit|hp|health|wounds?|time|tension|blammo|hours?|minutes?|turns?|clock"
+_FROM_TO = re.compile(r"\bfrom\s+(\d{1,6})\s+to\s+(\d{1,6})\b", re.I)
+# Parts of a story an adventure is made of: a model may only name ones the story already has
+PARTS = re.compile(r"\b(?:leg|chapter|act|part|scene|session|episode|day|game)\s+(?:\d+|[ivx]+\b|one|two|three|four|"
+                   r"five|six|seven|eight|nine|ten)\b", re.I)
+# The story's memory and the prompt read back (solo.context, _memory.j2, the task block), and a chat
+# model speaking as an assistant about its task
+READ_BACK = re.compile(r"\((?:person|place|thing|item|object|group|faction|creature|clue)\)|established in this story|"
+                       r"earlier in the story|this scene so far|told at the table|a quotation, not an instruction|"
+                       r"never contradicts? it|the story goes on from it|\bnarrations? from\b|dice rolled|"
+                       r"\bresult:|\battempts:", re.I)
+ASSISTANT = re.compile(r"\b(?:here'?s|here is|here are|as an ai|language model|the task|this task|the example|"
+                       r"(?:previous|next|another|additional) (?:one|example|narration)|the prompt|the narration|"
+                       r"the narrator|the facts|let me|i hope|i can|feel free|in summary)\b|^\s*(?:sure|certainly|"
+                       r"okay|ok|of course)\b", re.I)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in (" ".join(re.sub(r"[^\w\s]", " ", x.casefold()).split())
+                        for x in re.split(r"(?<=[.!?…])\s+", text.strip())) if s]
+
+
+def said_twice(text: str) -> bool:
+    """A sentence said twice in ``text`` (case and punctuation aside)."""
+    said = _sentences(text)
+    return len(said) != len(set(said))
+
+
+def unbacked(own: str, record: OutcomeRecord, facts: str, story: str) -> list[str]:
+    """Every way the model's ``own`` words say more than what stands: an outcome (won, lost, hit,
+    missed, fled, knocked out, in Mortal Peril, dead) neither ``facts`` nor the ``record`` of this
+    moment tells; a number about a character (Peril, LP, Grit, time...) or a change "from X to Y"
+    the record does not give; a chapter or scene (``Leg 3``) the ``story`` so far does not name;
+    the story's memory, the prompt's headings or an assistant's talk read back. Empty: it holds."""
+    backing = " ".join([facts, *record.lines()])
+    problems = []
+    for claim, said, backed in OUTCOME_CLAIMS:
+        if said.search(own) and not backed.search(backing):
+            problems.append(f"claims {claim}, which the record does not say")
+    given = {int(n) for n in re.findall(r"\b(\d{1,6})\b", backing)}
+    for before, after in ((int(a), int(b)) for a, b in _FROM_TO.findall(own)):
+        if f"from {before} to {after}" not in backing:
+            problems.append(f"gives a change from {before} to {after} the record does not")
+    named = [*record.characters, *record.peril, *record.targets, *filter(None, [record.enemy])]
+    invented = [n for n in numbers_near(without_numbered_names(own, named), TRACKS) if n not in given]
+    if invented:
+        problems.append(f"gives a number the record does not ({invented[0]})")
+    for name in dict.fromkeys(named):  # a number said of one character must be that character's
+        before_after = record.peril.get(name)
+        theirs = {*before_after, abs(before_after[1] - before_after[0])} if before_after else set()
+        theirs |= {record.targets[name]} if name in record.targets else set()
+        spoken = re.finditer(rf"\b{re.escape(_first(name))}\b[^.!?]{{0,40}}?\b(?:{TRACKS})\b[^.!?\d]{{0,20}}(\d{{1,6}})",
+                           without_numbered_names(own, [n for n in named if n != name]), re.I)
+        wrong = [int(m.group(1)) for m in spoken if int(m.group(1)) not in theirs]
+        if wrong and not any(f"from {wrong[0]}" in f or f"to {wrong[0]}" in f for f in problems):
+            problems.append(f"gives {name} a number the record does not give them ({wrong[0]})")
+    known = {m.group(0).casefold() for m in PARTS.finditer(f"{facts} {story}")}
+    parts = [m.group(0) for m in PARTS.finditer(own) if m.group(0).casefold() not in known]
+    if parts:
+        problems.append(f"names {parts[0]}, which the story does not have")
+    if READ_BACK.search(own):
+        problems.append("reads the story's memory or the prompt back")
+    if ASSISTANT.search(own):
+        problems.append("speaks as an assistant, not as the story")
+    return problems

@@ -24,10 +24,10 @@ from ..errors import NarratorError
 from . import gate
 from ..narration import Narration
 from ..resources import shared
-from .backends import Backend, Cancel, StreamCallback, split_answer
+from .backends import Backend, Cancel, Cancelled, StreamCallback, split_answer
 from .calls import Cast, ModelCall
-from .check import (OutcomeRecord, clean, contradictions, echoes_prompt, grounded, loops, speaks_as_itself,
-                    without_questions)
+from .check import (OutcomeRecord, clean, contradictions, echoes_prompt, grounded, loops, said_twice,
+                    speaks_as_itself, unbacked, without_questions)
 
 # The model would go on inventing more examples: stop at their headings (a bare "\n" cannot be a
 # stop, as some models open with a newline); the first paragraph is kept (see first_paragraph).
@@ -39,6 +39,8 @@ def first_paragraph(text: str) -> str:
 
 
 Check = Callable[[str, OutcomeRecord], list[str]]
+
+NOTHING_ADDED = "the model wrote nothing after the facts"
 
 
 def _cancel(cancelled: Cancel | None) -> dict[str, Any]:
@@ -84,9 +86,12 @@ class ModelNarrator:
 
     def __init__(self, backend: Backend, *, prompts: Path | None = None, grounding: str = "strict",
                  max_tokens: int = 110, temperature: float = 0.7, budget_seconds: float = 45.0,
-                 stop: list[str] | None = None, tasks: frozenset[str] | None = None):
+                 stop: list[str] | None = None, tasks: frozenset[str] | None = None, prose: bool | None = None):
         self.backend = backend
         self.tasks = tasks  # the tasks retold (None: every task a template exists for)
+        # whether the model writes prose at all (None: by its size, writes_prose); True for a small
+        # model measures the prose it writes (bench/ab.py --prose, the tests of the prose path)
+        self._prose: bool | None = prose
         self.check: Check | None = None  # the rule system's own checks of model prose
         self.stop = STOP if stop is None else stop
         self.grounding = grounding
@@ -99,6 +104,9 @@ class ModelNarrator:
         # told why, when words already streamed are refused (a retry or the oracle follows), so the
         # REPL can say the words on screen are not the story
         self.on_refused: Callable[[str], None] | None = None
+        # why the model last failed (a server refused, stalled, answered no OpenAI stream...): the
+        # session says so once per command (``take_failure``) and the oracle's words stand
+        self.failure: str | None = None
         # LangGraph takes over a second to import: the graph is built in the background, like the
         # model loads, so the first screen never waits for it
         self._graph: Any = None
@@ -185,7 +193,8 @@ class ModelNarrator:
         facts = oracle.text
         if oracle.question and facts.endswith(oracle.question):
             facts = facts[: -len(oracle.question)].strip()
-        missing = [name for name in record.characters if name.split()[0] not in facts]
+        # the one who acts is never said to look on: the model's own words must name them
+        missing = [name for name in record.characters if name.split()[0] not in facts and name != record.actor]
         if missing:
             facts = f"{' and '.join(missing)} {'look' if len(missing) > 1 else 'looks'} on. {facts}"
         return facts
@@ -204,6 +213,8 @@ class ModelNarrator:
         except NarratorError as exc:
             call.duration_ms = (time.perf_counter() - start) * 1000
             call.fallback = str(exc)
+            if not isinstance(exc, Cancelled):
+                self.failure = str(exc)
             self._refused(state, str(exc))
             return {"attempt": attempt, "error": str(exc), "calls": [*state.get("calls", []), call]}
         call.output = done.text
@@ -211,6 +222,8 @@ class ModelNarrator:
         call.duration_ms = (time.perf_counter() - start) * 1000
         error = "the model took too long" if done.stopped_early == "deadline" else None
         if error:
+            self.failure = (f"{self.backend.name} took longer than {self.budget_seconds:.3g} s: "
+                            "point --model or --llm-url at a faster model, or play with --no-model")
             call.fallback = error
             self._refused(state, error)
         own = clean(first_paragraph(done.text))
@@ -223,7 +236,7 @@ class ModelNarrator:
     def _check(self, state: GraphState) -> dict[str, Any]:
         text, record = state.get("text", ""), state["record"]
         if state.get("opening") and not state.get("own", "").strip():  # on the rails, it stopped at the facts
-            problems = ["the model wrote nothing after the facts"]
+            problems = [NOTHING_ADDED]
         else:
             problems = contradictions(text, record)
         if self.check is not None and not problems:
@@ -243,6 +256,10 @@ class ModelNarrator:
             problems = [f"its own words: {p}" for p in contradictions(state.get("own", ""), record)]
         oracle = state["oracle"]
         facts = oracle.text.removesuffix(oracle.question).strip() if oracle.question else oracle.text
+        if not problems:  # the model's own words hold to the record and say nothing twice
+            problems = [f"its own words: {p}" for p in unbacked(state.get("own") or text, record, facts, story)]
+        if not problems and said_twice(text):
+            problems = ["says a sentence twice"]
         if not problems and self.grounding == "strict" and not grounded(text, record, [facts or oracle.text]):
             # a small model on the rails: the oracle and the model must tell the same story
             problems = ["leaves out the drawn facts or a character"]
@@ -259,8 +276,14 @@ class ModelNarrator:
             listener(why)
 
     def _route(self, state: GraphState) -> str:
-        if not state.get("problems"):
+        """Accept what holds; ask once more (another seed) for a draft the checks refused; never
+        again for a model that had nothing to add after the facts (asked again, it almost always
+        has nothing again): the oracle's words stand at once."""
+        problems = state.get("problems")
+        if not problems:
             return "accept"
+        if problems == [NOTHING_ADDED]:
+            return "fallback"
         return "generate" if state.get("attempt", 0) < 2 else "fallback"
 
     def _accept(self, state: GraphState) -> dict[str, Any]:
@@ -285,11 +308,32 @@ class ModelNarrator:
         template exists for it (otherwise the oracle tells it)."""
         if self.tasks is not None and task not in self.tasks:
             return False
+        if not self.writes_prose():
+            return False
         try:
             self.env.get_template(f"{task}.j2")
         except TemplateNotFound:
             return False
         return True
+
+    def take_failure(self) -> str | None:
+        """Why the model failed since this was last asked, if it did (then forgotten)."""
+        failure, self.failure = self.failure, None
+        return failure
+
+    def writes_prose(self) -> bool:
+        """Whether the model retells in its own words (``solo.llm.choose.writes_prose``): a small
+        model only chooses among the oracle's entries. Asked once, when narration is first wanted
+        (the model's size is known once it has loaded); a model that failed to load is asked to
+        retell, and the oracle's text stands with the reason."""
+        if self._prose is None:
+            from .choose import writes_prose
+
+            try:
+                self._prose = writes_prose(self.backend)
+            except NarratorError:
+                return True
+        return self._prose
 
     def prompt(self, oracle: Narration, record: OutcomeRecord, cast: Cast, player: str | None) -> str:
         """The prompt a retelling sends, rendered from the templates in use: speculative

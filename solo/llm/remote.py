@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 
 APIS = ("auto", "chat", "completions")
 
+# Seconds a server may stay silent, before its first word or between two: past them it is stalled.
+# A server's cold first word on a long prompt takes a few seconds on a small machine (3.3 s for the
+# bundled model on 2 cores, PERFORMANCE.md); a player should not stare at a blank screen longer.
+FIRST_WORD = 15.0
+
 # A chat model answers a question; the narrator needs the rest of a document instead. The lead
 # goes in the user message rather than a system message, because some chat templates refuse a
 # system role (Gemma 2's, Mistral's early ones), and it is the same bytes on every call, so a
@@ -90,11 +95,12 @@ class OpenAIBackend:
     """Any OpenAI-compatible server, streamed. ``api`` is ``chat``, ``completions`` or ``auto``;
     ``model`` is the id sent (None: the server's first listed model, else ``default``).
     ``connect_timeout`` bounds the connection, ``read_timeout`` every gap between two reads of
-    the answer. ``max_retries`` is the client's own: none by default, because a player waits on
+    the answer, the first word's included: a stalled server is told after ``FIRST_WORD`` seconds,
+    not after the narration's whole budget, and the oracle's words stand. ``max_retries`` is the client's own: none by default, because a player waits on
     each attempt and the narration graph already retries a bad text once, then the oracle tells it."""
 
     def __init__(self, url: str, *, model: str | None = None, api: str | None = None, connect_timeout: float = 5.0,
-                 read_timeout: float = 60.0, max_retries: int = 0, api_key: str | None = None):
+                 read_timeout: float | None = None, max_retries: int = 0, api_key: str | None = None):
         api = api or os.environ.get("SOLO_LLM_API") or "auto"
         if api not in APIS:
             raise NarratorError(f"--llm-api takes chat, completions or auto, not {api[:40]!r}")
@@ -107,7 +113,7 @@ class OpenAIBackend:
         self.root = self.url.removesuffix("/v1")  # llama.cpp's own endpoints (/props) live beside /v1
         self.api = api
         self.connect_timeout = connect_timeout
-        self.read_timeout = read_timeout
+        self.read_timeout = FIRST_WORD if read_timeout is None else read_timeout
         self.max_retries = max_retries
         self.api_key = api_key or os.environ.get("SOLO_LLM_API_KEY") or "sk-no-key-required"
         self._model = model

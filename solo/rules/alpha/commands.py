@@ -214,8 +214,15 @@ class AttackOdds(Frozen):
     distance: int | None = None
 
 
+class ShowCharacter(Frozen):
+    """`pc show [NAME]`: a party member's sheet, or everyone's (as the other systems' `pc show`)."""
+
+    kind: Literal["pc_show"] = "pc_show"
+    character: str | None = None
+
+
 Command = (
     StartCampaign | AddCharacter | AddEnemy | StartScene | StartCombat | EndCombat | Next | EnemyTurn | Move | Attack
     | Hide | Notice | Unhide | Check | Act | React | Escalate | Damage | Heal | Diminish | Breather | Rest | Fate
-    | Remove | Join | LeaveEnemy | NextDay | Odds | AttackOdds
+    | Remove | Join | LeaveEnemy | NextDay | Odds | AttackOdds | ShowCharacter
 )

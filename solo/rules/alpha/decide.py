@@ -411,11 +411,18 @@ def step(state: AlphaState, command: rc.Command, rng: random.Random) -> Step:
     raise RuleViolation(f"{type(command).__name__} is not a command Alpha decides")
 
 
+def mortal_peril(state: AlphaState) -> str | None:
+    """Rulings *Mortal Peril*: the pause, as the message that refuses everything but `fate`."""
+    if state.peril is None:
+        return None
+    return f"{state.peril} is in Mortal Peril: `fate {state.peril} sacrifice|survive` first (or `undo`)"
+
+
 def _peril(state: AlphaState, command: rc.Command) -> None:
     """Rulings *Mortal Peril*: until `fate`, only `undo`, `note` and read-only commands run."""
-    if state.peril is not None and not isinstance(command, rc.Fate):
-        raise RuleViolation(f"{state.peril} is in Mortal Peril: `fate {state.peril} sacrifice|survive` first "
-                            f"(or `undo`)")
+    waiting = mortal_peril(state)
+    if waiting and not isinstance(command, rc.Fate):
+        raise RuleViolation(waiting)
 
 
 def _enemy_turn(state: AlphaState, rng: random.Random) -> list[Any]:

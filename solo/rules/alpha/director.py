@@ -77,7 +77,7 @@ class AlphaNarrator(OracleNarrator):
         ctx = {**self.context, "character": character}
         place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
         scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.tables.draw("wide_shot.opening", rng, scene=scene)
+        opening = self.pick("wide_shot.opening", rng, scene=scene)
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         where = title or place.filled(ctx)
         where = where[0].upper() + where[1:]
@@ -262,7 +262,7 @@ class AlphaDirector:
                                                                    rng.choice(people) if people else "you")
             out.narrations.append(story.story.wide_shot(story.scene, drawn))
             foes = [f for f in (adventure_foe(foe, after) for foe in story.scene.enemies) if f is not None]
-            out.solo_moves += foes
+            out.proposals += foes
             out.tell_moves = out.tell_moves or bool(foes)
             return n
         if event.scene > 1:
@@ -273,7 +273,7 @@ class AlphaDirector:
             n = n.with_context(n.context, frozenset(out.scene_tags))
         foe = self._opposition(n, after, len(people), rng)
         if foe is not None:
-            out.solo_moves.append(foe)
+            out.proposals.append(foe)
             out.tell_moves = True
             names = [foe.name] if foe.count is None else [f"{foe.name} {i}" for i in range(1, foe.count + 1)]
             ask = shot.question or ""  # the question to the player stays last
@@ -366,8 +366,9 @@ class AlphaDirector:
             out.narrations.append(n.one("miss", "combat.out_of_range", rng, about=about, **ctx))
         elif about["hit"]:
             before, after = about["lp"]
-            said = (f"{target} loses {before - after} LP ({after} left)." if before != after
-                    else f"{target} takes no harm from it.")
+            # in words: the LP are the result's (shown beside the narration), never the tale's
+            said = (f"{target} takes no harm from it." if before == after
+                    else f"{target} is badly hurt." if after <= 2 else f"{target} is hurt.")
             out.narrations.append(n.one("hit", f"combat.hit_{about['weapon']}", rng, about=about, extra=said, **ctx))
         else:
             out.narrations.append(n.one("miss", f"combat.miss_{about['weapon']}", rng, about=about, **ctx))

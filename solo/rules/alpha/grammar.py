@@ -191,6 +191,8 @@ def _amount(a: Args, what: str) -> int:
 SPECS = (
     Spec("pc add", f"pc add NAME {DIE_USAGE}", "a party member: capacity dice (d6 unless given), LP = Endure's maximum",
          _pc_add, DIE_OPTIONS, min_args=1),
+    Spec("pc show", "pc show [NAME]", "a party member's sheet (no name: everyone's)",
+         lambda a: rc.ShowCharacter(character=" ".join(a.positionals) or None)),
     Spec("enemy add", f"enemy add NAME [--count K] {DIE_USAGE}",
          "a foe (d6 in each capacity unless given); --count K adds NAME 1 .. NAME K", _enemy_add,
          (*DIE_OPTIONS, Option("--count", "count")), min_args=1),

@@ -169,6 +169,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"[bold]Day {r['day']}[/]: breathers and rest renew."]
         case "Odds" | "AttackOdds":
             return [f"chance {r['odds']:.1%} ({r['fraction']})"]
+        case "ShowCharacter":
+            return [_sheet(s["character"], s) for s in r.get("sheets", [])] or ["Nobody yet: `pc add NAME`."]
         case "Status":
             out = []
             if r.get("pending"):
@@ -202,8 +204,6 @@ def toolbar(status: dict[str, Any], width: int) -> list[str]:
             parts.append(f"<b>{_html(fight['current'])}</b> {fight['actions_left']}a")
         parts.append(f"R{fight['round']} E{fight['escalation']}")
         parts.append(_html(" › ".join(fight["order"])))
-    else:
-        parts.append(f"day {status.get('day', 1)}")
     for group in ("characters", "enemies"):
         for name, c in status.get(group, {}).items():
             if c["status"] == "active":

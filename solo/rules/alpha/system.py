@@ -27,7 +27,7 @@ from . import talk as talk_
 from .apply import apply, fold
 from .combat import band
 from .core import active, die, find
-from .decide import decide
+from .decide import decide, mortal_peril
 from .grammar import SPECS, start_command
 from .odds import as_result, check, opposed
 from .state import AlphaState
@@ -48,6 +48,7 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
     name: ClassVar[str] = "alpha"
     aliases: ClassVar[tuple[str, ...]] = ("alpha 1.1",)
     title: ClassVar[str] = "Alpha"
+    chapter_word: ClassVar[str] = "day"
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = DATA
     specs = SPECS
@@ -104,6 +105,12 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
     def pending(self, state: AlphaState) -> bool:
         """Rulings *Mortal Peril*: a character's fate awaits (`undo` steps back to the blow)."""
         return state.peril is not None
+
+    def left_behind(self, state: AlphaState) -> Sequence[rc.Command]:
+        return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.status == "active"]
+
+    def paused(self, state: AlphaState) -> str | None:
+        return mortal_peril(state)
 
     def where(self, state: AlphaState) -> Where:
         return Where(chapter=state.day, scene=state.scene, scene_title=state.scene_title)
@@ -184,10 +191,13 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         return results.describe(before, command, events, after)
 
     def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.AttackOdds))
+        return isinstance(command, (rc.Odds, rc.AttackOdds, rc.ShowCharacter))
 
     def query(self, state: AlphaState, command: rc.Command) -> dict[str, Any]:
-        """`odds`: exact chances, nothing journaled."""
+        """`odds`: exact chances, nothing journaled; `pc show`: the sheets."""
+        if isinstance(command, rc.ShowCharacter):
+            chosen = [find(state, command.character, "party")] if command.character else list(state.characters)
+            return {"sheets": [{"character": c.name, **results.creature(c)} for c in chosen]}
         if isinstance(command, rc.AttackOdds):
             return attack_odds(state, command)
         assert isinstance(command, rc.Odds)
@@ -206,8 +216,8 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         if found.get("topic") == "defaults":
             listed = defaults()
             found["defaults"] = listed
-            found["text"] = " ".join(f"{d['name']}: {d['default']} ({d['applies']}; [{d['section']}])."
-                                     for d in listed)
+            found["text"] = "".join(f"\n- {d['name']}: {d['default']} ({d['applies']}; [{d['section']}])."
+                                    for d in listed)  # one default a line, where one paragraph ran 2,500 characters
         return found
 
 

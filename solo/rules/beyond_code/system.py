@@ -43,6 +43,9 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     name: ClassVar[str] = "beyond-code"
     aliases: ClassVar[tuple[str, ...]] = ("beyondcode", "beyond_code", "beyond")
     title: ClassVar[str] = "Beyond Code"
+    chapter_word: ClassVar[str] = "game"
+    scene_word: ClassVar[str] = "turn"
+    toolbar_where: ClassVar[bool] = True  # game and turn, beside the Time track
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = folder("solo.rules.beyond_code", "data")
     specs = SPECS

@@ -30,7 +30,7 @@ from ...errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
 from ...llm.calls import ModelCall
 from ...llm.check import clean
-from ...narration import Narration, OracleNarrator
+from ...narration import Narration, OracleNarrator, one_of
 from ...oracle import asked_to_leave
 from ...tables import OracleTables
 from . import commands as rc
@@ -71,14 +71,14 @@ class PulpNarrator(OracleNarrator):
         question for a player to answer. A place the player named stands in for the drawn one."""
         ctx = {**self.context, "character": character}
         scene, placed = self.scene, None
-        if place:
-            given = {"wide_shot.place": _as_phrase(place)}
+        if place:  # the place named is the scene's, wherever an opening would tell of one
+            given = {"wide_shot.place": _as_phrase(place), "locations.location": _as_phrase(place)}
         else:  # the place first: in a scene of unknown setting, it says where the scene is
             placed = self.tables.draw("wide_shot.place", rng, scene=scene)
             given = {"wide_shot.place": placed.text}
             if scene is None and placed.entry.tags:
                 scene = frozenset(placed.entry.tags)
-        opening = self.tables.draw("wide_shot.opening", rng, given=given, scene=scene)
+        opening = self.pick("wide_shot.opening", rng, given=given, scene=scene)
         if placed is not None and "{wide_shot.place}" not in opening.entry.text:
             # the opening tells another place, or none: the scene is where the telling says, if anywhere
             other = next((n for n in opening.nested if n.table == "locations.location"), None)
@@ -99,7 +99,7 @@ class PulpNarrator(OracleNarrator):
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Blunder] the Director tells what goes wrong, and it changes something."""
         text, drawn = self.draw("consequences.blunder", rng, {"character": character})
-        return self.tell("blunder", [(text, drawn)], peril=drawn.entry.peril)
+        return self.tell("blunder", [(text, drawn)], peril=drawn.entry.peril, bearer=character)
 
     def success(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Success] the player tells how it goes: a prompt to do so."""
@@ -109,8 +109,8 @@ class PulpNarrator(OracleNarrator):
         if target is None:
             return Narration(task="enemy_turn", text=f"{enemy} stands over the fallen and turns to the spoils.",
                              origin="fixed line", facts={"enemy": enemy})
-        return self.tell("enemy_turn", [self.draw(f"enemies.tactics_{enemy_type}", rng,
-                                                  {"enemy": enemy, "target": target})])
+        text, drawn = self.draw(f"enemies.tactics_{enemy_type}", rng, {"enemy": one_of(enemy), "target": target})
+        return self.tell("enemy_turn", [(text, drawn)])
 
     def captured(self, rng: random.Random) -> Narration:
         """[Adventuring Strain] the whole cast knocked out: they wake up captured, and the story goes on."""

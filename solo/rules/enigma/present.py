@@ -244,6 +244,11 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
 # --- Markdown export --------------------------------------------------------------------------
 
 
+def _dice(count: int) -> str:
+    """A count of dice in words: "1 die", "2 dice"."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def _faces(faces: Sequence[int]) -> str:
     return ", ".join(str(f) for f in faces)
 
@@ -279,8 +284,8 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     if t == "character_added":
         bits = [b for b in (e.get("archetype"), e.get("profession")) if b]
         desc = f" ({', '.join(bits)})" if bits else ""
-        saves = f"{e['lucky_die']} Lucky Save{'' if e['lucky_die'] == 1 else 's'}"
-        lines.append(f"- **[[{e['name']}]]** joins the cast{desc}; {saves}.")
+        saves = "" if story else f"; {e['lucky_die']} Lucky Save{'' if e['lucky_die'] == 1 else 's'}"
+        lines.append(f"- **[[{e['name']}]]** joins the cast{desc}{saves}.")
         if e.get("knacks"):
             lines.append(f"  Knacks: {', '.join(e['knacks'])}.")
         if e.get("equipment"):
@@ -290,7 +295,7 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     elif t == "leg_started":
         lines.append(f"\n## Leg {e['leg']}\n")
         saves = ", ".join(f"{n} {d}" for n, d in e["rolls"].items())
-        if saves:
+        if saves and not story:
             lines.append(f"- Lucky Saves rolled: {saves}.")
         lines += [f"- {name} retires from the cast." for name in e.get("departed", [])]
     elif t == "scene_started":
@@ -523,7 +528,7 @@ def roll_choices(state: GameState) -> list[str]:
         if actor.catchphrase_available:
             chance = success_chance(len(pending.dice), actor.lucky_saves)
             lines.append(f"  [cyan]catchphrase {who}[/]  “{escape(actor.catchphrase or '')}”: "
-                         f"re-roll {len(pending.dice)} dice, {float(chance):.1%} with your Lucky Saves")
+                         f"re-roll {_dice(len(pending.dice))}, {float(chance):.1%} with your Lucky Saves")
         lines.append("  [red]Enter[/] accept: a blunder (a Blammo! die, and the Director tells what goes wrong)")
     ones = [i for i, face in enumerate(pending.dice) if face == 1]
     if ones:

@@ -89,6 +89,10 @@ class EnigmaSystem:
     name = "enigma"
     aliases: tuple[str, ...] = ("enigma srd",)
     title = "ENIGMA"
+    chapter_word = "Leg"  # [Legs]
+    scene_word = "scene"
+    chapter_is_leg = True
+    toolbar_where = True
     credit = CREDIT
     data = folder("solo.rules.enigma", "data")
     specs = SPECS
@@ -155,6 +159,12 @@ class EnigmaSystem:
 
     def settle_command(self, state: GameState) -> rc.Command | None:
         return rc.Resolve() if state.pending is not None else None
+
+    def left_behind(self, state: GameState) -> Sequence[rc.Command]:
+        return ()  # ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left)
+
+    def paused(self, state: GameState) -> str | None:
+        return None  # a pending Gamble is settled by the next command, never a pause
 
     def where(self, state: GameState) -> Where:
         return Where(chapter=state.leg, scene=state.scene, scene_title=state.scene_title)

@@ -115,12 +115,19 @@ def _threshold(value: int) -> int:
     return value
 
 
+def waiting_hit(state: HaasteetState) -> str | None:
+    """Rulings *Hits and soaking*: the pause a waiting hit makes, as the message that refuses the rest."""
+    if not state.pending:
+        return None
+    first = state.pending[0]
+    return f"{first.target} has a hit of {first.damage} waiting: `soak {first.target} K` first (K tenacity, 0 allowed)"
+
+
 def _not_pending(state: HaasteetState, command: rc.Command) -> None:
     """Rulings *Hits and soaking*: while a hit waits, only `soak` runs."""
-    if state.pending and not isinstance(command, rc.Soak):
-        first = state.pending[0]
-        raise RuleViolation(f"{first.target} has a hit of {first.damage} waiting: `soak {first.target} K` "
-                            f"first (K tenacity, 0 allowed)")
+    waiting = waiting_hit(state)
+    if waiting and not isinstance(command, rc.Soak):
+        raise RuleViolation(waiting)
 
 
 def _no_combat(state: HaasteetState, what: str) -> None:

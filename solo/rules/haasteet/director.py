@@ -46,7 +46,7 @@ class HaasteetNarrator(OracleNarrator):
         ctx = {**self.context, "character": character}
         place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
         scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.tables.draw("wide_shot.opening", rng, scene=scene)
+        opening = self.pick("wide_shot.opening", rng, scene=scene)
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         where = title or place.filled(ctx)
         where = where[0].upper() + where[1:]
@@ -138,9 +138,9 @@ class HaasteetDirector:
             drawn = None if story.scene.wide_shot else n.wide_shot(rng, story.scene.title,
                                                                    rng.choice(people) if people else "you")
             out.narrations.append(story.story.wide_shot(story.scene, drawn))
-            out.solo_moves += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
-                               for f in story.scene.enemies if not after.taken(str(f["name"]))]
-            out.tell_moves = bool(out.solo_moves)
+            out.proposals += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
+                              for f in story.scene.enemies if not after.taken(str(f["name"]))]
+            out.tell_moves = bool(out.proposals)
             return
         if event.scene > 1:
             out.narrations.append(n.with_meaning(n.one("scene_transition", "twists.scene_transition", rng), rng))
@@ -164,7 +164,8 @@ class HaasteetDirector:
             if not after.taken(name):
                 tough = {"tenacity": 2, "daring": 1} if kind == "monster" else {"tenacity": 1}
                 shot = shot.model_copy(update={"text": f"{shot.text} In the way: {name}."})
-                out.solo_moves.append(rc.AddEnemy(name=name, strengths=tough))
+                out.proposals.append(rc.AddEnemy(name=name, strengths=tough))
+                out.tell_moves = True
         out.narrations.append(shot)
 
     def _resolved(self, n: HaasteetNarrator, out: Reaction[rc.Command], event: ev.Resolved, after: HaasteetState,

@@ -27,7 +27,7 @@ from . import journal, present, record, results
 from . import talk as talk_
 from .apply import apply, fold
 from .data_rules import CREATION_POINTS, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS, WEAPON
-from .decide import decide
+from .decide import decide, waiting_hit
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
@@ -41,6 +41,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     name: ClassVar[str] = "haasteet"
     aliases: ClassVar[tuple[str, ...]] = ("haaste", "finnish")
     title: ClassVar[str] = "Haasteet"
+    chapter_word: ClassVar[str] = "session"
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = folder("solo.rules.haasteet", "data")
     specs = SPECS
@@ -76,6 +77,12 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
 
     def fold(self, state: HaasteetState, events: Iterable[Any]) -> HaasteetState:
         return fold(state, events)
+
+    def left_behind(self, state: HaasteetState) -> Sequence[rc.Command]:
+        return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
+
+    def paused(self, state: HaasteetState) -> str | None:
+        return waiting_hit(state)
 
     def where(self, state: HaasteetState) -> Where:
         return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)

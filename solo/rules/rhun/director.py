@@ -42,7 +42,7 @@ class RhunNarrator(OracleNarrator):
         ctx = {"character": character}
         place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
         scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.tables.draw("wide_shot.opening", rng, scene=scene)
+        opening = self.pick("wide_shot.opening", rng, scene=scene)
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         where = title or place.filled({**self.context, **ctx})
         where = where[0].upper() + where[1:]
@@ -60,7 +60,8 @@ class RhunNarrator(OracleNarrator):
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
                                 {"character": character})
         harm = max([d.entry.peril or 0 for d in (drawn, *drawn.nested)], default=0)
-        return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None)
+        return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None,
+                         bearer=character if harm else None)
 
 
 def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
@@ -150,13 +151,13 @@ class RhunDirector:
                         drawn = None if story.scene.wide_shot else n.wide_shot(rng, story.scene.title,
                                                                                rng.choice(people) if people else "you")
                         out.narrations.append(story.story.wide_shot(story.scene, drawn))
-                        out.solo_moves += [rc.AddChallenge(name=str(c["name"]), tier=str(c["tier"]),
-                                                           disposition=c.get("disposition"),
-                                                           effect_dice=c.get("effect_dice"),
-                                                           sentient=bool(c.get("sentient", False)))
-                                           for c in story.scene.enemies
-                                           if after.find_challenge(str(c["name"])) is None
-                                           or not after.find_challenge(str(c["name"])).active]  # type: ignore[union-attr]
+                        out.proposals += [rc.AddChallenge(name=str(c["name"]), tier=str(c["tier"]),
+                                                          disposition=c.get("disposition"),
+                                                          effect_dice=c.get("effect_dice"),
+                                                          sentient=bool(c.get("sentient", False)))
+                                          for c in story.scene.enemies
+                                          if after.find_challenge(str(c["name"])) is None
+                                          or not after.find_challenge(str(c["name"])).active]  # type: ignore[union-attr]
                         continue
                     if event.scene > 1:
                         out.narrations.append(n.with_meaning(n.one("scene_transition", "twists.scene_transition",
@@ -168,7 +169,7 @@ class RhunDirector:
                         n = n.with_context(n.context, frozenset(out.scene_tags))
                     foe = improvised_challenge(n, after, rng)
                     if foe is not None:
-                        out.solo_moves.append(foe)
+                        out.proposals.append(foe)
                         way = (f"In the way: {foe.name} ({foe.tier}"
                                f"{', with a will of its own' if foe.sentient else ''}). ")
                         ask = shot.question or ""  # the question to the player stays last

@@ -88,6 +88,28 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"{escape(r['challenge'])} {how}: out of play"]
         case "Panic":
             return [f"{escape(r['character'])} panics: {r['response']} (Ego {r['ego']['before']}→{r['ego']['after']})"]
+        case "CreationDice":
+            points = ", ".join(f"{k} {v}" for k, v in r["points"].items())
+            return [f"Creation dice {' '.join(map(str, r['dice']))}: {points}; Grit {r['grit']}, Ego {r['ego']}"]
+        case "EndScene":
+            out = [f"Scene {r['scene']} ends"]
+            for name, c in r.get("conditions", {}).items():
+                gained = f"{c['gained']} Condition{'s' if c['gained'] != 1 else ''}"
+                named = f" ({escape(', '.join(c['names']))})" if c.get("names") else ""
+                out.append(f"  {escape(name)} gains {gained}{named}; XP {c['xp']['before']}→{c['xp']['after']}"
+                           + (" [bold red]lost to the Shadow[/]" if c.get("lost") else ""))
+            out += [f"  {escape(name)} died" for name in r.get("died", [])]
+            out += [f"  {escape(name)} has departed" for name in r.get("departed", [])]
+            return out
+        case "EndSession":
+            return [f"Session {r['session']} ends"] + [
+                f"  {escape(name)}: XP {x['before']}→{x['after']}" for name, x in r.get("xp", {}).items()]
+        case "Night":
+            return ["The night passes"] + [
+                f"  {escape(name)} rolls {' '.join(map(str, x['dice']))}: Grit {x['grit']['before']}→{x['grit']['after']}"
+                for name, x in r.get("results", {}).items()]
+        case "ShowCharacter":
+            return [line for sheet in r.get("sheets", [r]) for line in _sheet(sheet["character"], sheet)]
         case "StartScene":
             return [f"[bold]Session {r['session']}, Scene {r['scene']}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
         case "Status":

@@ -41,6 +41,7 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
     name: ClassVar[str] = "rhun"
     aliases: ClassVar[tuple[str, ...]] = ("rhûn", "terra", "terra rhun")
     title: ClassVar[str] = "Rhûn"
+    chapter_word: ClassVar[str] = "session"
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = folder("solo.rules.rhun", "data")
     specs = SPECS
@@ -83,6 +84,9 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
         events = decide(state, command, rng=rng)
         return events, {"kind": type(command).__name__, **results.describe(state, command, events,
                                                                            fold(state, events))}
+
+    def left_behind(self, state: RhunState) -> Sequence[rc.Command]:
+        return [rc.LeaveChallenge(challenge=c.name, how="removed") for c in state.challenges if c.active]
 
     def where(self, state: RhunState) -> Where:
         return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)

@@ -1,0 +1,303 @@
+"""The scene as the Director knows it: a frozen value every system's Director and the narrator read.
+
+A ``SceneModel`` gathers what is true of the scene under way at one command: where it is (the
+scene's tags: indoors or out, city, water, night..., and its settings: burning, snowbound,
+storm-lashed, flooded, read from the adventure file or from an improvised scene's title), who and
+what is on stage (the cast, the people, the foes, the obstacles, the dead), what just happened
+(the command's actor, action and outcome), what was told lately (the narration of the last
+``TOLD_WINDOW`` commands) and what is still secret (the adventure's unfound clues, the villain's
+scheme).
+
+Its one judgement is ``clash``: why a text cannot be told in this scene (rain in a snowbound one,
+a chandelier on an open deck, "the enemy" with no foe on stage, a person in two roles, a secret
+before it is found, a line told word for word lately), or None. The oracle tables draw only
+entries it admits (``solo.tables``), and a model's prose is refused on the same grounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+TOLD_WINDOW = 60  # commands whose narration a new one may not repeat word for word
+SETTINGS = frozenset({"fire", "cold", "storm", "flood"})  # scene tags a Wide Shot must show ("hot" only rules out)
+# What shows a setting in prose (a Wide Shot of a burning scene names fire, smoke or flames).
+SHOWS = {
+    "fire": re.compile(r"\b(fire\w*|flam\w*|burn\w*|smok\w*|blaz\w*|ember\w*|soot)\b", re.I),
+    "cold": re.compile(r"\b(snow\w*|ice|icy|icicles?|frost\w*|cold\w*|freez\w*|frozen|blizzard|drifts?)\b", re.I),
+    "storm": re.compile(r"\b(storm\w*|gale|thunder\w*|lightning|wind|tempest)\b", re.I),
+    "flood": re.compile(r"\b(flood\w*|water\w*|wad\w*|drown\w*|submerged|knee-deep|waist-deep)\b", re.I),
+}
+
+# Narration tasks that tell what a failed action cost, and a success (each system names its own).
+CONSEQUENCES = frozenset({"blunder", "consequence", "complication", "failure"})
+SUCCESSES = frozenset({"success"})
+# Words for the placeholders a table entry fills that name a person or a foe.
+ROLES = ("character", "helper", "target", "enemy", "person", "villain")
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+# (what a text says, why it clashes, the scene it clashes with: tags and what is on stage)
+_RAIN = re.compile(r"\b(rain\w*|downpour|drizzl\w*)\b", re.I)
+_SUN = re.compile(r"\b(sun|sunlight|sunlit|sunshine|sunbeams?|noonday|midday)\b", re.I)
+_NIGHT_SKY = re.compile(r"\b(stars|starlight|starlit|moon|moonlight|moonlit)\b", re.I)
+_ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|floors?|"
+                   r"floorboards|mantel\w*|the room|gramophone|telephone|kettle|upstairs)\b", re.I)
+_CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
+_SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
+_HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
+                   r"flies buzz|insects|sun-baked|parched)\b", re.I)
+_COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
+_DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
+_SEA = re.compile(r"\b(tide|low tide|gulls?|seagulls?|salt spray|the sea)\b", re.I)
+_ONLOOKERS = re.compile(r"\b(reporters?|onlookers?|bystanders?|passers-by|passersby|spectators?|journalists?|"
+                        r"shoppers|the crowd|a crowd|photographers?)\b", re.I)
+_FOE = re.compile(r"\b(the enemy|enemies|the foe|foes|henchm[ae]n|attackers|both sides|the fleeing)\b", re.I)
+_DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
+_WORD = re.compile(r"[\w']+")
+# a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
+_HOURS = {
+    "dawn": (re.compile(r"\b(dawn|daybreak|sunrise|morning)\b", re.I),
+             re.compile(r"\b(noon|midday|noonday|afternoon|dusk|sunset|evening|nightfall|midnight)\b", re.I)),
+    "noon": (re.compile(r"\b(noon|midday|noonday)\b", re.I),
+             re.compile(r"\b(dawn|daybreak|sunrise|dusk|sunset|evening|nightfall|midnight|moonlight|moonlit)\b", re.I)),
+    "dusk": (re.compile(r"\b(dusk|sunset|twilight|evening|nightfall)\b", re.I),
+             re.compile(r"\b(dawn|daybreak|sunrise|noon|midday|noonday|morning)\b", re.I)),
+    "midnight": (re.compile(r"\b(midnight|small hours)\b", re.I),
+                 re.compile(r"\b(dawn|daybreak|sunrise|noon|midday|noonday|morning|afternoon|dusk|sunset)\b", re.I)),
+}
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def _shares_run(text: str, secret: str, size: int = 5) -> bool:
+    """Whether ``text`` holds ``size`` consecutive words of ``secret`` (or all of a shorter one)."""
+    said, hidden = _words(text), _words(secret)
+    if not hidden:
+        return False
+    size = min(size, len(hidden))
+    runs = {tuple(hidden[i:i + size]) for i in range(len(hidden) - size + 1)}
+    return any(tuple(said[i:i + size]) in runs for i in range(len(said) - size + 1))
+
+
+def _gist(text: str) -> str:
+    """An obstacle as a move names it: its first clause, a leading article in lower case."""
+    text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
+    first, _, rest = text.partition(" ")
+    return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
+
+
+def literal(text: str) -> str:
+    """The longest stretch of a table entry that no placeholder fills, folded: what a repeat of
+    the entry repeats word for word whatever the moment's names."""
+    parts = [" ".join(p.split()).casefold().strip(" .,;:!?") for p in re.split(r"\{[^{}]*\}", text)]
+    return max(parts, key=len, default="")
+
+
+class Stage(BaseModel):
+    """Who and what is on stage: names as the scene holds them. ``foes`` None: the rules do not say."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cast: tuple[str, ...] = ()  # the player characters in play
+    people: tuple[str, ...] = ()  # the scene's other people (an adventure scene's NPCs)
+    foes: tuple[str, ...] | None = None  # foes on the board; None: not known
+    obstacles: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    dead: tuple[str, ...] = ()
+
+
+class Action(BaseModel):
+    """What the command just decided: who did what, and how it went (None: not a roll)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    actor: str | None = None
+    action: str | None = None
+    target: str | None = None
+    success: bool | None = None
+
+
+class SceneModel(BaseModel):
+    """The scene under way at one command, as the Director knows it (the module's docstring)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str | None = None
+    place: str | None = None
+    improvised: bool = False
+    tags: frozenset[str] | None = None  # solo.tables.SCENE_TAGS (None: where it is is not known)
+    stage: Stage = Stage()
+    last: Action = Action()
+    told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
+    secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
+    absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
+
+    @property
+    def settings(self) -> frozenset[str]:
+        """The scene's settings (fire, cold, storm, flood): what its Wide Shot must show."""
+        return frozenset((self.tags or frozenset()) & SETTINGS)
+
+    def unshown(self, text: str) -> list[str]:
+        """The scene's settings ``text`` does not show, in order (the scene's title, told back,
+        shows nothing: "A snowbound inn." is not yet cold)."""
+        if self.title:
+            text = re.sub(re.escape(self.title), " ", text, flags=re.I)
+        return [s for s in sorted(self.settings) if not SHOWS[s].search(text)]
+
+    def _has(self, tag: str) -> bool:
+        return self.tags is not None and tag in self.tags
+
+    def clash(self, text: str) -> str | None:
+        """Why ``text`` cannot be told in this scene, in a few words; None: it can. Placeholders
+        ("{enemy}") are read as the roles they fill."""
+        tags = self.tags
+        if tags is not None:
+            outside = "outdoors" in tags and "indoors" not in tags and "vehicle" not in tags
+            checks = (
+                (_RAIN, "cold" in tags or "underground" in tags, "rain in a scene that is snowbound or underground"),
+                (_SUN, "night" in tags or "underground" in tags, "the sun at night or underground"),
+                (_NIGHT_SKY, "day" in tags or "underground" in tags, "stars or the moon by day or underground"),
+                (_ROOM, outside, "a room's furnishings in the open air"),
+                (_SKY, "underground" in tags, "the sky underground"),
+                (_HEAT, "cold" in tags, "heat in a cold scene"),
+                (_CALM, "storm" in tags, "calm in a storm"),
+                (_COLD, bool(tags & {"fire", "hot"}) and "cold" not in tags, "snow and ice in a burning or hot scene"),
+                (_DRY, "flood" in tags, "dust in a flooded place"),
+                (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
+                 "the sea where there is no water"),
+                (_ONLOOKERS, "crowd" not in tags and bool(tags & {"underground", "wilderness", "air"}),
+                 "onlookers where no crowd could be"),
+            )
+            for pattern, clashes, why in checks:
+                if clashes and pattern.search(text):
+                    return why
+        hour = self._hour()
+        if hour and _HOURS[hour][1].search(text):
+            return f"another time of day than {hour}"
+        if self.stage.foes == () and (_FOE.search(text) or "{enemy}" in text):
+            return "a foe where none is on stage"
+        if not self.stage.dead and _DEAD.search(text):
+            return "a dead body where no one has died"
+        for secret in self.secrets:
+            if _shares_run(text, secret):
+                return "a secret not yet found"
+        core = literal(text)
+        if len(core) >= 20 and any(core in " ".join(t.split()).casefold() for t in self.told):
+            return "told word for word lately"
+        return None
+
+    def _hour(self) -> str | None:
+        """The time of day the scene's title names (dawn, noon, dusk, midnight), if one."""
+        if not self.title:
+            return None
+        return next((hour for hour, (named, _) in _HOURS.items() if named.search(self.title)), None)
+
+    def prose_clash(self, text: str) -> str | None:
+        """Why a model's prose cannot be told here: ``clash``, or it names someone absent."""
+        away = next((name for name in self.absent if re.search(rf"\b{re.escape(name)}\b", text)), None)
+        return f"names {away}, who is not in this scene" if away else self.clash(text)
+
+    def for_retelling(self, oracle: str) -> SceneModel | None:
+        """The scene a model's retelling of ``oracle`` is held to: what the oracle's own words
+        already say (a clue found, a person named) is allowed; None where they clash with the scene
+        themselves (the file's words stand)."""
+        scene = self.model_copy(update={"told": (), "secrets": tuple(s for s in self.secrets if not _shares_run(oracle, s)),
+                                        "absent": tuple(a for a in self.absent if a not in oracle)})
+        return None if scene.clash(oracle) else scene
+
+    def roles_clash(self, text: str, context: Mapping[str, str]) -> str | None:
+        """Why an entry's placeholders cannot be filled from ``context``: one person in two roles,
+        or a role no one on stage can take (a helper with a cast of one)."""
+        placeholders = list(dict.fromkeys(_PLACEHOLDER.findall(text)))
+        used = [r for r in placeholders if r in ROLES]
+        named = [context.get(r) for r in used]
+        if len({n for n in named if n}) < len([n for n in named if n]):
+            return "one person in two roles"
+        if "helper" in used and len(self.stage.cast) < 2:
+            return "a helper where the cast is alone"
+        if "action" in placeholders and not context.get("action"):
+            return "an action where none was typed"
+        missing = [r for r in ("person", "thread") if r in placeholders and not context.get(r)]
+        if missing:
+            return f"a {missing[0]} the story does not know"
+        return None
+
+    def repeats(self, text: str) -> bool:
+        """Whether ``text`` was told word for word lately."""
+        said = " ".join(text.split()).casefold()
+        return any(said == " ".join(t.split()).casefold() for t in self.told)
+
+    def names_someone(self, text: str) -> bool:
+        """Whether ``text`` names the one who just acted or anyone on stage."""
+        return any(name in text for name in (*((self.last.actor,) if self.last.actor else ()), *self.named()))
+
+    def admits(self, text: str, context: Mapping[str, str] | None = None) -> bool:
+        """Whether a table entry's text may be told here (``clash`` and ``roles_clash`` say nothing)."""
+        return self.clash(text) is None and (context is None or self.roles_clash(text, context) is None)
+
+    def bound(self, text: str) -> str:
+        """A consequence told of what was just done: ``text`` as it stands when it names the actor or
+        someone on stage, else led by the actor and the action just typed ("Nara tries to climb
+        the wall: ...")."""
+        actor = self.last.actor
+        if not actor or any(name in text for name in (actor, *self.named())):
+            return text
+        lead = f"{actor} tries to {self.last.action.strip()}" if self.last.action else actor
+        first, _, rest = text.partition(" ")
+        return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
+
+    def moves(self, success: bool = False) -> list[str]:
+        """The Director's moves this scene can bind (tables of ``oracle_tables/moves.toml``), the
+        setting's first: after a success, the action carried through; after a failure, the fire
+        spreads, a foe acts, a person turns, the obstacle worsens, the cast is split, something is
+        lost, time runs short. None without an actor and an action to tell them of."""
+        if not self.last.actor or not self.last.action:
+            return []
+        if success:
+            return ["success"]
+        s = self.stage
+        return [*sorted(self.settings), *(["foe_acts"] if s.foes else []), *(["person_turns"] if s.people else []),
+                *(["obstacle"] if s.obstacles else []),
+                *(["separate"] if any(c != self.last.actor for c in s.cast) else []), "take", "time"]
+
+    def move_context(self, pick: Callable[[Sequence[str]], str]) -> dict[str, str]:
+        """Words for a move's placeholders from what the scene holds (``pick`` chooses among several)."""
+        s, actor = self.stage, self.last.actor or ""
+        out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
+        others = [c for c in s.cast if c != actor]
+        for key, names in (("enemy", s.foes or ()), ("person", s.people), ("helper", others),
+                           ("obstacle", tuple(_gist(o) for o in s.obstacles))):
+            if names:
+                out[key] = pick(names)
+        return out
+
+    def named(self) -> tuple[str, ...]:
+        """Every name on stage."""
+        s = self.stage
+        return tuple(dict.fromkeys((*s.cast, *s.people, *(s.foes or ()), *s.dead)))
+
+    def lines(self) -> list[str]:
+        """The scene as a reader knows it, in short lines (a model's prompt, a judge's brief)."""
+        out = []
+        if self.title:
+            out.append(f"Scene: {self.title}" + (" (improvised)" if self.improvised else ""))
+        if self.place and self.place != self.title:
+            out.append(f"Place: {self.place}")
+        if self.tags:
+            out.append("Setting: " + ", ".join(sorted(self.tags)))
+        s = self.stage
+        for label, names in (("Cast", s.cast), ("People here", s.people), ("Foes", s.foes),
+                             ("In the way", s.obstacles), ("Items", s.items), ("Dead", s.dead)):
+            if names:
+                out.append(f"{label}: {', '.join(names)}")
+        if s.foes == ():
+            out.append("Foes: none on stage")
+        if self.last.actor:
+            how = {True: "succeeded", False: "failed", None: ""}[self.last.success]
+            out.append(f"Just now: {self.last.actor} {self.last.action or 'acted'}"
+                       + (f" ({how})" if how else ""))
+        return out
