@@ -205,6 +205,8 @@ class Ledger:
 
         damaged = [c for c, data in kept if data is None]
         problems += [f"the snapshot at command {c} is damaged (it does not parse)" for c in sorted(damaged)]
+        problems += [f"the snapshot at command {c} is damaged (it is not a table of state)"  # no solo wrote it
+                     for c, data in sorted(kept, key=lambda k: k[0]) if data is not None and not isinstance(data, dict)]
         for stored, event in self.events_folded(campaign, undone=undone):
             check_through(stored.command - 1)
             folded = self.step_stored(folded, campaign, stored, event)

@@ -192,3 +192,24 @@ def test_an_adventure_scene_without_a_written_wide_shot_opens_with_a_drawn_one(t
     started = ok(session, "scene start")
     assert '"task": "wide_shot"' in json.dumps(started)
     assert ok(session, "replay --verify")["ok"]
+
+
+@pytest.mark.parametrize("state", ["[1]", "7", '"text"', "null"])
+def test_replay_verify_fails_on_a_snapshot_that_is_not_a_table(tmp_path, monkeypatch, state):
+    """A snapshot that parses but is no table of state (no version of solo writes one) is damage:
+    `replay --verify` names it and exits non-zero; loading passes over it as over any stale cache."""
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db = tmp_path / "j.db"
+    session = Session(Journal(db), seed_source=lambda: 3)
+    for line in ("campaign new Quay --seed 3", "pc add Nara --knack climbing", "note one"):
+        ok(session, line)
+    session.journal.close()
+    with sqlite3.connect(db) as conn:
+        command = conn.execute("SELECT MIN(command) FROM snapshots").fetchone()[0]
+        conn.execute("UPDATE snapshots SET state = ? WHERE command = ?", [state, command])
+    done = solo("replay", "--verify", db=db)
+    no_internal_error(done)
+    assert done.returncode == 1 and f"snapshot at command {command} is damaged" in done.stdout + done.stderr
+    assert solo("status", db=db).returncode == 0
