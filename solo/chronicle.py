@@ -306,7 +306,7 @@ class Chronicle:
         told = self.s.talk.recap(leg=False).text
         where = self.s.system.where(self.s.state)
         title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
-        body = told.removeprefix("So far in this scene: ").rstrip(".")
+        body = told.removeprefix(f"So far in this {self.s.system.scene_word}: ").rstrip(".")
         return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".")
 
     def stored_recaps(self) -> list[dict[str, Any]]:
@@ -321,16 +321,28 @@ class Chronicle:
             recaps += [session_event_to_dict(e) for e in decision.events
                        if isinstance(e, RecapWritten) and e.level == "scene" and e.chapter == chapter]
         word = self.s.system.chapter_word.capitalize()  # the system's own: Leg, Session, Day
-        if not recaps:
-            return f"{word} {chapter}: nothing was told."
+        if not recaps:  # a chapter played without scenes (Beyond Code's turns): the journal's lines of it
+            told = self.unscened(chapter)
+            return f"{word} {chapter}: {told}" if told else f"{word} {chapter}: nothing was told."
         return f"{word} {chapter}: " + " ".join(_clip(p["text"], 220) for p in recaps)
+
+    def unscened(self, chapter: int) -> str | None:
+        """The chapter under way told from the journal (its recap, as `recap leg` has it), where no scene
+        of it has stored a recap; None for another chapter, or one where nothing happened."""
+        if self.s.system.where(self.s.state).chapter != chapter:
+            return None
+        told = self.s.talk.recap(leg=True).text
+        prefix = f"So far in this {self.s.system.chapter_word}: "
+        return _clip(told.removeprefix(prefix), 600) if told.startswith(prefix) else None
 
     def campaign_recap(self) -> Narration:
         """`recap campaign`: every chapter's stored recap, then the scenes of the chapter under way."""
         recaps = self.stored_recaps()
         where = self.s.system.where(self.s.state)
         lines = [p["text"] for p in recaps if p["level"] == "chapter"]
-        lines += [_clip(p["text"], 220) for p in recaps if p["level"] == "scene" and p["chapter"] == where.chapter]
+        scenes = [_clip(p["text"], 220) for p in recaps if p["level"] == "scene" and p["chapter"] == where.chapter]
+        told = self.unscened(where.chapter) if not scenes else None
+        lines += scenes or ([f"{self.s.system.chapter_word.capitalize()} {where.chapter}: {told}"] if told else [])
         text = " ".join(lines) if lines else "The story has only begun."
         return Narration(task="recap", text=text, origin="the stored recaps of the campaign")
 
@@ -363,9 +375,9 @@ class Chronicle:
             if n.task in ("recap", "premise", "meaning"):
                 continue
             teller = "narration" if n.source != "player" else "player"
-            # a model's own words are no source of canon: only the names of the oracle's facts it retold
-            text = n.text if n.source != "model" else " ".join(str(v) for v in n.facts.values())
-            for kind, name, detail in self.names_in(text, [p["name"] for p in [*self.proposals, *fresh]]):
+            # a model's words name no one the story does not know: its checks refuse a draft that
+            # brings in a stranger (solo.llm.check.strangers), so what it names is the oracle's
+            for kind, name, detail in self.names_in(n.text, [p["name"] for p in [*self.proposals, *fresh]]):
                 fresh.append({"kind": kind, "name": name, "from": teller,
                               **({"detail": detail} if detail else {}),
                               **({"where": where} if kind == "person" and where and not detail else {})})

@@ -79,6 +79,14 @@ def one_of(name: str) -> str:
 MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
 
 
+def as_phrase(place: str) -> str:
+    """A scene title as it reads inside a sentence: "The Rooftops" -> "the Rooftops"."""
+    first, _, rest = place.partition(" ")
+    if first in ("The", "A", "An") and rest:
+        return f"{first.lower()} {rest}"
+    return place
+
+
 def without_meaning(text: str) -> str:
     """A narration's words without the oracle's meaning (the story export's tale); what follows the meaning
     (a random event's focus on the canon) stays."""

@@ -354,7 +354,7 @@ def test_replay_verifies_and_undo_steps_back(system, played, tmp_path):
     t = table(tmp_path, f"campaign new Back {p.improvised}", *p.cast)
     before = t.status()
     t.ok("note Back to the gate.")  # a journal-only command: undo steps over it, to the last that changed state
-    line = "turn end" if system == "beyond-code" else "scene start The Gate"  # Beyond Code's scene is its turn
+    line = "scene start The Gate"
     t.ok(line)
     assert t.ok("undo")["undone"] == [line] and t.status() == before
     assert t.ok("replay --verify")["differences"] == []
@@ -416,11 +416,9 @@ def test_a_pending_pause_blocks_a_scene_end(system, tmp_path):
     assert t.status() == before
 
 
-@pytest.mark.parametrize("system", systems({
-    "beyond-code": "Beyond Code refuses scene start (its turns are its scenes; the Mythic oracle reads its lack of "
-                   "`scene start` as having no scenes, so the two are settled together)"}))
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_every_system_opens_a_scene(system, tmp_path):
-    """Found: Beyond Code refused `scene start` ("scene what?"): a turn is its scene, and `scene start` the next."""
+    """Found: Beyond Code refused `scene start` ("scene what?"), though CONTRACT.md binds every system to it."""
     p = PROFILES[system]
     t = table(tmp_path, f"campaign new Open {p.improvised}", *p.cast)
     before = t.session.system.where(t.session.state).scene

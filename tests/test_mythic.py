@@ -20,7 +20,8 @@ from solo.mythic import ODDS
 from solo.session import Session
 from solo.tables import TableError
 
-SCENED = ("enigma", "rhun", "haasteet", "alpha")  # the systems with `ask` and `scene start`
+SCENED = ("enigma", "rhun", "haasteet", "alpha", "beyond-code")  # the systems with `ask` and `scene start`
+OWN = {"beyond-code": " --deck example"}  # what a system's `campaign new` needs besides --rules
 ROW = (99, 99, 99, 95, 90, 85, 75, 65, 50, 35, 25, 15, 10, 5, 1, 1, 1)  # the contract's row
 
 
@@ -151,7 +152,7 @@ WORDS = st.lists(st.sampled_from(["--check", "--chaos", "--odds", "--dice", "--c
        words=WORDS)
 def test_any_mythic_line_runs_or_is_one_named_error_that_changes_nothing(tmp_path_factory, rules, head, words):
     session = Session(Journal(tmp_path_factory.mktemp("fuzz") / "j.sqlite"))
-    ok(session, f"campaign new F --seed 1 --rules {rules} --oracle mythic")
+    ok(session, f"campaign new F --seed 1 --rules {rules}{OWN.get(rules, '')} --oracle mythic")
     before = session.status()
     outcome = session.execute(" ".join([head, *words]))
     if not outcome.ok:
@@ -197,7 +198,7 @@ def outcome_kind_of(session: Session, line: str) -> object:
 
 
 def mythic_campaign(session: Session, rules: str) -> None:
-    result = ok(session, f"campaign new M --seed 5 --rules {rules} --oracle mythic")
+    result = ok(session, f"campaign new M --seed 5 --rules {rules}{OWN.get(rules, '')} --oracle mythic")
     assert (result["oracle"], result["chaos"]) == ("mythic", 5)
 
 
@@ -284,7 +285,7 @@ def test_physical_dice_have_exact_counts_and_a_bad_one_changes_nothing(session, 
 
 @pytest.mark.parametrize("rules", SCENED)
 def test_a_classic_campaign_is_as_it_was(session, rules):
-    ok(session, f"campaign new C --seed 5 --rules {rules}")
+    ok(session, f"campaign new C --seed 5 --rules {rules}{OWN.get(rules, '')}")
     status = ok(session, "status --json")
     assert status["oracle"] == "classic" and "chaos" not in status
     ok(session, "scene start The gate")
@@ -302,15 +303,28 @@ def test_a_classic_campaign_is_as_it_was(session, rules):
     assert "oracle" not in session.snapshot_data(session.folded)
 
 
-def test_beyond_code_has_no_scenes_and_keeps_the_classic_oracle(session):
+def test_beyond_code_plays_mythic_scenes_that_move_no_time_and_no_card(session):
+    """Found: Beyond Code had no `scene start`, so `--oracle mythic` was refused ("no scenes"). Its scenes
+    are the table's narrative frame: a scene check, an altered or interrupted scene and the Chaos Factor's
+    move at a scene's end are the oracle's, and the Time token, the grid and the tokens stay as they were."""
     from solo.rules.beyond_code import SYSTEM
 
     new = f"campaign new B --rules beyond-code --deck {SYSTEM.data / 'example-deck.toml'} --seed 7 --draw wanderer"
-    failed = session.execute(new + " --oracle mythic")
-    assert not failed.ok and "no scenes" in (failed.error or "") and session.campaign is None
-    ok(session, new)
-    refused(session, "oracle mythic", "no scenes")
-    assert ok(session, "status --json")["oracle"] == "classic"
+    assert ok(session, new + " --oracle mythic")["chaos"] == 5
+    ok(session, "choose 5")
+    story = ("scene", "scene_title", "chaos", "world")  # the table's: the world's clock moves with every scene
+    rules_of = {k: v for k, v in ok(session, "status --json").items() if k not in story}
+    for check, result in ((3, "altered"), (4, "interrupted"), (9, "expected")):
+        started = ok(session, f"scene start The Study --check {check}")
+        assert started["scene_check"]["result"] == result and started["turn"] == 1
+        assert ok(session, "scene end failure --chaos up")["chaos"]["after"] == 5 + [3, 4, 9].index(check) + 1
+    status = ok(session, "status --json")
+    assert {k: v for k, v in status.items() if k not in story} == rules_of
+    assert (status["scene"], status["chaos"], status["oracle"]) == (3, 8, "mythic")
+    assert ok(session, "ask Is the door locked? very likely --dice 5")["answer"] == "exceptional yes"
+    assert ok(session, "oracle classic") == {"oracle": "classic"}
+    ok(session, "undo")
+    assert ok(session, "replay --verify")["differences"] == []
 
 
 def test_switching_to_mythic_mid_campaign_and_back_is_journaled(session):
@@ -474,3 +488,17 @@ def test_the_repl_asks_about_control_at_a_system_s_own_scene_end(tmp_path):
     assert last_line(session) == "scene end --chaos down"
     assert isinstance(parser.parse(last_line(session), session.system), parser.WithOracle)
     assert "Chaos Factor falls: 5 → 4" in out.getvalue()
+
+
+def test_beyond_code_s_repl_asks_about_control_at_a_scene_s_end_and_shows_chaos(tmp_path):
+    """Beyond Code's scenes take the Mythic oracle in the REPL as every system's do: the Chaos Factor in
+    the status bar, the question of control at a scene's end, and the line journaled with its answer."""
+    session, repl, out, asked = repl_for(
+        tmp_path, "campaign new B --rules beyond-code --deck example --seed 3 --draw wanderer --oracle mythic",
+        ["n", "", ""], lines=("scene start The Library --check 9",))
+    assert "chaos 5/9" in repl.toolbar().value
+    repl.handle("scene end failure")  # not in control: up
+    assert any("in control" in q for q in asked) and session.status()["chaos"] == 6
+    assert last_line(session) == "scene end failure --chaos up"
+    assert "Chaos Factor rises: 5 → 6" in out.getvalue()
+    assert session.status()["time"]["slot"] == 1  # the scene moved no time

@@ -43,7 +43,7 @@ _RAIN = re.compile(r"\b(rain\w*|downpour|drizzl\w*)\b", re.I)
 _SUN = re.compile(r"\b(sun|sunlight|sunlit|sunshine|sunbeams?|noonday|midday)\b", re.I)
 _NIGHT_SKY = re.compile(r"\b(stars|starlight|starlit|moon|moonlight|moonlit)\b", re.I)
 _ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|floors?|"
-                   r"floorboards|mantel\w*|the room|gramophone|telephone|kettle|upstairs)\b", re.I)
+                   r"floorboards|mantel\w*|the room|upstairs)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
 _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
@@ -135,6 +135,7 @@ class SceneModel(BaseModel):
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
     secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
     absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
+    spoken: str = ""  # the oracle's own words a retelling tells again (``for_retelling``): what they name may be named
 
     @property
     def settings(self) -> frozenset[str]:
@@ -205,7 +206,8 @@ class SceneModel(BaseModel):
         """The scene a model's retelling of ``oracle`` is held to: what the oracle's own words
         already say (a clue found, a person named) is allowed; None where they clash with the scene
         themselves (the file's words stand)."""
-        scene = self.model_copy(update={"told": (), "secrets": tuple(s for s in self.secrets if not _shares_run(oracle, s)),
+        scene = self.model_copy(update={"told": (), "spoken": oracle,
+                                        "secrets": tuple(s for s in self.secrets if not _shares_run(oracle, s)),
                                         "absent": tuple(a for a in self.absent if a not in oracle)})
         return None if scene.clash(oracle) else scene
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..canon import proposed_names
 from ..kernel.scene import SceneModel
 
 # CSI / OSC / other ESC sequences, then C0 and C1 control characters except newline and tab
@@ -196,7 +197,22 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
     misfit = record.scene.prose_clash(text) if record.scene is not None else None
     if misfit:
         problems.append(f"does not fit the scene: {misfit}")
+    stranger = strangers(text, record)
+    if stranger:
+        problems.append(f"brings in {stranger[0]}, whom the story does not know")
     return problems
+
+
+def strangers(text: str, record: OutcomeRecord) -> list[str]:
+    """The names (people, places, things) ``text`` brings up that neither the scene (on stage, or
+    known and away), the rules' record nor the oracle's own words know: a model's invention, never
+    told and so never offered as canon. Only where the scene is known (``record.scene``)."""
+    scene = record.scene
+    if scene is None:
+        return []
+    known = [*scene.named(), *scene.absent, *record.characters, *record.peril, *record.targets,
+             *record.knocked_out, *filter(None, [record.enemy])]
+    return [name for _, name in proposed_names(text, known) if name.casefold() not in scene.spoken.casefold()]
 
 
 def key_words(fact: str, most: int = 3) -> list[str]:

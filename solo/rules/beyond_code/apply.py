@@ -36,6 +36,8 @@ def apply(state: BeyondState, event: Any) -> BeyondState:
             return state.model_copy(update={"victories": (*state.victories, event.victory)})
         case ev.RunEnded():
             return state.model_copy(update={"over": event.over, "fate": event.fate, "effect": None})
+        case ev.SceneStarted():
+            return state.model_copy(update={"scene": event.scene, "scene_title": event.title})
         case ev.Resolved():
             return state
     return state

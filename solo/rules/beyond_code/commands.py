@@ -99,5 +99,10 @@ class Mission(Frozen):
     used: tuple[TokenName, ...] = ()
 
 
+class StartScene(Frozen):
+    kind: Literal["scene_start"] = "scene_start"
+    title: str | None = None
+
+
 Command = (StartCampaign | Choose | Decrypt | Solowork | Enigma | Phantom | Tome | Token | Time | Reveal | Conceal
-           | Swap | EndTurn | Mission)
+           | Swap | EndTurn | Mission | StartScene)

@@ -300,7 +300,7 @@ def _phantom(w: Work, c: rc.Phantom, rng: random.Random) -> dict[str, Any]:
     effect = open_role(w, "phantom")
     s = w.state
     if s.game >= 3:
-        raise RuleViolation("in game 3 the Scherbius Phantom's 2nd effect is not carried out")
+        raise RuleViolation(f"in game 3 the {w.deck.card_of(effect.card).name}'s 2nd effect is not carried out")
     before = s.character
     if s.game == 1 and len(s.stack) >= 2:
         after = draw_character(w.deck, c.draw, list(s.stack), rng)
@@ -313,7 +313,9 @@ def _phantom(w: Work, c: rc.Phantom, rng: random.Random) -> dict[str, Any]:
         stack, aside = (before,), s.aside
     mark_used(w, effect)
     w.emit(ev.CastSet(character=after, stack=stack, aside=aside, removed=s.removed))
-    return {"character": {"before": before, "after": after}, "stack": list(stack), "aside": list(aside)}
+    # the deck's own name for its Phantom card (Rulings *Effects*: the card's name as the player's deck spells it)
+    return {"character": {"before": before, "after": after}, "stack": list(stack), "aside": list(aside),
+            "name": w.deck.card_of(effect.card).name}
 
 
 def _tome(w: Work, c: rc.Tome, rng: random.Random) -> dict[str, Any]:
@@ -407,6 +409,15 @@ def _turn_end(w: Work, c: rc.EndTurn, rng: random.Random) -> dict[str, Any]:
     return {"turn": s.turn + 1, "time": {"before": before, "after": w.state.slot}, **_over(w)}
 
 
+def _scene_start(w: Work, c: rc.StartScene, rng: random.Random) -> dict[str, Any]:
+    """`scene start [TITLE]` (CONTRACT.md *Commands*): the table's narrative frame, the turns that
+    follow told under one title (the room of the Mansion the player imagines). The rulebook knows no
+    scenes: no Time token moves, no card, token or open effect changes, and the turn goes on."""
+    s = w.state
+    w.emit(ev.SceneStarted(scene=s.scene + 1, title=c.title))
+    return {"scene": s.scene + 1, "title": c.title, "game": s.game, "turn": s.turn}
+
+
 def _mission(w: Work, c: rc.Mission, rng: random.Random) -> dict[str, Any]:
     """[Your Turn; Accomplish Your Character's Mission; Victory and Preparations for the Next Game]
     (Rulings *Mission*, *Reserve*, *First/Second/Third victory*): the player's verdict."""
@@ -489,5 +500,5 @@ def _next_game(w: Work, c: rc.Mission, reserve: int, rng: random.Random) -> dict
 _HANDLERS: dict[type, Any] = {
     rc.Choose: _choose, rc.Decrypt: _decrypt, rc.Solowork: _solowork, rc.Enigma: _enigma, rc.Phantom: _phantom,
     rc.Tome: _tome, rc.Token: _token, rc.Time: _time, rc.Reveal: _reveal, rc.Conceal: _conceal, rc.Swap: _swap,
-    rc.EndTurn: _turn_end, rc.Mission: _mission,
+    rc.EndTurn: _turn_end, rc.Mission: _mission, rc.StartScene: _scene_start,
 }

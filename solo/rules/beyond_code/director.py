@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
-from ...narration import Narration, OracleNarrator
+from ...narration import Narration, OracleNarrator, as_phrase
 from . import commands as rc
 from . import events as ev
 from .state import BeyondState
@@ -28,7 +28,8 @@ from .state import BeyondState
 REQUIRED_TABLES = (
     "mansion.turned_up", "mansion.silenced", "mansion.chaos_rises", "mansion.time_short", "mansion.shuffled",
     "mansion.phantom", "mansion.victory", "mansion.next_game", "mansion.defeat_time", "mansion.defeat_mission",
-    "mansion.triumph", "mansion.find", "mansion.path", "oracle_events.event", "oracle_events.focus",
+    "mansion.triumph", "mansion.find", "mansion.path", "mansion.wide_shot_place", "mansion.wide_shot",
+    "mansion.wide_shot_question", "oracle_events.event", "oracle_events.focus",
 )
 SHORT = 1  # time runs short when this many slots or fewer lie between the token and the last slot
 PICKS = ("choose", "decrypt", "solowork")
@@ -42,6 +43,23 @@ def name_of(state: BeyondState, character: str) -> str:
 
 class BeyondNarrator(OracleNarrator):
     required = REQUIRED_TABLES
+
+    def wide_shot(self, rng: random.Random, title: str | None, scene: int, character: str) -> Narration:
+        """`scene start`: the room of the Mansion the player named (else one drawn), what catches the
+        Character's eye there, and a question for the player. The settings a title names (a burning
+        library) are shown by the engine's shared ``setting`` tables when the Wide Shot is dressed."""
+        ctx = {**self.context, "character": character}
+        placed = None if title else self.tables.draw("mansion.wide_shot_place", rng, scene=self.scene, context=ctx)
+        place = as_phrase(title) if title else placed.text if placed is not None else "the Mansion"
+        opening = self.tables.draw("mansion.wide_shot", rng, scene=self.scene, context={**ctx, "place": place})
+        question = self.tables.draw("mansion.wide_shot_question", rng, scene=self.scene, context=ctx)
+        text = opening.filled({**ctx, "place": place})
+        text = text[0].upper() + text[1:]
+        asked = question.filled(ctx)
+        drawn = ((placed,) if placed is not None else ()) + (opening, question)
+        about = {"kind": "scene", "character": character, "scene": scene, "place": title or place}
+        return Narration(task="wide_shot", text=f"{text} {asked}", question=asked,
+                         origin="; ".join(d.origin() for d in drawn), facts={"place": title or place, "about": about})
 
     def one(self, task: str, table: str, rng: random.Random, about: dict[str, Any], **context: str) -> Narration:
         """A line of ``table`` told as ``task``, keeping the fact it tells (``about``) for the record."""
@@ -100,7 +118,9 @@ class BeyondDirector:
         out: Reaction[rc.Command] = Reaction()
         n = self._n(after, rng, story.tags)
         for event in events:
-            if isinstance(event, ev.Resolved):
+            if isinstance(event, ev.SceneStarted):
+                out.narrations.append(n.wide_shot(rng, event.title, event.scene, name_of(after, after.character)))
+            elif isinstance(event, ev.Resolved):
                 out.narrations += tell(n, event.command, event.result, before, after, rng)
         return out
 
@@ -123,7 +143,8 @@ def tell(n: BeyondNarrator, command: str, r: dict[str, Any], before: BeyondState
     elif command == "phantom":
         new = name_of(after, str(r.get("character", {}).get("after", "")))
         told.append(n.one("phantom", "mansion.phantom", rng,
-                          {"kind": "phantom", "character": new, "before": who}, character=new))
+                          {"kind": "phantom", "character": new, "before": who,
+                           "card": str(r.get("name") or "Scherbius Phantom")}, character=new))
     elif command == "mission":
         told += _mission(n, r, who, after, rng)
     time = r.get("time")

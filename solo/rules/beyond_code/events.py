@@ -97,6 +97,16 @@ class RunEnded(Frozen):
     fate: str | None = None
 
 
+class SceneStarted(Frozen):
+    """`scene start [TITLE]`: the table's narrative frame moves on (the turns told under one title);
+    no Time token moves and no card changes."""
+
+    type: Literal["beyond_scene_started"] = "beyond_scene_started"
+    v: Literal[1] = 1
+    scene: int
+    title: str | None = None
+
+
 class Resolved(Frozen):
     """What a command decided, as its result object."""
 
@@ -108,7 +118,7 @@ class Resolved(Frozen):
 
 Event = Annotated[
     CampaignStarted | GridSet | TimeMoved | TokenSet | CastSet | TurnSet | EffectSet | VictoryWon | RunEnded
-    | Resolved,
+    | SceneStarted | Resolved,
     Field(discriminator="type"),
 ]
 ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)

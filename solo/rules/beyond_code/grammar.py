@@ -192,6 +192,9 @@ SPECS = (
          lambda a: rc.Conceal(pos=position(a, a.positionals[0])), min_args=1, max_args=1),
     Spec("swap", "swap POS POS", "an effect exchanges two cards, each keeping its side and token", _swap,
          min_args=2, max_args=2),
+    Spec("scene start", "scene start [TITLE]",
+         "the table's narrative frame: the turns that follow are told under TITLE (where the story is); "
+         "no time moves, no card changes", lambda a: rc.StartScene(title=" ".join(a.positionals).strip() or None)),
     Spec("turn end", "turn end", "the Time token moves 1 slot; the next turn", lambda a: rc.EndTurn(), max_args=0),
     Spec("mission", "mission success|fail [--reveal POS[=ID],...] [--draw ID] [--used chaos,decryption]",
          "your verdict on the Character's Mission; a success prepares the next game", _mission,

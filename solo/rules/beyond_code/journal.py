@@ -88,6 +88,11 @@ def _steps(effect: Mapping[str, Any]) -> list[str]:
 # --- recap ---------------------------------------------------------------------------------------
 
 
+def _phantom(r: Mapping[str, Any]) -> str:
+    """The Phantom card by the deck's own name (the engine's name for the role in journals older than it)."""
+    return _text(r.get("name"), "Scherbius Phantom")
+
+
 def _pick_recap(command: str, r: Mapping[str, Any]) -> str:
     """[Your Turn 1-3] a pick in a line: the card turned up or silenced, its Chaos corner, its steps."""
     name, pos = _text(r.get("name"), "a card"), _int(r.get("pos"))
@@ -128,7 +133,7 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
         case "phantom":
             c = _map(r.get("character"))
             before, after = readable(_who(c, "before")), readable(_who(c, "after"))
-            return RecapLine(text=f"the Scherbius Phantom changed Character: {after} took {before}'s place",
+            return RecapLine(text=f"the {_phantom(r)} changed Character: {after} took {before}'s place",
                              names=(after, before))
         case "tome" if r.get("prevented"):
             return RecapLine(text="the Chaos token was returned and the Tome moved no time")
@@ -149,6 +154,10 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
         case "swap":
             a, b = (_seq(r.get("swapped")) + ["?", "?"])[:2]
             return RecapLine(text=f"positions {a} and {b} exchanged their cards")
+        case "scene_start":
+            title = _text(r.get("title"))
+            return RecapLine(text=f"scene {_int(r.get('scene'))} opened" + (f": {title}" if title else "")
+                             + f" (game {_int(r.get('game'), 1)}, turn {_int(r.get('turn'), 1)})", starts="scene")
         case "turn_end" if _expired(r):
             return RecapLine(text=f"the turn ended, {_time(_map(r.get('time')))}; {TIME_OUT}")
         case "turn_end":
@@ -309,7 +318,7 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
         case "phantom":
             c = _map(r.get("character"))
             aside = ", ".join(str(x) for x in _seq(r.get("aside")))
-            return [f"- Scherbius Phantom: {_who(c, 'before')} → **{_who(c, 'after')}**; the stack: "
+            return [f"- {_phantom(r)}: {_who(c, 'before')} → **{_who(c, 'after')}**; the stack: "
                     f"{', '.join(str(x) for x in _seq(r.get('stack'))) or 'empty'}" + (f"; aside: {aside}" if aside else "")
                     + "."]
         case "tome" if r.get("prevented"):
@@ -363,7 +372,7 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
             return ["- The Enigma Machine turns, and every open card is hidden again, shuffled."]
         case "phantom":
             c = _map(r.get("character"))
-            return [f"- The Scherbius Phantom passes: **{readable(_who(c, 'after'))}** takes "
+            return [f"- The {_phantom(r)} passes: **{readable(_who(c, 'after'))}** takes "
                     f"{readable(_who(c, 'before'))}'s place."]
         case "tome" if r.get("prevented"):
             return ["- Chaos holds the Tome shut."]
@@ -402,10 +411,18 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
     match payload.get("type"):
         case "beyond_campaign_started":
             return _started(payload, story)
+        case "beyond_resolved" if _text(payload.get("command")) == "scene_start":
+            return _scene(_map(payload.get("result")))
         case "beyond_resolved":
             command, result = _text(payload.get("command")), _map(payload.get("result"))
             return _resolved_story(command, result) if story else _resolved_full(command, result)
     return []
+
+
+def _scene(r: Mapping[str, Any]) -> list[str]:
+    """`scene start`: the table's narrative frame as a heading (the same in the story: a title is no mechanic)."""
+    title = _text(r.get("title"))
+    return [f"\n### Scene {_int(r.get('scene'))}" + (f": {title}" if title else "") + "\n"]
 
 
 def export_opening(payload: Mapping[str, Any], story: bool) -> list[str]:

@@ -72,7 +72,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"The Enigma Machine shuffles positions {places}: all face-down{back}"]
         case "Phantom":
             c = r["character"]
-            return [f"The Scherbius Phantom: {escape(c['before'])} → [bold]{escape(c['after'])}[/]"
+            return [f"The {escape(str(r.get('name') or 'Scherbius Phantom'))}: {escape(c['before'])} → [bold]{escape(c['after'])}[/]"
                     f"; stack {escape(', '.join(r['stack']) or 'empty')}"
                     + (f"; aside {escape(', '.join(r['aside']))}" if r["aside"] else "")]
         case "Tome":
@@ -91,6 +91,12 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"{r['pos']}: turned face-down{back}"]
         case "Swap":
             return [f"Positions {r['swapped'][0]} and {r['swapped'][1]} exchange their cards"]
+        case "StartScene":
+            title = f": [bold]{escape(r['title'])}[/]" if r.get("title") else ""
+            return [f"Scene {r['scene']}{title} (game {r['game']}, turn {r['turn']}; no time moves)"]
+        case "SceneShow":
+            title = escape(r.get("title") or "an untitled scene")
+            return [f"[bold]Game {r['leg']}, scene {r['scene']}: {title}[/]" + (" (ended)" if r.get("ended") else "")]
         case "EndTurn":
             return [f"Turn {r['turn']}: {_time(r['time'])}", *_over(r)]
         case "Mission" if not r["success"]:
@@ -107,7 +113,9 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
         case "Status" if "grid" in r:
             held = [TOKEN[t] for t in ("decryption", "chaos") if r["held"][t]]
             effect = r.get("effect")
-            out = [f"[bold]{escape(r['campaign'])}[/]: game {r['game']}, turn {r['turn']}, time {r['time']['slot']}"
+            scene = (f", scene {r['scene']}" + (f" ({escape(r['scene_title'])})" if r.get("scene_title") else "")
+                     if r.get("scene") else "")
+            out = [f"[bold]{escape(r['campaign'])}[/]: game {r['game']}, turn {r['turn']}{scene}, time {r['time']['slot']}"
                    f"/{r['time']['last']} (reserve {r['time']['reserve']}); {escape(r['character'])} plays; "
                    f"Triumph {r['triumph']}",
                    *_grid(r),

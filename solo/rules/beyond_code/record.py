@@ -75,7 +75,10 @@ def _details(about: dict[str, Any]) -> list[str]:
         case "shuffle":
             out.append("The Enigma Machine turns every face-up card face-down and shuffles them among their places.")
         case "phantom":
-            out.append(f"The Scherbius Phantom passes: {who} takes over from {about.get('before')}.")
+            out.append(f"The {about.get('card') or 'Scherbius Phantom'} passes: {who} takes over from {about.get('before')}.")
+        case "scene":
+            out.append(f"Scene {about.get('scene')} opens: {who} is in {about.get('place')}. No time moves and no "
+                       "card changes.")
         case "victory":
             out.append(f"{who} accomplishes the Mission: game {about.get('game')} is won, victory "
                        f"{about.get('triumph')} of three. The run goes on.")
@@ -206,7 +209,7 @@ def cast(state: BeyondState) -> list[dict[str, str]]:
         elif c.id in won:
             role = f"accomplished the Mission in game {won[c.id]}"
         elif c.id in state.aside:
-            role = "set aside by the Scherbius Phantom"
+            role = f"set aside by the {deck.role_card('phantom').name}"  # the deck's own name for its card
         else:
             role = "waits for a game of their own"
         out.append({"name": c.name, "description": role})

@@ -33,7 +33,7 @@ def status(state: BeyondState) -> dict[str, Any]:
     effect = state.effect
     return {
         "campaign": state.campaign, "rules": "beyond-code", "deck": state.deck.name if state.deck else None,
-        "game": state.game, "turn": state.turn,
+        "game": state.game, "turn": state.turn, "scene": state.scene, "scene_title": state.scene_title,
         "time": {"slot": state.slot, "last": state.last, "reserve": state.reserve, "late_expiry": state.late_expiry},
         "grid": grid(state),
         "supply": {"silence": state.silence_supply, "decryption": int(not state.decryption),

@@ -69,6 +69,8 @@ class BeyondState(Frozen):
     effect: Effect | None = None
     over: Literal["lost", "won"] | None = None
     fate: str | None = None
+    scene: int = 0  # the table's narrative frame: scenes opened so far (`scene start`); no rule reads it
+    scene_title: str | None = None
 
     @property
     def last(self) -> int:

@@ -62,7 +62,7 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     # a Mission accomplished is told with the game it ends, before the next game's heading
     # [Victory and Preparations for the Next Game]
     closing_tasks: ClassVar[frozenset[str]] = frozenset({"victory"})
-    narration_tasks = frozenset({"turned_up", "silenced", "chaos_rises", "time_short", "shuffled", "phantom", "victory",
+    narration_tasks = frozenset({"wide_shot", "turned_up", "silenced", "chaos_rises", "time_short", "shuffled", "phantom", "victory",
                                  "next_game", "defeat", "triumph", "random_event", "treasure", "path_forward",
                                  "recap"})
     setting = "A Victorian mansion outside London in the Second World War, where cryptologists race Chaos."
@@ -88,7 +88,19 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
         return fold(state, events)
 
     def where(self, state: BeyondState) -> Where:
-        return Where(chapter=max(state.game, 1), scene=state.turn)
+        """A game is the chapter; the scene is the table's narrative frame (`scene start`), which groups
+        turns under a title and moves nothing of the rules."""
+        return Where(chapter=max(state.game, 1), scene=state.scene, scene_title=state.scene_title)
+
+    def paused(self, state: BeyondState) -> str | None:
+        """Rulings *Over*: after the run is lost or won the kernel's `scene end` is refused too."""
+        if state.over is None:
+            return None
+        return (f"the run is over ({state.over}): only `undo`, `note` and read-only commands now; a new run is "
+                "a new campaign")
+
+    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
+        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
 
     def status(self, state: BeyondState) -> dict[str, Any]:
         return results.status(state)

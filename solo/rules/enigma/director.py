@@ -30,7 +30,7 @@ from ...errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
 from ...llm.calls import ModelCall
 from ...llm.check import clean
-from ...narration import Narration, OracleNarrator, one_of
+from ...narration import Narration, OracleNarrator, as_phrase, one_of
 from ...oracle import asked_to_leave
 from ...tables import OracleTables
 from . import commands as rc
@@ -53,14 +53,6 @@ REQUIRED_TABLES = (
 )
 
 
-def _as_phrase(place: str) -> str:
-    """A scene title as it reads inside a sentence: "The Rooftops" -> "the Rooftops"."""
-    first, _, rest = place.partition(" ")
-    if first in ("The", "A", "An") and rest:
-        return f"{first.lower()} {rest}"
-    return place
-
-
 class PulpNarrator(OracleNarrator):
     """ENIGMA's narration tasks, told straight from the oracle tables."""
 
@@ -72,7 +64,7 @@ class PulpNarrator(OracleNarrator):
         ctx = {**self.context, "character": character}
         scene, placed = self.scene, None
         if place:  # the place named is the scene's, wherever an opening would tell of one
-            given = {"wide_shot.place": _as_phrase(place), "locations.location": _as_phrase(place)}
+            given = {"wide_shot.place": as_phrase(place), "locations.location": as_phrase(place)}
         else:  # the place first: in a scene of unknown setting, it says where the scene is
             placed = self.tables.draw("wide_shot.place", rng, scene=scene)
             given = {"wide_shot.place": placed.text}
@@ -85,7 +77,7 @@ class PulpNarrator(OracleNarrator):
             placed, scene = other, (frozenset(other.entry.tags) or None) if other is not None else self.scene
         question = self.tables.draw("wide_shot.question", rng, scene=scene)
         text = opening.filled(ctx)
-        if place and _as_phrase(place) not in text:
+        if place and as_phrase(place) not in text:
             text = f"{place}. {text}"
         parts = [(text, opening), (question.filled(ctx), question)]
         told = self.tell("wide_shot", parts, question=question.filled(ctx))
