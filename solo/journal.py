@@ -409,14 +409,34 @@ class Journal:
         return payload
 
     def first_damage(self, campaign: int) -> None:
-        """``JournalDamage`` for the campaign's first event whose payload is not a JSON object (one
-        pass of SQLite's own JSON reader: a campaign that cannot be read fails when it opens, whether
-        or not a snapshot lies past the damage)."""
+        """``JournalDamage`` for the campaign's first event whose payload is not a JSON object or
+        whose numbers are not whole numbers, else the first of its events missing, else its first
+        command, note or narration whose command number is not a whole number (one pass of SQLite's own readers: a campaign that cannot
+        be read fails when it opens, whether or not a snapshot lies past the damage)."""
         row = self.db.execute("SELECT seq, command, payload FROM events WHERE campaign = ?"
-                              " AND (json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
+                              " AND (typeof(seq) != 'integer' OR typeof(command) != 'integer'"
+                              " OR json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
                               [campaign]).fetchone()
-        if row is not None:
-            self._payload(campaign, *row)
+        if row is None:
+            count, last = self.db.execute("SELECT COUNT(*), MAX(seq) FROM events WHERE campaign = ?",
+                                          [campaign]).fetchone()
+            if count != (last or 0):  # events are numbered 1, 2, 3... with no gap: one was taken out
+                gap = self.db.execute("SELECT MIN(seq) + 1 FROM events AS e WHERE campaign = ? AND NOT EXISTS"
+                                      " (SELECT 1 FROM events WHERE campaign = e.campaign AND seq = e.seq + 1)"
+                                      " AND seq < ?", [campaign, last]).fetchone()[0]
+                first = self.db.execute("SELECT MIN(seq) FROM events WHERE campaign = ?", [campaign]).fetchone()[0]
+                raise self.damage(campaign, f"event {1 if first > 1 else gap}", "it is missing")
+            for table, column in (("commands", "id"), ("notes", "command"), ("narrations", "command")):
+                found = self.db.execute(f"SELECT rowid FROM {table} WHERE campaign = ? AND typeof({column}) != 'integer'"
+                                        " LIMIT 1", [campaign]).fetchone()
+                if found is not None:
+                    raise self.damage(campaign, f"row {found[0]} of its {table}", f"its {column} is not a whole number")
+            return
+        seq, command, _ = row
+        if not isinstance(seq, int) or not isinstance(command, int):
+            raise self.damage(campaign, f"event {str(seq)[:20]!r} (command {str(command)[:20]!r})",
+                              "its number or its command's is not a whole number")
+        self._payload(campaign, *row)
 
     def _stored(self, campaign: int, rows: Any) -> Iterator[StoredEvent]:
         for seq, cmd, typ, ver, payload, created in rows:
