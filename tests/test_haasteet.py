@@ -5,10 +5,13 @@ Finnish aliases, odds, undo and exact replay. Every expected number is worked ou
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from playing import ok, refused
 from solo.journal import Journal
+from solo.rules.haasteet.director import CREATURES
 from solo.session import Session
 
 SAMMY = "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2"
@@ -299,6 +302,7 @@ def test_the_solo_director_tells_clues_complications_and_the_fight_from_haasteet
 
 
 def test_improvised_scenes_bring_opponents_and_horrors_the_rules_test(tmp_path):
+    """A horror that can fight (a ghoul feeding) comes on the board as the Wide Shot names it."""
     kinds = set()
     for seed in range(1, 13):
         solo = Session(Journal(tmp_path / f"s{seed}.sqlite"), director_peril=True)
@@ -308,13 +312,19 @@ def test_improvised_scenes_bring_opponents_and_horrors_the_rules_test(tmp_path):
         sammy = solo.status()["characters"]["Sammy"]
         if sammy["shocks_this_session"]:
             kinds.add("shock")
-            shock, = opened["director"]
+            shock, = [m for m in opened["director"] if m["move"] == "Shock"]
+            rest = [m for m in opened["director"] if m["move"] != "Shock"]
             assert shock["move"] == "Shock" and shock["rolled"] and "Then:" in str(opened["narration"])
-        if solo.status()["enemies"]:
+            horror = re.search(r"Then: ([^.]+)\.", str(opened["narration"]))
+            assert horror and len(rest) == (1 if CREATURES.search(horror[1]) else 0), opened["director"]
+            if rest:  # a horror that can fight comes on the board by the name the Wide Shot gives it
+                kinds.add("horror on the board")
+                assert horror[1][0].upper() + horror[1][1:] in solo.status()["enemies"]
+        elif solo.status()["enemies"]:
             kinds.add("opponent")
             assert "In the way:" in str(opened["narration"])
         assert solo.verify()["ok"]
-    assert kinds == {"shock", "opponent"}
+    assert kinds == {"shock", "opponent", "horror on the board"}
 
 
 def test_ready_made_investigators_join_and_the_rules_topics_name_the_sections(game):

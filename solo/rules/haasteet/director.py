@@ -15,6 +15,7 @@ on a character.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,9 @@ REQUIRED_TABLES = (
     "oracle_events.event", "oracle_events.focus", "treasure.find",
 )
 SHOCK_RATINGS = (2, 3, 4)
+# horrors (shock.toml) that are beings able to fight, not sights: a Wide Shot that names one brings it on the board
+CREATURES = re.compile(r"\b(ghouls?|walking corpse|ghost|deep ones?|sorcerer|servant|shape|sleeper|shadow|"
+                       r"winged horrors|man with|child that|monster|thing under|thing beneath|mother of)\b")
 
 
 class HaasteetNarrator(OracleNarrator):
@@ -157,6 +161,9 @@ class HaasteetDirector:
                 shot = shot.model_copy(update={"text": f"{shot.text} Then: {source}."})
                 out.solo_moves += [rc.Shock(character=p, source=source, rating=rating) for p in people]
                 out.tell_moves = True
+                name = source[0].upper() + source[1:]
+                if CREATURES.search(source) and not after.taken(name):  # a horror named is on the board
+                    out.proposals.append(rc.AddEnemy(name=name, strengths={"tenacity": 2, "daring": 1}))
         elif roll >= 3 and "opponents.human" in n.tables:  # an opponent steps in
             kind = "monster" if roll == 4 and "opponents.monster" in n.tables else "human"
             name = n.tables.draw(f"opponents.{kind}", rng, scene=n.scene).entry.text
