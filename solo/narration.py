@@ -182,7 +182,9 @@ class OracleNarrator:
             told = moved
         elif stage.repeats(told.text) and not told.peril:
             told = self.moved(told, stage, rng, success=success)
-        return told if success else told.model_copy(update={"text": stage.bound(told.text, placed)})
+        if success and not placed:
+            return told
+        return told.model_copy(update={"text": stage.bound(told.text, placed, success)})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared

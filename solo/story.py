@@ -437,12 +437,9 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
             absent = tuple(dict.fromkeys(p.name for leg in adventure.legs for s in leg.scenes for p in s.npcs
                                          if p.name not in people and p.name not in cast))
     over = story is not None and story.over(progress, where)
-    if over and story is not None:  # the adventure has ended: its people and foes are off stage
-        of_it = {p.name for leg in story.adventure.legs for s in leg.scenes for p in s.npcs}
-        of_it |= {str(f.get("name")) for leg in story.adventure.legs for s in leg.scenes for f in s.enemies}
+    if over:  # the adventure has ended: its people and foes (all brought on while it ran) are off stage
         absent = tuple(dict.fromkeys((*absent, *people)))
-        people = ()
-        foes = tuple(f for f in foes if f not in of_it) if foes is not None else ()
+        people, foes = (), ()
     last = last or {}
     action = Action(actor=last.get("actor"), action=verb_phrase(last), target=last.get("target"),
                     success=last.get("success"))

@@ -440,7 +440,10 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     done = playing.model_copy(update={"outcome": "success", "ended": True})
     assert story.over(done, where)
     over = scene_model(status, done, story, where, last={"actor": "Nara", "action": "navigate", "success": False})
-    assert over.over and over.stage.people == () and over.stage.foes == ("A stray dog",)
+    assert over.over and over.stage.people == () and over.stage.foes == ()
+    burning = over.model_copy(update={"tags": frozenset({"fire", "outdoors"})})
+    assert not any(m.startswith(("fire", "success_fire")) for m in burning.moves() + burning.moves(success=True))
+    assert "fire" in burning.model_copy(update={"over": False}).moves()
     assert all(p.name in over.absent for p in last.npcs)
     assert "The adventure is over: its people and foes are off stage" in over.lines()
     if len(legs) > 1 or len(legs[0].scenes) > 1:  # an earlier scene ended is not the end of the adventure

@@ -298,11 +298,12 @@ class SceneModel(BaseModel):
         """Whether a table entry's text may be told here (``clash`` and ``roles_clash`` say nothing)."""
         return self.clash(text) is None and (context is None or self.roles_clash(text, context) is None)
 
-    def bound(self, text: str, placed: bool = False) -> str:
+    def bound(self, text: str, placed: bool = False, success: bool = False) -> str:
         """A consequence told of what was just done: ``text`` as it stands when it tells the action
         just typed (or, none typed, names the actor or someone on stage), else led by the actor and
         the action ("Nara tries to climb the wall: ..."): a harm is told of what brought it on. ``placed``:
-        the lead names the scene's place too (a stock line that binds nothing else of the scene)."""
+        the lead names the scene's place too (a stock line that binds nothing else of the scene); ``success``:
+        the lead tells the action done ("Nara manages to climb the wall in the mill: ...")."""
         actor, action = self.last.actor, (self.last.action or "").strip().rstrip(".")
         if not actor:
             return text
@@ -310,7 +311,7 @@ class SceneModel(BaseModel):
             return text
         if not action and any(name in text for name in (actor, *self.named())):
             return text
-        lead = f"{actor} tries to {action}" if action else actor
+        lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
         if placed and action and self.place and _gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
@@ -336,7 +337,8 @@ class SceneModel(BaseModel):
         if not self.last.actor or not self.last.action:
             return []
         s = self.stage
-        bound = [*sorted(self.settings), *(["foe"] if s.foes else []), *(["person"] if s.people else []),
+        settings = () if self.over else sorted(self.settings)  # the adventure over, its fire or storm is spent
+        bound = [*settings, *(["foe"] if s.foes else []), *(["person"] if s.people else []),
                  *(["obstacle"] if s.obstacles else [])]
         if success:
             return [f"success_{k}" for k in bound] or ["success"]
