@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import JournalConflict, JournalDamage, JournalError
+from .quick import FIRST_DAMAGE, HEAD
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -162,6 +163,18 @@ def _m005_campaign_adventures(db: Store) -> None:
         db.execute("ALTER TABLE campaigns ADD COLUMN adventure TEXT")  # the adventure file, as JSON
 
 
+def _m006_status_views(db: Store) -> None:
+    """A campaign's ``status --json`` as of its head, kept with every command (``solo.quick`` reads it)."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS status_views (
+            campaign INTEGER PRIMARY KEY REFERENCES campaigns(id),
+            command INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            created TEXT NOT NULL)"""
+    )
+
+
 Migration = tuple[str, Callable[[Store], None]]
 
 MIGRATIONS: list[Migration] = [
@@ -170,6 +183,7 @@ MIGRATIONS: list[Migration] = [
     ("003_full_text_search", _m003_full_text_search),
     ("004_snapshots", _m004_snapshots),
     ("005_campaign_adventures", _m005_campaign_adventures),
+    ("006_status_views", _m006_status_views),  # solo.quick.SCHEMA names these migrations
 ]
 
 
@@ -358,11 +372,7 @@ class Journal:
     # the event stream -----------------------------------------------------------
 
     def head(self, campaign: int) -> Head:
-        row = self.db.execute(
-            "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign = ?),"
-            " (SELECT COALESCE(MAX(id), 0) FROM commands WHERE campaign = ?)",
-            [campaign, campaign],
-        ).fetchone()
+        row = self.db.execute(HEAD, [campaign, campaign]).fetchone()
         return Head(seq=row[0], command=row[1])
 
     def append(self, campaign: int, expected: Head, line: str, kind: str, events: Sequence[dict[str, Any]]) -> Head:
@@ -412,9 +422,7 @@ class Journal:
         """``JournalDamage`` for the campaign's first event whose payload is not a JSON object (one
         pass of SQLite's own JSON reader: a campaign that cannot be read fails when it opens, whether
         or not a snapshot lies past the damage)."""
-        row = self.db.execute("SELECT seq, command, payload FROM events WHERE campaign = ?"
-                              " AND (json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
-                              [campaign]).fetchone()
+        row = self.db.execute(FIRST_DAMAGE, [campaign]).fetchone()
         if row is not None:
             self._payload(campaign, *row)
 
@@ -492,6 +500,15 @@ class Journal:
         self.db.execute(
             "INSERT OR REPLACE INTO snapshots (campaign, command, seq, state, created) VALUES (?, ?, ?, ?, ?)",
             [campaign, head.command, head.seq, json.dumps(state), self.clock()],
+        )
+
+    def save_status(self, campaign: int, head: Head, status: dict[str, Any]) -> None:
+        """Inside a command's transaction: the campaign's ``status --json`` as of ``head``, as the
+        command line prints it; a one-shot ``status --json`` prints it while ``head`` is the journal's
+        (``solo.quick``), and folds the events otherwise."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO status_views (campaign, command, seq, status, created) VALUES (?, ?, ?, ?, ?)",
+            [campaign, head.command, head.seq, json.dumps(status), self.clock()],
         )
 
     def snapshots(self, campaign: int) -> Iterator[tuple[Head, Any]]:
