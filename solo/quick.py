@@ -122,7 +122,7 @@ def shipped(rules: str) -> bool:
 
 def quick_status(argv: list[str]) -> bool:
     """Print the kept ``status --json`` when ``argv`` asks for it and it is current; whether it was printed."""
-    if os.environ.get("SOLO_SLOW_STATUS"):  # the tests' way to compare with the folded status
+    if os.environ.get("SOLO_SLOW_STATUS"):  # tests and bench/startup.py: the folded status, to compare
         return False
     try:
         path = journal_path(argv)
