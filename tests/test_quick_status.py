@@ -190,3 +190,11 @@ def test_the_slow_path_answers_where_the_view_cannot(tmp_path: Path) -> None:
         conn.execute("UPDATE status_views SET status = '{damaged'")
     fast, slow = solo(db, "status", "--json"), solo(db, "status", "--json", slow=True)
     assert fast.returncode == 0 and fast.stdout == slow.stdout and json.loads(fast.stdout)["rules"] == "enigma"
+
+
+def test_the_language_changes_no_byte_of_it(tmp_path: Path) -> None:
+    """`--lang fi` shows Haasteet's messages in Finnish; its JSON, kept or folded, stays the same."""
+    db = tmp_path / "j.sqlite"
+    played(db, *PLAYS["haasteet"])
+    fast, slow = solo(db, "--lang", "fi", "status", "--json"), solo(db, "--lang", "fi", "status", "--json", slow=True)
+    assert fast.returncode == slow.returncode == 0 and fast.stdout == slow.stdout == solo(db, "status", "--json").stdout
