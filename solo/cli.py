@@ -224,7 +224,8 @@ def _model_failure(outcome: Outcome, number: int | None = None) -> None:
     """A model that could not tell (a server refused, stalled...): one line on stderr for the command."""
     failure = (outcome.result or {}).get("model_failure")
     if failure:
-        print(f"{'' if number is None else f'line {number}: '}{inert(str(failure))}", file=sys.stderr)
+        where = "" if number is None else f"line {number}: "  # the script's line number: ours
+        print(where + inert(str(failure)), file=sys.stderr)
 
 
 def _console() -> InertConsole:

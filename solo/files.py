@@ -14,6 +14,7 @@ the file it points at is replaced.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -67,6 +68,18 @@ def _is_database(path: Path) -> bool:
         return False
 
 
+_WHAT_TO_DO = {errno.ENOTDIR: "a part of the path is a file, not a folder: pick another path",
+               errno.ENAMETOOLONG: "pick a shorter name", errno.EACCES: "pick a folder you may write in",
+               errno.EPERM: "pick a folder you may write in", errno.EROFS: "pick a folder you may write in",
+               errno.ENOSPC: "free some space or pick another disk"}
+
+
+def cannot_write(shown: str, exc: OSError) -> JournalError:
+    """The one-line error for a file that cannot be written: the system's reason and what to do."""
+    return JournalError(f"cannot write {shown}: {exc.strerror or exc}; "
+                        f"{_WHAT_TO_DO.get(exc.errno or 0, 'pick another path')}")
+
+
 def check_target(path: Path, journal_path: str, force: bool) -> Path:
     """The file to write for the target ``path`` (a symlink's target), or ``JournalError`` saying
     why not and what to do."""
@@ -84,7 +97,7 @@ def check_target(path: Path, journal_path: str, force: bool) -> Path:
                                "create it or pick another path") from None
         return real
     except OSError as exc:
-        raise JournalError(f"cannot write {shown}: {exc.strerror}") from None
+        raise cannot_write(shown, exc) from None
     if stat.S_ISDIR(found.st_mode):
         raise JournalError(f"{shown} is a folder: give a file name inside it, e.g. {shown.rstrip('/')}/campaign.md")
     if not stat.S_ISREG(found.st_mode):
@@ -106,7 +119,7 @@ def write_atomically(path: Path, pieces: Iterable[str], journal_path: str, *, fo
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name[:60]}.", suffix=".part", dir=target.parent)
     except OSError as exc:
-        raise JournalError(f"cannot write {str(path)[:80]}: {exc.strerror}") from None
+        raise cannot_write(str(path)[:80], exc) from None
     try:
         with os.fdopen(fd, "wb") as out:
             for piece in pieces:
@@ -122,7 +135,7 @@ def write_atomically(path: Path, pieces: Iterable[str], journal_path: str, *, fo
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        raise JournalError(f"cannot write {str(path)[:80]}: {exc.strerror or exc}") from None
+        raise cannot_write(str(path)[:80], exc) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)

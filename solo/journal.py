@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import JournalConflict, JournalDamage, JournalError
-from .quick import FIRST_DAMAGE, HEAD
+from .quick import HEAD, damage
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -419,12 +419,14 @@ class Journal:
         return payload
 
     def first_damage(self, campaign: int) -> None:
-        """``JournalDamage`` for the campaign's first event whose payload is not a JSON object (one
-        pass of SQLite's own JSON reader: a campaign that cannot be read fails when it opens, whether
+        """``JournalDamage`` for the campaign's first event whose payload is not a JSON object or
+        whose numbers are not whole numbers, else the first of its events missing, else its first
+        command, note or narration whose command number is not a whole number (``solo.quick.damage``:
+        one pass of SQLite's own readers: a campaign that cannot be read fails when it opens, whether
         or not a snapshot lies past the damage)."""
-        row = self.db.execute(FIRST_DAMAGE, [campaign]).fetchone()
-        if row is not None:
-            self._payload(campaign, *row)
+        found = damage(self.db.conn, campaign)
+        if found is not None:
+            raise self.damage(campaign, *found)
 
     def _stored(self, campaign: int, rows: Any) -> Iterator[StoredEvent]:
         for seq, cmd, typ, ver, payload, created in rows:

@@ -107,6 +107,18 @@ class Ledger:
             raise self.journal.damage(campaign, where, f"its {kind!r} payload is of the wrong shape"
                                       + (f" (at {field[:60]})" if field else "")) from None
 
+    def first_damage(self, campaign: int) -> JournalError | None:
+        """The first damaged row of ``campaign`` found by reading every event whole (a payload that
+        is not JSON, numbers that are not whole, a payload of the wrong shape), or None. A full pass:
+        asked only when a command failed in a way the rules never fail, to name the damage behind it."""
+        try:
+            self.journal.first_damage(campaign)
+            for stored in self.journal.iter_events(campaign):
+                self.decode(stored.type, stored.payload, campaign, _where(stored))
+        except JournalError as exc:
+            return exc
+        return None
+
     def events_folded(self, campaign: int, *, after_command: int = 0, upto: int | None = None,
                       undone: dict[int, int]) -> Iterator[tuple[StoredEvent, Event]]:
         """The stored events that fold (the commands not undone, up to ``upto``), each decoded."""
@@ -193,6 +205,8 @@ class Ledger:
 
         damaged = [c for c, data in kept if data is None]
         problems += [f"the snapshot at command {c} is damaged (it does not parse)" for c in sorted(damaged)]
+        problems += [f"the snapshot at command {c} is damaged (it is not a table of state)"  # no solo wrote it
+                     for c, data in sorted(kept, key=lambda k: k[0]) if data is not None and not isinstance(data, dict)]
         for stored, event in self.events_folded(campaign, undone=undone):
             check_through(stored.command - 1)
             folded = self.step_stored(folded, campaign, stored, event)

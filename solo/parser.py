@@ -9,6 +9,7 @@ Nothing else in the engine reads command text.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from typing import Any, Literal
 
@@ -601,7 +602,8 @@ ORACLE_EXTENDED = {"scene start": "--check", "scene end": "--chaos"}
 def _with_oracle(spec: Spec, tokens: list[str], alias: str) -> Any:
     """A system's `scene start [--check N]` or `scene end [--chaos up|down|same]`: the kernel's option
     taken out, the rest parsed by the system's grammar, the two wrapped together (nothing added: the
-    system's command as it is)."""
+    system's command as it is). A refusal's usage names the kernel's option too."""
+    spec = dataclasses.replace(spec, usage=usage_line(spec))
     flag = ORACLE_EXTENDED[spec.name]
     rest: list[str] = []
     value: str | None = None

@@ -23,11 +23,9 @@ import sys
 SCHEMA = ("001_initial", "002_narration_and_model_calls", "003_full_text_search", "004_snapshots",
           "005_campaign_adventures", "006_status_views")
 CURRENT = "current_campaign"  # the setting naming the current campaign (solo.session)
-# a campaign's head (its last event and command), and its first event that is not a JSON object (solo.journal)
+# a campaign's head: its last event and its last command (solo.journal)
 HEAD = ("SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign = ?),"
         " (SELECT COALESCE(MAX(id), 0) FROM commands WHERE campaign = ?)")
-FIRST_DAMAGE = ("SELECT seq, command, payload FROM events WHERE campaign = ?"
-                " AND (json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1")
 LANGUAGES = ("en", "fi")  # solo.i18n.LANGUAGES: JSON is the same in every one
 WITH_VALUE = ("--db", "--model", "--llm-url", "--llm-api", "--lang")
 
@@ -99,8 +97,8 @@ def kept_status(path: str) -> str | None:
         view = conn.execute("SELECT seq, command, status FROM status_views WHERE campaign = ?", [campaign]).fetchone()
         if view is None or (view[0], view[1]) != tuple(head):
             return None
-        if conn.execute(FIRST_DAMAGE, [campaign]).fetchone():
-            return None  # a damaged event: the command line names it
+        if damage(conn, campaign) is not None:
+            return None  # a damaged campaign: the command line names the damage
         try:
             status = json.loads(view[2])
         except (ValueError, TypeError, RecursionError):
@@ -110,6 +108,42 @@ def kept_status(path: str) -> str | None:
         return json.dumps(status)
     finally:
         conn.close()
+
+
+def damage(conn: sqlite3.Connection, campaign: int) -> tuple[str, str] | None:
+    """Where and why ``campaign`` cannot be read (``Journal.first_damage`` says it): its first event whose
+    payload is not a JSON object or whose numbers are not whole numbers, else the first of its events
+    missing, else its first command, note or narration whose command number is not a whole number;
+    None when it is whole. One pass of SQLite's own readers."""
+    row = conn.execute("SELECT seq, command, payload FROM events WHERE campaign = ?"
+                       " AND (typeof(seq) != 'integer' OR typeof(command) != 'integer'"
+                       " OR json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
+                       [campaign]).fetchone()
+    if row is None:
+        count, last = conn.execute("SELECT COUNT(*), MAX(seq) FROM events WHERE campaign = ?", [campaign]).fetchone()
+        if count != (last or 0):  # events are numbered 1, 2, 3... with no gap: one was taken out
+            gap = conn.execute("SELECT MIN(seq) + 1 FROM events AS e WHERE campaign = ? AND NOT EXISTS"
+                               " (SELECT 1 FROM events WHERE campaign = e.campaign AND seq = e.seq + 1)"
+                               " AND seq < ?", [campaign, last]).fetchone()[0]
+            first = conn.execute("SELECT MIN(seq) FROM events WHERE campaign = ?", [campaign]).fetchone()[0]
+            return f"event {1 if first > 1 else gap}", "it is missing"
+        for table, column in (("commands", "id"), ("notes", "command"), ("narrations", "command")):
+            found = conn.execute(f"SELECT rowid FROM {table} WHERE campaign = ? AND typeof({column}) != 'integer'"
+                                 " LIMIT 1", [campaign]).fetchone()
+            if found is not None:
+                return f"row {found[0]} of its {table}", f"its {column} is not a whole number"
+        return None
+    seq, command, text = row
+    if not isinstance(seq, int) or not isinstance(command, int):
+        return (f"event {str(seq)[:20]!r} (command {str(command)[:20]!r})",
+                "its number or its command's is not a whole number")
+    try:
+        payload = json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return f"event {seq} (command {command})", "its payload is not valid JSON"
+    if not isinstance(payload, dict):
+        return f"event {seq} (command {command})", "its payload is not a JSON object"
+    return None  # SQLite's reader refused what Python's reads: read as the fold reads it
 
 
 def shipped(rules: str) -> bool:

@@ -194,8 +194,11 @@ class Session:
         ledger = Ledger(self.journal, system)
         self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
-        story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
-                      chapter_word=system.chapter_word) if campaign.adventure else None
+        try:
+            story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
+                          chapter_word=system.chapter_word) if campaign.adventure else None
+        except ValueError:  # pydantic's ValidationError: the adventure stored with the campaign is damaged
+            raise self.journal.damage(campaign.id, "the adventure stored with it", "it does not read") from None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
         if self.model is not None:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
@@ -284,6 +287,16 @@ class Session:
             with contextlib.suppress(SoloError, sqlite3.Error, OSError):  # the journal is whole; resync from it if it reads
                 self.reload()
             return Outcome(line=line, ok=False, error=storage_message(exc, self.journal.path), kind=kind)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            # what reads stored rows as they are (a recap, an export) met one the rules never wrote: name the
+            # damaged row if there is one (nothing was written); with none, it is a bug and stays one
+            campaign = self.campaign
+            damage = self.ledger.first_damage(campaign.id) if campaign is not None else None
+            if campaign is None or damage is None:
+                raise
+            self.campaign = None  # nothing more is written over the damage: the campaign's commands fail naming it
+            self.unavailable = f"the current campaign {campaign.name!r} cannot be read: {damage}"
+            return Outcome(line=line, ok=False, error=str(damage), kind=kind)
         if isinstance(command, parser.Replay) and not result.get("ok", True):  # damage found: the line fails
             differences = [str(d) for d in result.get("differences") or ["a difference"]]
             shown = "; ".join(differences[:4]) + (f"; and {len(differences) - 4} more" if len(differences) > 4 else "")

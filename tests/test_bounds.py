@@ -156,3 +156,27 @@ def test_pc_pregen_of_a_file_that_slipped_past_is_one_line(tmp_path, monkeypatch
     outcome = session.execute(f"pc pregen {data['pregens'][0]['name']}")
     assert not outcome.ok and outcome.error and "\n" not in outcome.error
     session.journal.close()
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value that is neither a table nor a list in ``value``."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in leaves(v, (*path, i))]
+    return [path]
+
+
+# each field once: the paths into the first item of every list (the others are of the same kinds)
+LEAVES = [(name, path) for name, data in FILES.items() for path in leaves(data)
+          if all(p == 0 for p in path if isinstance(p, int))]
+
+
+def test_a_value_of_any_wrong_type_in_any_field_is_a_result_or_one_line(tmp_path):
+    """Every field of every file format given a list, a table or a number where the file has
+    something else: `campaign validate` answers (never an internal error), a refusal on one line."""
+    assert len(LEAVES) > 100
+    for name, path in LEAVES:
+        for value in (["a"], {"x": 1}, 7):
+            outcome = validate(tmp_path, name, put(FILES[name], path, value))  # an internal error raises here
+            assert outcome.ok or "\n" not in (outcome.error or ""), (name, shown(path), outcome.error)

@@ -262,3 +262,132 @@ def test_damage_is_contained_on_every_system(tmp_path, rules, payload):
         ok(again, line)
     assert not (tmp_path / "h.md").exists()
     again.journal.close()
+
+
+def _hurt_and_kept(tmp_path: Path, rules: str) -> tuple[Path, int]:
+    """A journal with campaign Keep and campaign Hurt of ``rules`` (its events past a snapshot);
+    returns the file and Hurt's id."""
+    from test_machines import CAMPAIGN_OPTIONS, OPENINGS
+    from solo.kernel.registry import installed
+
+    db = tmp_path / "j.db"
+    session = Session(Journal(db), seed_source=lambda: 3, base_dir=tmp_path)
+    ok(session, "campaign new Keep --seed 3")
+    options = CAMPAIGN_OPTIONS.get(rules, "").format(data=installed()[rules].data)
+    ok(session, f"campaign new Hurt --rules {rules} --seed 3 {options}".strip())
+    for line in (*OPENINGS[rules], "note one", "ask Is the gate shut? likely --dice 3,4", "note two",
+                 "ask Is anyone there? --dice 2,5"):
+        ok(session, line)
+    assert session.campaign is not None
+    hurt = session.campaign.id
+    ok(session, "campaign use Keep")
+    session.journal.close()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM snapshots WHERE campaign = ?", [hurt]).fetchone()[0] >= 1
+    return db, hurt
+
+
+def _contained(tmp_path: Path, db: Path, hurt: int) -> list[str]:
+    """Every command on the damaged campaign is a result or one line naming it, and once one has
+    named the damage nothing more is written to the campaign; the other campaign plays on. The
+    errors met."""
+    session = Session(Journal(db), base_dir=tmp_path)
+
+    def rows() -> int:
+        with sqlite3.connect(db) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM commands WHERE campaign = ?", [hurt]).fetchone()[0])
+
+    errors: list[str] = []
+    shut_at = None
+    for line in ("campaign use Hurt", "status", "recap", "log", "export md h.md", "note over the damage",
+                 "tell over the damage", "replay --verify"):
+        outcome = session.execute(line)  # an internal error raises here
+        if not outcome.ok:
+            error = outcome.error or ""
+            assert "\n" not in error and "'Hurt'" in error and str(db) in error, (line, error)
+            errors.append(error)
+            shut_at = rows() if shut_at is None else shut_at
+        assert shut_at is None or rows() == shut_at, line
+    ok(session, "campaign use Keep")
+    for line in ("status", "note on", "export md k.md", "replay --verify", "recap"):
+        ok(session, line)
+    session.journal.close()
+    return errors
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+def test_payloads_of_the_wrong_shape_past_a_snapshot_are_named_and_written_over_by_nothing(tmp_path, monkeypatch,
+                                                                                            rules):
+    """Every event of the campaign but its first keeps only its type: what reads the rows as they
+    are (the recap of `campaign use`, an export) names the damage, and the campaign stays shut."""
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db, hurt = _hurt_and_kept(tmp_path, rules)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET payload = json_object('type', type, 'v', version)"
+                     " WHERE campaign = ? AND seq > 1", [hurt])
+    assert any("wrong shape" in error for error in _contained(tmp_path, db, hurt))
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+@pytest.mark.parametrize("column", ["seq", "command"])
+def test_an_event_number_that_is_not_a_whole_number_is_named(tmp_path, monkeypatch, rules, column):
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db, hurt = _hurt_and_kept(tmp_path, rules)
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE events SET {column} = 'x' WHERE campaign = ? AND seq = 2", [hurt])
+    errors = _contained(tmp_path, db, hurt)
+    assert errors and all("not a whole number" in error for error in errors), errors
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+@pytest.mark.parametrize("damage_sql", [
+    "UPDATE commands SET id = 'two' WHERE campaign = ? AND id = 2",
+    "UPDATE notes SET command = 'zz' WHERE campaign = ?",
+    "UPDATE narrations SET command = 'q' WHERE campaign = ?",
+    "UPDATE campaigns SET adventure = '{{' WHERE id = ?",
+], ids=["command-id", "note-command", "narration-command", "adventure"])
+def test_a_damaged_command_note_narration_or_adventure_row_is_named(tmp_path, monkeypatch, rules, damage_sql):
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db, hurt = _hurt_and_kept(tmp_path, rules)
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO narrations (campaign, command, task, text, source, created)"
+                     " VALUES (?, 2, 'told', 'as told', 'player', '2026-01-01')", [hurt])
+        assert conn.execute(damage_sql, [hurt]).rowcount >= 1
+    assert _contained(tmp_path, db, hurt)
+    with sqlite3.connect(db) as conn:  # the damaged campaign current when solo starts
+        conn.execute("UPDATE settings SET value = ? WHERE key = 'current_campaign'", [str(hurt)])
+    for args in (["replay", "--verify"], ["status"], ["recap"]):
+        done = solo(*args, db=db, cwd=tmp_path)
+        no_internal_error(done)
+        assert done.returncode == 1 and "'Hurt'" in done.stdout + done.stderr, (args, done.stdout + done.stderr)
+
+
+@pytest.mark.parametrize(("target", "advice"), [("plain/x.md", "not a folder"), ("n" * 300 + ".md", "shorter name")])
+def test_an_export_the_file_system_refuses_says_what_to_do(played, tmp_path, target, advice):
+    session, _ = played
+    (tmp_path / "plain").write_text("a file")
+    outcome = session.execute(f"export md {tmp_path / target}")
+    assert not outcome.ok and advice in (outcome.error or "") and "\n" not in (outcome.error or ""), outcome.error
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+@pytest.mark.parametrize("which", ["MIN", "MEDIAN"])
+def test_a_missing_event_is_named_and_nothing_is_written_after_it(tmp_path, monkeypatch, rules, which):
+    """An event taken out of the journal (the first, or one in the middle) shuts its campaign where
+    it played on and took new commands over the gap."""
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db, hurt = _hurt_and_kept(tmp_path, rules)
+    with sqlite3.connect(db) as conn:
+        seqs = [s for (s,) in conn.execute("SELECT seq FROM events WHERE campaign = ? ORDER BY seq", [hurt])]
+        gone = seqs[0] if which == "MIN" else seqs[len(seqs) // 2]
+        conn.execute("DELETE FROM events WHERE campaign = ? AND seq = ?", [hurt, gone])
+    errors = _contained(tmp_path, db, hurt)
+    assert errors and all(f"event {gone}, it is missing" in error for error in errors), errors

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from playing import ok
+from playing import ok, refused
 from solo.journal import Journal
 from solo.session import Session
 
@@ -154,3 +154,62 @@ def test_every_formatted_message_the_cli_and_the_repl_print_passes_through_inert
                     if not (named or own):
                         unfiltered.append(f"{Path(module.__file__).name}:{value.lineno}: {ast.unparse(inner)}")
     assert not unfiltered, unfiltered
+
+
+@pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha"])
+def test_a_refused_scene_start_or_end_shows_the_mythic_option_in_its_usage(session, rules):
+    """The Mythic oracle's `--check` and `--chaos` are in the usage a refusal prints, as in `help`."""
+    ok(session, f"campaign new Usage --rules {rules} --seed 1 --oracle mythic")
+    for line, option in (("scene start --check 11", "[--check N]"), ("scene start X --check", "[--check N]"),
+                         ("scene end success --chaos sideways", "[--chaos up|down|same]")):
+        error = refused(session, line, "usage:")
+        assert option in error, error
+
+
+@pytest.mark.parametrize(("rules", "name"), [("enigma", "first_adventure.toml"), ("rhun", "rhun_salt_and_ash.toml"),
+                                             ("haasteet", "haasteet_the_drowned_bell.toml"),
+                                             ("alpha", "alpha_the_salt_road_toll.toml")])
+@pytest.mark.parametrize("wide_shot", ["", None], ids=["empty", "absent"])
+def test_an_adventure_scene_without_a_written_wide_shot_opens_with_a_drawn_one(tmp_path, session, rules, name,
+                                                                                 wide_shot):
+    """A scene's `wide_shot` is optional: without one (or an empty one) the scene opens with one
+    drawn from the tables, on every system with adventures."""
+    import tomllib
+
+    from solo.adventure import shipped_adventures
+    from test_bounds import toml
+
+    data = tomllib.loads(shipped_adventures()[name].read_text(encoding="utf-8"))
+    for leg in data["legs"]:
+        for scene in leg["scenes"]:
+            scene.pop("wide_shot", None)
+            if wide_shot is not None:
+                scene["wide_shot"] = wide_shot
+    path = tmp_path / name
+    path.write_text(toml(data), encoding="utf-8")
+    ok(session, f"campaign validate {path}")
+    ok(session, f"campaign new Open --from {path} --seed 2")
+    started = ok(session, "scene start")
+    assert '"task": "wide_shot"' in json.dumps(started)
+    assert ok(session, "replay --verify")["ok"]
+
+
+@pytest.mark.parametrize("state", ["[1]", "7", '"text"', "null"])
+def test_replay_verify_fails_on_a_snapshot_that_is_not_a_table(tmp_path, monkeypatch, state):
+    """A snapshot that parses but is no table of state (no version of solo writes one) is damage:
+    `replay --verify` names it and exits non-zero; loading passes over it as over any stale cache."""
+    import solo.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
+    db = tmp_path / "j.db"
+    session = Session(Journal(db), seed_source=lambda: 3)
+    for line in ("campaign new Quay --seed 3", "pc add Nara --knack climbing", "note one"):
+        ok(session, line)
+    session.journal.close()
+    with sqlite3.connect(db) as conn:
+        command = conn.execute("SELECT MIN(command) FROM snapshots").fetchone()[0]
+        conn.execute("UPDATE snapshots SET state = ? WHERE command = ?", [state, command])
+    done = solo("replay", "--verify", db=db)
+    no_internal_error(done)
+    assert done.returncode == 1 and f"snapshot at command {command} is damaged" in done.stdout + done.stderr
+    assert solo("status", db=db).returncode == 0

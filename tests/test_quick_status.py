@@ -198,3 +198,14 @@ def test_the_language_changes_no_byte_of_it(tmp_path: Path) -> None:
     played(db, *PLAYS["haasteet"])
     fast, slow = solo(db, "--lang", "fi", "status", "--json"), solo(db, "--lang", "fi", "status", "--json", slow=True)
     assert fast.returncode == slow.returncode == 0 and fast.stdout == slow.stdout == solo(db, "status", "--json").stdout
+
+
+@pytest.mark.parametrize("fault", ["DELETE FROM events WHERE seq = 2", "UPDATE events SET seq = 'two' WHERE seq = 2",
+                                   "UPDATE commands SET id = 1.5 WHERE id = 1"])
+def test_a_campaign_the_journal_cannot_read_is_left_to_the_command_line(tmp_path: Path, fault: str) -> None:
+    path = tmp_path / "j.sqlite"
+    played(path, *PLAYS["enigma"])
+    same(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute(fault)
+    assert quick.kept_status(str(path)) is None and folded(path) is None  # the command line names the damage

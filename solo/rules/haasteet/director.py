@@ -134,9 +134,12 @@ class HaasteetDirector:
         if story.scene is not None and story.story is not None:
             if event.scene > 1:
                 out.narrations.append(story.story.scene_opening(story.scene))
-            out.narrations.append(story.story.wide_shot(story.scene, None))
+            people = [c.name for c in after.characters if not c.dead]  # a scene with no written opening: one drawn
+            drawn = None if story.scene.wide_shot else n.wide_shot(rng, story.scene.title,
+                                                                   rng.choice(people) if people else "you")
+            out.narrations.append(story.story.wide_shot(story.scene, drawn))
             out.proposals += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
-                               for f in story.scene.enemies if not after.taken(str(f["name"]))]
+                              for f in story.scene.enemies if not after.taken(str(f["name"]))]
             out.tell_moves = bool(out.proposals)
             return
         if event.scene > 1:

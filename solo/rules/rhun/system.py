@@ -244,7 +244,7 @@ def check_adventure(adventure: Adventure) -> None:
                     raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (a Challenge has {', '.join(sorted(allowed))})")
                 if not isinstance(foe.get("name"), str) or not foe["name"].strip():
                     raise ValueError(f"{where}.name: a Challenge needs a name")
-                if foe.get("tier") not in TIERS:
+                if not isinstance(foe.get("tier"), str) or foe["tier"] not in TIERS:
                     raise ValueError(f"{where}.tier: one of {', '.join(TIERS)}, not {foe.get('tier')!r}")
                 if not isinstance(foe.get("sentient", False), bool) or not isinstance(foe.get("tactics", ""), str):
                     raise ValueError(f"{where}: sentient is true or false and tactics is text")
