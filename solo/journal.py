@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import JournalConflict, JournalDamage, JournalError
+from . import __version__
 from .quick import HEAD, damage
 
 if TYPE_CHECKING:
@@ -171,6 +172,7 @@ def _m006_status_views(db: Store) -> None:
             command INTEGER NOT NULL,
             seq INTEGER NOT NULL,
             status TEXT NOT NULL,
+            solo TEXT NOT NULL,
             created TEXT NOT NULL)"""
     )
 
@@ -507,10 +509,11 @@ class Journal:
     def save_status(self, campaign: int, head: Head, status: dict[str, Any]) -> None:
         """Inside a command's transaction: the campaign's ``status --json`` as of ``head``, as the
         command line prints it; a one-shot ``status --json`` prints it while ``head`` is the journal's
-        (``solo.quick``), and folds the events otherwise."""
+        (``solo.quick``) and this version of solo wrote it, and folds the events otherwise."""
         self.db.execute(
-            "INSERT OR REPLACE INTO status_views (campaign, command, seq, status, created) VALUES (?, ?, ?, ?, ?)",
-            [campaign, head.command, head.seq, json.dumps(status), self.clock()],
+            "INSERT OR REPLACE INTO status_views (campaign, command, seq, status, solo, created)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [campaign, head.command, head.seq, json.dumps(status), __version__, self.clock()],
         )
 
     def snapshots(self, campaign: int) -> Iterator[tuple[Head, Any]]:

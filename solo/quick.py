@@ -5,11 +5,12 @@ the same transaction, with the head it is true of (``Journal.save_status``). A o
 ``status --json`` opens the journal read-only with ``sqlite3`` alone, finds the current campaign and its
 head as ``Session`` does, and prints the stored status when it is that head's, so it starts without
 pydantic and the rule systems (``bench/startup.py`` measures it). In every other case (another command
-or option, a model asked for, a journal of another schema, no view, a stale or damaged one, a damaged
-event, a rule system not shipped with solo, any error at all) it answers nothing and the command runs
-as usual, folding the events: what it prints is always what that would print.
+or option, a model asked for, a journal of another schema, no view, a stale or damaged one, one kept by
+another version of solo, a damaged campaign, a rule system not shipped with solo, any error at all) it
+answers nothing and the command runs as usual, folding the events: what it prints is always what that
+would print.
 
-Only the standard library is imported here, and only what these few lines need.
+Only the standard library (and platformdirs, when no journal is named) is imported here.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import json
 import os
 import sqlite3
 import sys
+
+from . import __version__
 
 # the journal's migrations (solo.journal.MIGRATIONS) this view is read under; any other set: the slow path
 SCHEMA = ("001_initial", "002_narration_and_model_calls", "003_full_text_search", "004_snapshots",
@@ -94,9 +97,10 @@ def kept_status(path: str) -> str | None:
             return None
         campaign = found[0]
         head = conn.execute(HEAD, [campaign, campaign]).fetchone()
-        view = conn.execute("SELECT seq, command, status FROM status_views WHERE campaign = ?", [campaign]).fetchone()
-        if view is None or (view[0], view[1]) != tuple(head):
-            return None
+        view = conn.execute("SELECT seq, command, status, solo FROM status_views WHERE campaign = ?",
+                            [campaign]).fetchone()
+        if view is None or (view[0], view[1]) != tuple(head) or view[3] != __version__:
+            return None  # none kept, or not of this head, or by another version of solo (its status may differ)
         if damage(conn, campaign) is not None:
             return None  # a damaged campaign: the command line names the damage
         try:

@@ -108,7 +108,10 @@ def test_a_damaged_view_or_event_prints_nothing_from_the_view(tmp_path: Path, sy
         conn.execute("UPDATE status_views SET status = ?, seq = seq - 1", [kept])
     assert quick.kept_status(str(path)) is None  # a head that is not the campaign's
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE status_views SET seq = seq + 1")
+        conn.execute("UPDATE status_views SET seq = seq + 1, solo = '0.0.1'")
+    assert quick.kept_status(str(path)) is None  # kept by another version of solo: its status may read otherwise
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE status_views SET solo = ?", [quick.__version__])
     assert quick.kept_status(str(path)) == kept  # the view as it was kept
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE events SET payload = '{broken' WHERE seq = 1")
