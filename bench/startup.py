@@ -4,8 +4,9 @@
 
 Both commands run with the same interpreter, in turn (A B A B ...), and the ratio is taken pair by pair,
 so a machine that slows down or speeds up during the run moves both sides of each ratio alike; the
-figures are the medians. The journal holds one campaign (ENIGMA's first adventure, a pregen), in a
-temporary folder. Bytecode is written and used as an installed solo's is (pip compiles it on install),
+figures are the medians. The same command with ``SOLO_SLOW_STATUS=1`` (the events folded by the rules,
+as when the journal keeps no current status: solo/quick.py) is timed in each round too. The journal
+holds one campaign (ENIGMA's first adventure, a pregen), in a temporary folder. Bytecode is written and used as an installed solo's is (pip compiles it on install),
 whatever PYTHONDONTWRITEBYTECODE says here; one warm-up run of each comes first. Wall time is the
 player's wait; CPU time (user + system, the OS's accounting of the finished child) is steadier on a
 busy machine.
@@ -53,9 +54,11 @@ def main() -> None:
             timed([*solo, *line.split()], env)
         a = [*solo, "status", "--json"]
         b = [sys.executable, "-c", "pass"]
-        timed(a, env), timed(b, env)  # warm-up: bytecode written, files in the page cache
-        runs = [(timed(a, env), timed(b, env)) for _ in range(pairs)]
+        folding = {**env, "SOLO_SLOW_STATUS": "1"}  # the same command with the events folded (no kept status)
+        timed(a, env), timed(b, env), timed(a, folding)  # warm-up: bytecode written, files in the page cache
+        runs = [(timed(a, env), timed(b, env), timed(a, folding)) for _ in range(pairs)]
     wall_a, wall_b = [r[0][0] for r in runs], [r[1][0] for r in runs]
+    slow_ratio = [r[2][0] / r[1][0] for r in runs]
     cpu_a, cpu_b = [r[0][1] for r in runs], [r[1][1] for r in runs]
     wall_ratio = [x / y for x, y in zip(wall_a, wall_b)]
     cpu_ratio = [x / y for x, y in zip(cpu_a, cpu_b) if y > 0]
@@ -65,6 +68,8 @@ def main() -> None:
     print(f"  A/B wall {statistics.median(wall_ratio):5.1f}x ({min(wall_ratio):.1f}-{max(wall_ratio):.1f})")
     if cpu_ratio:
         print(f"  A/B cpu  {statistics.median(cpu_ratio):5.1f}x ({min(cpu_ratio):.1f}-{max(cpu_ratio):.1f})")
+    print(f"  folded     {statistics.median(slow_ratio):5.1f}x ({min(slow_ratio):.1f}-{max(slow_ratio):.1f})"
+          "   (wall, SOLO_SLOW_STATUS=1: the events folded, as with no status kept)")
     verdict = "within" if statistics.median(wall_ratio) <= TARGET else "over"
     print(f"  {verdict} the {TARGET:.0f}x target (wall, median of pairs)")
 

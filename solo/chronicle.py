@@ -72,12 +72,12 @@ class Chronicle:
     # reading ------------------------------------------------------------------------------
 
     def clock(self, canon: Canon | None = None) -> dict[str, Any]:
-        canon = canon or self.s.canon
+        canon = self.s.canon if canon is None else canon
         return {"clock": canon.clock, "size": CLOCK_SIZE, "stage": canon.stage, "due": canon.due}
 
-    def status(self) -> dict[str, Any]:
-        canon = self.s.canon
-        return {**self.clock(), "threads_open": len(canon.of("thread", status="open")),
+    def status(self, canon: Canon | None = None) -> dict[str, Any]:
+        canon = self.s.canon if canon is None else canon
+        return {**self.clock(canon), "threads_open": len(canon.of("thread", status="open")),
                 "people": len(canon.of("person")), "entries": len(canon.entries)}
 
     def show(self, command: parser.CanonShow) -> dict[str, Any]:

@@ -25,12 +25,13 @@ from pathlib import Path
 from .errors import SoloError
 from .i18n import set_language
 from .inert import inert
-from .journal import Journal, storage_message
 from . import ENGINE_INTRO
-from .session import Outcome, Session
+from .quick import quick_status
 
 if TYPE_CHECKING:
     from .console import InertConsole
+    from .journal import Journal
+    from .session import Outcome, Session
 
 # A one-shot command imports what it needs when it needs it: rich and the render and export stacks
 # only where something is printed through them (`status --json` prints JSON), the model stack only
@@ -112,6 +113,10 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if quick_status(sys.argv[1:] if argv is None else argv):  # `status --json` kept by the journal: printed
+        return 0
+    from .journal import Journal, storage_message  # the journal and the rules only past the quick path
+
     try:
         opts, rest = _global_options(sys.argv[1:] if argv is None else argv)
     except SoloError as exc:
@@ -199,6 +204,8 @@ def _model(opts: Options, background: bool) -> Any:
 
 
 def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = None) -> int:
+    from .session import Session
+
     session = Session(journal, model=model)
     # `solo status --json` (words) or `solo "status --json"` (one quoted line)
     line = words[0] if len(words) == 1 else shlex.join(words)
@@ -266,6 +273,8 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
                   file=sys.stderr)
             return 2
         base_dir = Path.cwd()
+    from .session import Session
+
     session = Session(journal, base_dir=base_dir, model=model)
     console = _console()
     all_ok = True
@@ -289,6 +298,8 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
     if len(names) > 1 or any(a.startswith("--") for a in names):
         print("error: usage: solo play [CAMPAIGN] [--director]", file=sys.stderr)
         return 2
+    from .session import Session
+
     # solo play: the emulator's consequences may cost Peril (applied through the rules, shown, undoable)
     session = Session(journal, follow=False, suggest=director, model=model, director_peril=not director)
     session.defer_recaps = True  # the REPL tells a recap once the way forward is on screen

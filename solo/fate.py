@@ -26,10 +26,11 @@ class Fate:
     def __init__(self, session: Session):
         self.s = session
 
-    def status(self) -> dict[str, Any]:
-        """The campaign's oracle, and with Mythic's its Chaos Factor (`status --json`)."""
-        if self.s.oracle.oracle == "mythic":
-            return {"oracle": "mythic", "chaos": self.s.oracle.chaos}
+    def status(self, oracle: mythic.OracleState | None = None) -> dict[str, Any]:
+        """The campaign's oracle (or ``oracle``), and with Mythic's its Chaos Factor (`status --json`)."""
+        oracle = self.s.oracle if oracle is None else oracle
+        if oracle.oracle == "mythic":
+            return {"oracle": "mythic", "chaos": oracle.chaos}
         return {"oracle": "classic"}
 
     def need(self, what: str) -> mythic.OracleState:

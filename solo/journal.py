@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import JournalConflict, JournalDamage, JournalError
+from . import __version__
+from .quick import HEAD, damage
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -162,6 +164,19 @@ def _m005_campaign_adventures(db: Store) -> None:
         db.execute("ALTER TABLE campaigns ADD COLUMN adventure TEXT")  # the adventure file, as JSON
 
 
+def _m006_status_views(db: Store) -> None:
+    """A campaign's ``status --json`` as of its head, kept with every command (``solo.quick`` reads it)."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS status_views (
+            campaign INTEGER PRIMARY KEY REFERENCES campaigns(id),
+            command INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            solo TEXT NOT NULL,
+            created TEXT NOT NULL)"""
+    )
+
+
 Migration = tuple[str, Callable[[Store], None]]
 
 MIGRATIONS: list[Migration] = [
@@ -170,6 +185,7 @@ MIGRATIONS: list[Migration] = [
     ("003_full_text_search", _m003_full_text_search),
     ("004_snapshots", _m004_snapshots),
     ("005_campaign_adventures", _m005_campaign_adventures),
+    ("006_status_views", _m006_status_views),  # solo.quick.SCHEMA names these migrations
 ]
 
 
@@ -358,11 +374,7 @@ class Journal:
     # the event stream -----------------------------------------------------------
 
     def head(self, campaign: int) -> Head:
-        row = self.db.execute(
-            "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign = ?),"
-            " (SELECT COALESCE(MAX(id), 0) FROM commands WHERE campaign = ?)",
-            [campaign, campaign],
-        ).fetchone()
+        row = self.db.execute(HEAD, [campaign, campaign]).fetchone()
         return Head(seq=row[0], command=row[1])
 
     def append(self, campaign: int, expected: Head, line: str, kind: str, events: Sequence[dict[str, Any]]) -> Head:
@@ -411,32 +423,12 @@ class Journal:
     def first_damage(self, campaign: int) -> None:
         """``JournalDamage`` for the campaign's first event whose payload is not a JSON object or
         whose numbers are not whole numbers, else the first of its events missing, else its first
-        command, note or narration whose command number is not a whole number (one pass of SQLite's own readers: a campaign that cannot
-        be read fails when it opens, whether or not a snapshot lies past the damage)."""
-        row = self.db.execute("SELECT seq, command, payload FROM events WHERE campaign = ?"
-                              " AND (typeof(seq) != 'integer' OR typeof(command) != 'integer'"
-                              " OR json_valid(payload) = 0 OR json_type(payload) != 'object') ORDER BY seq LIMIT 1",
-                              [campaign]).fetchone()
-        if row is None:
-            count, last = self.db.execute("SELECT COUNT(*), MAX(seq) FROM events WHERE campaign = ?",
-                                          [campaign]).fetchone()
-            if count != (last or 0):  # events are numbered 1, 2, 3... with no gap: one was taken out
-                gap = self.db.execute("SELECT MIN(seq) + 1 FROM events AS e WHERE campaign = ? AND NOT EXISTS"
-                                      " (SELECT 1 FROM events WHERE campaign = e.campaign AND seq = e.seq + 1)"
-                                      " AND seq < ?", [campaign, last]).fetchone()[0]
-                first = self.db.execute("SELECT MIN(seq) FROM events WHERE campaign = ?", [campaign]).fetchone()[0]
-                raise self.damage(campaign, f"event {1 if first > 1 else gap}", "it is missing")
-            for table, column in (("commands", "id"), ("notes", "command"), ("narrations", "command")):
-                found = self.db.execute(f"SELECT rowid FROM {table} WHERE campaign = ? AND typeof({column}) != 'integer'"
-                                        " LIMIT 1", [campaign]).fetchone()
-                if found is not None:
-                    raise self.damage(campaign, f"row {found[0]} of its {table}", f"its {column} is not a whole number")
-            return
-        seq, command, _ = row
-        if not isinstance(seq, int) or not isinstance(command, int):
-            raise self.damage(campaign, f"event {str(seq)[:20]!r} (command {str(command)[:20]!r})",
-                              "its number or its command's is not a whole number")
-        self._payload(campaign, *row)
+        command, note or narration whose command number is not a whole number (``solo.quick.damage``:
+        one pass of SQLite's own readers: a campaign that cannot be read fails when it opens, whether
+        or not a snapshot lies past the damage)."""
+        found = damage(self.db.conn, campaign)
+        if found is not None:
+            raise self.damage(campaign, *found)
 
     def _stored(self, campaign: int, rows: Any) -> Iterator[StoredEvent]:
         for seq, cmd, typ, ver, payload, created in rows:
@@ -512,6 +504,16 @@ class Journal:
         self.db.execute(
             "INSERT OR REPLACE INTO snapshots (campaign, command, seq, state, created) VALUES (?, ?, ?, ?, ?)",
             [campaign, head.command, head.seq, json.dumps(state), self.clock()],
+        )
+
+    def save_status(self, campaign: int, head: Head, status: dict[str, Any]) -> None:
+        """Inside a command's transaction: the campaign's ``status --json`` as of ``head``, as the
+        command line prints it; a one-shot ``status --json`` prints it while ``head`` is the journal's
+        (``solo.quick``) and this version of solo wrote it, and folds the events otherwise."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO status_views (campaign, command, seq, status, solo, created)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [campaign, head.command, head.seq, json.dumps(status), __version__, self.clock()],
         )
 
     def snapshots(self, campaign: int) -> Iterator[tuple[Head, Any]]:

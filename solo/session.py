@@ -37,6 +37,7 @@ from .errors import InvalidCommand, JournalConflict, JournalError, NarratorError
 from .files import write_atomically
 from .inert import inert
 from .journal import Campaign, Head, Journal, StoredEvent, storage_message
+from .quick import CURRENT
 from .kernel.events import (
     FOLDED,
     TYPES,
@@ -66,7 +67,6 @@ if TYPE_CHECKING:
     from .llm.graph import ModelNarrator
     from .llm.speculate import Retelling, Speculator
 
-CURRENT = "current_campaign"
 
 @dataclass
 class Outcome:
@@ -333,6 +333,7 @@ class Session:
                     self.journal.set_setting(CURRENT, str(campaign.id))
                 self._switch(campaign)
                 self.unavailable = None
+                self._keep_status()
                 used: dict[str, Any] = {"campaign": campaign.name, "rules": campaign.rules}
                 last = self.chronicle.last_time()
                 if last:
@@ -459,6 +460,7 @@ class Session:
             self.journal.set_setting(CURRENT, str(campaign.id))
         self._switch(campaign)
         self.unavailable = None
+        self._keep_status()
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
                                   **system.describe(initial, start, events, self.state), **self.fate.status()}
         if adventure is not None:
@@ -551,6 +553,9 @@ class Session:
             undoing = any(isinstance(e, CommandUndone) for e in decision.events)
             if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
                 self.journal.save_snapshot(campaign.id, head, self.snapshot_data(folded))
+            # the campaign's `status --json` as of this head (solo.quick); an undo's is its events refolded
+            kept = self.ledger.fold(campaign.id, use_snapshots=True)[0] if undoing else folded
+            self.journal.save_status(campaign.id, head, self.status(kept))
         self._advance(folded, head, decision)
         if self._speculator is not None and not tell_later:
             self._speculator.drop()  # told ahead on the old head: none of it is this command's
@@ -578,6 +583,15 @@ class Session:
         if model is not None:
             decision.model_failure = model.take_failure()
         return decision, head
+
+    def _keep_status(self) -> None:
+        """The current campaign's ``status --json`` kept as of its head, for a campaign just started or
+        taken up (every command keeps it in its own transaction). A journal that cannot take it now
+        keeps none: ``status`` then folds the events, as it always may."""
+        campaign = self._need_campaign()
+        with contextlib.suppress(SoloError, sqlite3.Error), self.journal.transaction():
+            if self.journal.head(campaign.id) == self.head:
+                self.journal.save_status(campaign.id, self.head, self.status())
 
     def _payloads(self, decision: Decision) -> list[dict[str, Any]]:
         """A decision's events as the journal stores them: the session's own, and the rule system's."""
@@ -1111,15 +1125,17 @@ class Session:
 
     # reading ------------------------------------------------------------------------
 
-    def status(self) -> dict[str, Any]:
+    def status(self, folded: Folded | None = None) -> dict[str, Any]:
+        """``status --json`` of the current campaign, as the session holds it or as ``folded``."""
         self._need_campaign()
-        status = self.system.status(self.state)
+        f = self.folded if folded is None else folded
+        status = self.system.status(f.state)
         status["rules"] = self.system.name
-        status["tension"] = self.tension
-        status.update(self.fate.status())
-        status["world"] = self.chronicle.status()
+        status["tension"] = f.tension
+        status.update(self.fate.status(f.oracle))
+        status["world"] = self.chronicle.status(f.canon)
         if self.story is not None:
-            status["adventure"] = self.story.status(self.progress, self.system.where(self.state))
+            status["adventure"] = self.story.status(f.progress, self.system.where(f.state))
         return status
 
     def _export(self, command: parser.ExportMarkdown) -> dict[str, Any]:

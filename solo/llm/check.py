@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..canon import proposed_names
+from ..canon import HONORIFICS, proposed_names
 from ..kernel.scene import SceneModel
 
 # CSI / OSC / other ESC sequences, then C0 and C1 control characters except newline and tab
@@ -204,15 +204,15 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
 
 
 def strangers(text: str, record: OutcomeRecord) -> list[str]:
-    """The names (people, places, things) ``text`` brings up that neither the scene (on stage, or
-    known and away), the rules' record nor the oracle's own words know: a model's invention, never
-    told and so never offered as canon. Only where the scene is known (``record.scene``)."""
-    scene = record.scene
-    if scene is None:
+    """The names ``text`` brings up with a word the story does not know: not the scene (on stage, or
+    known and away), not the rules' record (its facts, its game words: "Chaos", a harm track), not
+    the oracle's own words. A model's invention ("Captain Shackle", "Count Orlok"), never told and so
+    never offered as canon. A title ("Captain") vouches for no one. Only where the scene is known."""
+    if record.scene is None:
         return []
-    known = [*scene.named(), *scene.absent, *record.characters, *record.peril, *record.targets,
-             *record.knocked_out, *filter(None, [record.enemy])]
-    return [name for _, name in proposed_names(text, known) if name.casefold() not in scene.spoken.casefold()]
+    known = set(re.findall(r"\w+", record.model_dump_json().casefold()))
+    return [name for _, name in proposed_names(text, [])
+            if not all(w in known for w in re.findall(r"\w+", name.casefold()) if w not in HONORIFICS)]
 
 
 def key_words(fact: str, most: int = 3) -> list[str]:
