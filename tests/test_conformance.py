@@ -632,3 +632,20 @@ def test_alpha_s_bar_in_a_fight_keeps_the_party_in_two_lines(tmp_path):
     bar = t.bar(80)
     assert len(bar) <= 2 and all(visible_width(line) <= 80 for line in bar), bar
     assert "Ottilie Fenn 6/6" in " ".join(bar) and "Jory Sallow 10/10" in " ".join(bar), bar
+
+
+def test_a_fight_in_the_story_export_is_told_without_its_numbers(tmp_path):
+    """Found in a new player's play-through: ENIGMA's `export md --story` carried a Tumult's mechanics
+    ("Baron attacks: Max 5.", "Max: Peril +5 (Baron's attack), 0 → 5.", "Enemy: **Thugs**, minion
+    (threshold 1, danger 1).", "takes 1 hit(s), 1 so far"): the story tells who stands in the way, who
+    is hit, hurt or bested, never the numbers."""
+    t = table(tmp_path, "campaign new Marseille --seed 42", "pc add Max --archetype brawler --knack boxing",
+              "pc add Nara --archetype explorer --knack climbing", "scene start The collapsing bridge",
+              "tumult start", "enemy add Baron --type villain", "enemy add Goons --type minion",
+              "gamble Max 'shoot the chandelier' --vs Baron --dice 6", "resolve", "round end",
+              "hit Goons 1")
+    body = t.export(story=True).split("\n---\n", 1)[-1]
+    found = [m.group() for m in MECHANICS.finditer(body)]
+    assert not found, f"mechanics in the story export: {found[:8]}\n{body}"
+    assert "**Baron** stands in the way." in body and "Baron attacks" in body, body
+    assert "is hurt." in body or "is knocked out**" in body, body

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...inert import escape
@@ -269,6 +269,31 @@ def _peril(e: Mapping[str, Any]) -> str:
 MECHANICS = frozenset({"luck_spent", "catchphrase_spoken", "rest_rolled", "snoop_rolled", "round_ended"})
 
 
+def _story_peril(e: Mapping[str, Any]) -> str:
+    """A Peril change as the story tells it: who is hurt or eased, knocked out or retiring; no numbers."""
+    who = e["character"]
+    if e.get("ignored"):
+        return ""
+    text = f"{who} is hurt." if e["amount"] > 0 else f"{who} catches their breath."
+    if e.get("knockout"):
+        text = f"**{who} is knocked out** for the rest of the scene."
+    if e.get("retired"):
+        text += f" {who} will retire at the end of the Leg."
+    return text
+
+
+# ``export md --story``: the events of a fight told without thresholds, dangers, hits or Peril numbers
+STORY_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "peril_changed": _story_peril,
+    "enemy_added": lambda e: f"**{e['name']}** stands in the way.",
+    "enemy_hit": lambda e: f"{e['enemy']} is **bested**." if e["defeated"] else f"{e['enemy']} is hit.",
+    "enemy_acted": lambda e: (f"{e['enemy']} attacks {' and '.join(e['targets'])}." if e["targets"]
+                              else f"{e['enemy']} finds nobody in reach."),
+    "thing_produced": lambda e: f"{e['character']} has just the thing: {e['item']}.",
+    "flashpoint_bought": lambda e: "**Flashpoint!**",
+}
+
+
 def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     """Markdown for one stored ENIGMA event; ``story`` leaves out the mechanics."""
     t = e["type"]
@@ -280,6 +305,9 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         return [f"- **{e['character']}** tries to *{e['action']}*."]
     if story and t == "gamble_resolved":
         return [f"  - {'It works.' if e['success'] else 'It goes wrong.'}"]
+    if story and t in STORY_LINES:  # the tale of a fight without its numbers [Tumults; Peril]
+        told = STORY_LINES[t](e)
+        return [f"{'-' if first or t != 'peril_changed' else '  -'} {told}"] if told else []
     lines: list[str] = []
     if t == "character_added":
         bits = [b for b in (e.get("archetype"), e.get("profession")) if b]
