@@ -240,18 +240,22 @@ class Story:
             return None
         if not self.follows_chapter:
             return self._next_in_file(progress)
+        # the file's next scene, skipping none (a `leg start` in the middle of a Leg plays its last scenes
+        # in the new one), but never a scene of a Leg the system's chapter has not reached yet
         leg_index = where.chapter - 1
+        try:
+            upcoming: Scene | None = self._next_in_file(progress)
+        except RuleViolation:
+            upcoming = None
+        if upcoming is not None:
+            if (self.adventure.scene(upcoming.id) or (0, 0, upcoming))[0] <= leg_index:
+                return upcoming
+            raise RuleViolation(f"Leg {where.chapter} of {self.adventure.title} is over: `leg start` begins the "
+                                "next Leg (or improvise with `scene start TITLE`)")
         if leg_index >= len(self.adventure.legs):
             raise RuleViolation(f"{self.adventure.title} has no Leg {where.chapter}: improvise with `scene start TITLE`")
-        if progress.scene is None or progress.leg != where.chapter:
-            return self.adventure.legs[leg_index].scenes[0]
-        found = self.adventure.next_scene(progress.scene, progress.outcome)
-        if found is None:
-            more = where.chapter < len(self.adventure.legs)
-            hint = "`leg start` begins the next Leg" if more else "the adventure is complete: well played!"
-            raise RuleViolation(f"Leg {where.chapter} of {self.adventure.title} is over: {hint} "
-                                "(or improvise with `scene start TITLE`)")
-        return found[2]
+        raise RuleViolation(f"Leg {where.chapter} of {self.adventure.title} is over: the adventure is complete: "
+                            "well played! (or improvise with `scene start TITLE`)")
 
     def _next_in_file(self, progress: Progress) -> Scene:
         """The scene after the last one played, the file's parts in order (the next part's first scene when

@@ -649,3 +649,15 @@ def test_a_fight_in_the_story_export_is_told_without_its_numbers(tmp_path):
     assert not found, f"mechanics in the story export: {found[:8]}\n{body}"
     assert "**Baron** stands in the way." in body and "Baron attacks" in body, body
     assert "is hurt." in body or "is knocked out**" in body, body
+
+
+def test_a_leg_started_in_the_middle_of_the_files_leg_skips_none_of_its_scenes(tmp_path):
+    """Found in a new player's play-through: in ENIGMA's The Clockwork Zeppelin, `leg start` after the
+    third scene (the Leg's fourth, Hangar 7, still to come) made `scene start` open the file's Leg 2, and
+    Hangar 7 was never played. The scenes left of the Leg are played first, in the new Leg."""
+    t = table(tmp_path, "campaign new Zep --from the_clockwork_zeppelin --seed 5", "pc pregen Felix",
+              *["scene start", "scene end success"] * 3, "leg start")
+    titles = [t.ok("scene start")["title"]]
+    t.ok("scene end success")
+    titles.append(t.ok("scene start")["title"])
+    assert titles == ["Hangar 7", "Stowaways"], titles
