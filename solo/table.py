@@ -211,9 +211,9 @@ class TableTalk:
         start = max((i for i, line in enumerate(lines) if line.starts in ("scene", "chapter")), default=-1)
         shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]
                           if line.text.startswith("a clue: ")]
-        enemies = self.s.system.status(self.s.state).get("enemies")
-        if isinstance(enemies, dict) and enemies:
-            shown["on_the_board"] = sorted(enemies)
+        foes = self.s.stage(self.s.state).stage.foes  # those still on the board: not one that left or was bested
+        if foes:
+            shown["on_the_board"] = sorted(foes)
         return shown
 
     def _tag_from(self, decision: Decision, taken: list[Narration]) -> None:

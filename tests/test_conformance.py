@@ -661,3 +661,18 @@ def test_a_leg_started_in_the_middle_of_the_files_leg_skips_none_of_its_scenes(t
     t.ok("scene end success")
     titles.append(t.ok("scene start")["title"])
     assert titles == ["Hangar 7", "Stowaways"], titles
+
+
+@pytest.mark.parametrize("start,foe,leave", [
+    ("campaign new H --rules haasteet --seed 5", "enemy add Ghoul", "enemy leave Ghoul --how flee"),
+    ("campaign new A --rules alpha --seed 5", "enemy add Bandit", "enemy leave Bandit --how flee"),
+    ("campaign new R --rules rhun --seed 5", "challenge add Warg --tier dangerous --sentient", "challenge leave Warg"),
+])
+def test_a_foe_that_left_is_not_shown_on_the_board(tmp_path, start, foe, leave):
+    """Found in a new player's play-through: `scene show` listed a Haasteet foe taken away with the last
+    scene, an Alpha foe that fled and a Rhûn Challenge that gave up as still on the board, in the next
+    scene too: the scene's board holds only the foes still standing in it."""
+    t = table(tmp_path, start, "scene start The ford", foe, leave, "scene end success", "scene start The mill")
+    shown = t.ok("scene show")
+    name = foe.split()[2]
+    assert name not in shown.get("on_the_board", []) and name not in shown.get("enemies", []), shown
