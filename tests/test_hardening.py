@@ -201,9 +201,11 @@ def test_an_event_this_version_cannot_read_makes_its_campaign_unavailable_not_th
     ok(session, "campaign new Old --seed 3")
     ok(session, "campaign new Quay --seed 3")
     assert session.campaign is not None
+    # the next event, as a newer solo would write it (a gap in the numbers is damage of another kind)
+    seq = session.journal.db.execute("SELECT MAX(seq) FROM events WHERE campaign = ?", [session.campaign.id]).fetchone()[0]
     session.journal.db.execute(
-        "INSERT INTO events (campaign, seq, command, type, version, payload, created) VALUES (?, 99, 1, ?, 1, ?, 'x')",
-        [session.campaign.id, "from_the_future", '{"type": "from_the_future", "v": 1}'])
+        "INSERT INTO events (campaign, seq, command, type, version, payload, created) VALUES (?, ?, 1, ?, 1, ?, 'x')",
+        [session.campaign.id, seq + 1, "from_the_future", '{"type": "from_the_future", "v": 1}'])
     session.journal.close()
     for args in (["status"], ["note", "hi"]):
         done = solo(*args, db=db)
