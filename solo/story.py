@@ -411,8 +411,7 @@ def _names(found: Any) -> tuple[str, ...]:
     out = []
     for name, row in rows:
         row = row if isinstance(row, dict) else {}
-        gone = (row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
-                or row.get("left") or row.get("gave_up") or row.get("status") in ("left", "defeated", "dead"))
+        gone = row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
         if isinstance(name, str) and not gone:
             out.append(name)
     return tuple(out)

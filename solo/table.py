@@ -211,9 +211,13 @@ class TableTalk:
         start = max((i for i, line in enumerate(lines) if line.starts in ("scene", "chapter")), default=-1)
         shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]
                           if line.text.startswith("a clue: ")]
-        foes = self.s.stage(self.s.state).stage.foes  # those still on the board: not one that left or was bested
-        if foes:
-            shown["on_the_board"] = sorted(foes)
+        foes = self.s.stage(self.s.state).stage.foes or ()  # those standing: not one bested or dead
+        status = self.s.system.status(self.s.state)
+        rows = {**(status.get("enemies") or {}), **(status.get("challenges") or {})} \
+            if all(isinstance(status.get(k) or {}, dict) for k in ("enemies", "challenges")) else {}
+        standing = [f for f in foes if not _left(rows.get(f))]  # nor one that left, gave up or went with its scene
+        if standing:
+            shown["on_the_board"] = sorted(standing)
         return shown
 
     def _tag_from(self, decision: Decision, taken: list[Narration]) -> None:
@@ -358,3 +362,9 @@ def _first_sentence(text: str) -> str:
     """The first sentence of a narration, for a recap line."""
     end = next((i for i, ch in enumerate(text) if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " ")), -1)
     return (text[: end + 1] if end >= 0 else text).strip().rstrip(".")
+
+
+def _left(row: Any) -> bool:
+    """Whether a system's status row of a foe says it left the board (fled, surrendered, gave up, was
+    taken away with its scene): the words Haasteet, Alpha and Rhûn use in their status."""
+    return isinstance(row, dict) and bool(row.get("left") or row.get("gave_up") or row.get("status") == "left")
