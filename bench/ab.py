@@ -29,10 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.backends import LlamaBackend, bundled_model_path
 from solo.llm.graph import ModelNarrator
-from solo.session import Session
+from solo.table.session import Session
 
 OUT = Path(__file__).resolve().parent / "ab"
 

@@ -23,7 +23,7 @@ def first_screen(*model: str) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, TERM="xterm", XDG_DATA_HOME=os.path.join(tmp, "data"))
         begun = time.monotonic()
-        child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", os.path.join(tmp, "j.sqlite"), *model, "play"],
+        child = pexpect.spawn(sys.executable, ["-m", "solo.faces.cli", "--db", os.path.join(tmp, "j.sqlite"), *model, "play"],
                               env=env, dimensions=(40, 120), timeout=60)
         try:
             child.expect(r"Start one\? \[Y/n\]")

@@ -26,14 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from replay import LOOP  # noqa: E402 - the same play as bench/replay.py
 
-from solo.journal import Journal  # noqa: E402
-from solo.session import Session  # noqa: E402
+from solo.store.journal import Journal  # noqa: E402
+from solo.table.session import Session  # noqa: E402
 
 
 CHILD = """
 import json, sys, time
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 path, op, out = sys.argv[1], sys.argv[2], sys.argv[3]
 if op == "open":
     start = time.process_time()

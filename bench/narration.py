@@ -33,15 +33,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.backends import Completion, LlamaBackend, bundled_model_path
 from solo.llm.calls import Cast
 from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
 from solo.llm.graph import STOP, ModelNarrator, first_paragraph
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.director import PulpNarrator
-from solo.session import Session
-from solo.tables import system_tables
+from solo.table.session import Session
+from solo.director.tables import system_tables
 
 PROMPTS = SYSTEM.data / "prompts"
 CAST = Cast(setting="Marseille, 1931: a pulp adventure against the Baron and his clockwork zeppelin.",
@@ -49,7 +49,7 @@ CAST = Cast(setting="Marseille, 1931: a pulp adventure against the Baron and his
                      {"name": "Max Dumont", "description": "brawler, dock worker"}])
 
 
-# a story's memory as the narrator's context gives it (solo.context): the pinned canon, earlier entries
+# a story's memory as the narrator's context gives it (solo.table.context): the pinned canon, earlier entries
 # found for the names in play, the scene so far
 MEMORY: dict[str, Any] = {
     "canon": ["Nara Quinn (person): explorer, archaeologist", "Max Dumont (person): brawler, dock worker",

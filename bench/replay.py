@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 LOOP = [
     "gamble Nara climb --knack climbing",

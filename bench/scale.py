@@ -20,13 +20,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from replay import build  # noqa: E402 - the same campaign as bench/replay.py
 
-from solo.journal import Journal  # noqa: E402
-from solo.session import Session  # noqa: E402
+from solo.store.journal import Journal  # noqa: E402
+from solo.table.session import Session  # noqa: E402
 
 PEAK = """
 import sys, tracemalloc
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 s = Session(Journal(sys.argv[1]))
 tracemalloc.start()
 assert s.execute(sys.argv[2]).ok

@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 try:
-    from solo.adventure import shipped_adventures
+    from solo.director.adventure import shipped_adventures
 except ImportError:  # a solo before its adventures moved into the rule systems' packages
     def shipped_adventures() -> dict[str, Path]:
         return {p.name: p for p in (ROOT / "campaigns").glob("*.toml")}
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "solo" / "rules" / "beyond_code" / "data" / "example-deck.toml"

@@ -23,10 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.backends import LlamaBackend, bundled_model_path
 from solo.llm.graph import ModelNarrator
-from solo.session import Session
+from solo.table.session import Session
 
 SETUP = ("pc add Nara --knack climbing --dice 3", "pc add Max --dice 3", "scene start The old lighthouse")
 BLUNDER = "gamble Nara 'climb the crumbling stairs' --knack climbing --dice 1,2"  # no 5 or 6: a blunder

@@ -29,7 +29,7 @@ TARGET = 5.0  # issue 33: a one-shot start within 5x a bare interpreter
 def solo_command() -> list[str]:
     """The `solo` console script beside this interpreter, else the module (a checkout without install)."""
     script = Path(sys.executable).with_name("solo")
-    return [sys.executable, str(script)] if script.is_file() else [sys.executable, "-m", "solo.cli"]
+    return [sys.executable, str(script)] if script.is_file() else [sys.executable, "-m", "solo.faces.cli"]
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:

@@ -19,12 +19,12 @@ from __future__ import annotations
 import random
 import sys
 
-from solo.adventure import load_adventure, shipped_adventures
+from solo.director.adventure import load_adventure, shipped_adventures
 from solo.rules.alpha import SYSTEM as ALPHA
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.director import PulpNarrator
-from solo.story import Progress, progress_step, tags_from_words
-from solo.tables import Draw, Entry, OracleTables, fits, system_tables
+from solo.director.story import Progress, progress_step, tags_from_words
+from solo.director.tables import Draw, Entry, OracleTables, fits, system_tables
 
 ADVENTURES = sorted(shipped_adventures().values())  # every rule system's data/adventures/
 

@@ -3,6 +3,6 @@ folder is not on PATH)."""
 
 import sys
 
-from .cli import main
+from solo.faces.cli import main
 
 sys.exit(main())

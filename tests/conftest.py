@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from typing import Any
 
 from rich.console import Console
 
-from solo.journal import Journal
-from solo.repl import Repl
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.faces.repl import Repl
+from solo.table.session import Session
 
 
 def play(session: Session, *lines: str) -> list[dict[str, Any]]:

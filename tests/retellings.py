@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from solo.llm.check import OutcomeRecord
 from solo.llm.graph import ModelNarrator
-from solo.narration import Narration
+from solo.director.narration import Narration
 
 
 class Retold(NamedTuple):
@@ -37,10 +37,10 @@ class Told:
     its record; ``play`` keeps the last command's retellings only."""
 
     def __init__(self, path: Path, system: Any, *start: str, director_peril: bool = False):
-        from solo.journal import Journal
+        from solo.store.journal import Journal
         from solo.kernel.events import TYPES as SESSION
         from solo.llm.backends import FakeBackend
-        from solo.session import Session
+        from solo.table.session import Session
 
         self.system, self.session_types = system, SESSION
         self.fake = FakeBackend()

@@ -13,7 +13,7 @@ import random
 import pytest
 from hypothesis import strategies as st
 
-from solo.errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from solo.rules.enigma import GameState, commands as c, decide, fold
 from solo.rules.enigma.state import Character, Enemy
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from playing import ok
-from solo.adventure import AdventureError, load_adventure, shipped_adventures
+from solo.director.adventure import AdventureError, load_adventure, shipped_adventures
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.adventure import PREGENS, foes, load_pregens
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.enigma.state import Archetype
-from solo.session import Session
-from solo.tables import system_tables
+from solo.table.session import Session
+from solo.director.tables import system_tables
 
 SHIPPED = shipped_adventures()  # every rule system's data/adventures/
 ADVENTURES = sorted(SHIPPED.values())

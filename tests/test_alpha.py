@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from playing import ok, refused
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 NULL = "pc add Null --attack d8 --endure d10 --navigate d6"  # glean d6 (default); LP 10, speed 6
 BERRIK = "pc add Berrik --endure d12 --navigate d8 --glean d10"  # attack d6 (default); LP 12, speed 8

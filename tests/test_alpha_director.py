@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 
 from playing import ok
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.kernel.protocol import StoryView
 from solo.llm.check import contradictions
-from solo.narration import Narration
+from solo.director.narration import Narration
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import commands as rc
 from solo.rules.alpha.director import REQUIRED_TABLES, AlphaDirector, foes_to_play
-from solo.session import Session
-from solo.tables import fits, system_tables
+from solo.table.session import Session
+from solo.director.tables import fits, system_tables
 
 NULL = "pc add Null --attack d8 --endure d10 --navigate d6"  # LP 10
 BERRIK = "pc add Berrik --endure d12 --navigate d8 --glean d10"  # LP 12

@@ -11,10 +11,10 @@ import re
 import pytest
 
 from playing import exported, ok
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import journal as aj
-from solo.session import Session
+from solo.table.session import Session
 
 PLAY = (
     "pc add Null --attack d8 --endure d10 --navigate d6",

@@ -15,12 +15,12 @@ import pytest
 
 from playing import exported, ok, refused
 from test_journal_support import Spy
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import commands as rc
 from solo.rules.alpha import events as ev
 from solo.rules.alpha.state import AlphaState
-from solo.session import Session
+from solo.table.session import Session
 
 NULL = "pc add Null --attack d8 --endure d10 --navigate d6"  # LP 10
 BERRIK = "pc add Berrik --endure d12 --navigate d8 --glean d10"  # LP 12

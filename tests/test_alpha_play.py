@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from playing import ok, refused
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 NULL = "pc add Null --attack d8 --endure d10 --navigate d6"  # LP 10; melee defence d10, ranged d6
 BERRIK = "pc add Berrik --endure d12 --navigate d8 --glean d10"  # LP 12; melee defence d12, ranged d8
@@ -206,7 +206,7 @@ def test_a_script_through_solo_script_json_prints_one_contract_line_a_command(tm
     lines = ["campaign new Ambush --rules alpha --seed 3", NULL, "enemy add Goblin --endure d4", "combat start",
              "attack Null Goblin --melee --dice 8 --against 4", "attack Null Goblin --melee --dice 9 --against 1",
              "check Null navigate --difficulty 6 --dice 6,1 --advantage", "status --json"]
-    done = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
+    done = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
                            "--json"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120)
     out = [json.loads(x) for x in done.stdout.splitlines()]
     assert done.returncode == 1 and len(out) == len(lines)  # one line failed
@@ -224,7 +224,7 @@ def test_a_script_through_solo_script_json_prints_one_contract_line_a_command(tm
 
 
 def test_every_result_reads_in_words_and_the_status_bar_shows_the_turn(tmp_path):
-    from solo.render import render
+    from solo.faces.render import render
 
     s = new(tmp_path, seed=4)
     lines = [NULL, BERRIK, "enemy add Soldier --count 2", "scene start The Ford",

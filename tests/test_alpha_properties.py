@@ -14,13 +14,13 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from solo import parser
-from solo.errors import InvalidCommand, RuleViolation
-from solo.journal import Journal
+from solo.table import parser
+from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.store.journal import Journal
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha.data_rules import LADDER, MAX_DEBT
 from solo.rules.alpha.state import AlphaState
-from solo.session import Session
+from solo.table.session import Session
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

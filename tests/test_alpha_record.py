@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 import retellings
 
-from solo import parser
+from solo.table import parser
 from solo.kernel.protocol import StoryView
 from solo.llm.check import OutcomeRecord, contradictions
-from solo.narration import Narration
+from solo.director.narration import Narration
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import events as ev
 from solo.rules.alpha.director import AlphaDirector
 from solo.rules.alpha.state import AlphaState
-from solo.tables import system_tables
+from solo.director.tables import system_tables
 
 NULL = "pc add Null --attack d8 --endure d10 --navigate d6"  # LP 10
 WREN = "pc add Wren --endure d4 --glean d10"  # LP 4

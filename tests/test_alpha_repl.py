@@ -15,14 +15,14 @@ import pytest
 from rich.console import Console
 
 from playing import last_line, ok, refused
-from solo import parser
-from solo.adventure import AdventureError, load_adventure
-from solo.journal import Journal
+from solo.table import parser
+from solo.director.adventure import AdventureError, load_adventure
+from solo.store.journal import Journal
 from solo.kernel.registry import installed
-from solo.repl import Repl
+from solo.faces.repl import Repl
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import commands as rc
-from solo.session import Session
+from solo.table.session import Session
 
 SCENARIO = SYSTEM.data / "adventures" / "alpha_the_salt_road_toll.toml"
 KAYA = "pc add 'Kaya Thorn' --attack d10 --endure d8 --navigate d6 --glean d12"  # LP 8, reach 12

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from playing import ok, refused
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.beyond_code.deck import EXAMPLE
-from solo.session import Session
+from solo.table.session import Session
 
 CARDS = ("library", "tome", "enigma", "phantom", "solowork", "room-a", "room-b", "room-c", "room-d")
 NEW = f"campaign new Run --rules beyond-code --deck {EXAMPLE} --seed 7 --draw wanderer"
@@ -670,7 +670,7 @@ def test_every_command_replays_exactly_and_undo_steps_back(game):
 def test_script_json_drives_a_run_and_never_shows_a_face_down_card(tmp_path):
     lines = [f"campaign new Run --rules beyond-code --deck {EXAMPLE} --seed 11", "status --json", "choose 5",
              "choose 6", "turn end", "reveal 1", "rules defaults", "enigma", "time +9", "status --json"]
-    done = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "s.sqlite"), "--no-model",
+    done = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "s.sqlite"), "--no-model",
                            "script", "-", "--json"], input="\n".join(lines) + "\n", capture_output=True, text=True,
                           timeout=120, env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
     out = [json.loads(line) for line in done.stdout.splitlines()]

@@ -15,13 +15,13 @@ import pytest
 import retellings
 
 from playing import ok
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.check import OutcomeRecord, contradictions
-from solo.narration import OracleNarrator
+from solo.director.narration import OracleNarrator
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code.director import REQUIRED_TABLES
-from solo.session import Session
-from solo.tables import system_tables
+from solo.table.session import Session
+from solo.director.tables import system_tables
 
 NEW = "campaign new Run --rules beyond-code --deck example --seed 7 --draw wanderer"
 
@@ -153,7 +153,7 @@ def test_the_prompt_carries_the_facts_and_the_outcome_and_the_model_is_held_to_t
     assert narration.source == "oracle" and narration.text == oracle.text  # both retellings refused
     calls = game.seen[0].calls
     assert "a Mission accomplished or a victory" in calls[0].fallback and "the run lost" in calls[1].fallback
-    # `turn end` closes the scene: its stored recap is retold first (solo.chronicle), then the next card's narration
+    # `turn end` closes the scene: its stored recap is retold first (solo.table.chronicle), then the next card's narration
     def draught(prompt: str) -> str:
         turned = "\nTask: turned up" in prompt[prompt.rindex("\nExample"):]
         return "The draught along the corridor grows colder still." if turned else "The story goes on."

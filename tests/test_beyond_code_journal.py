@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from playing import exported, ok
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code import journal
-from solo.session import Session
+from solo.table.session import Session
 
 NEW = "campaign new Run --rules beyond-code --deck example --seed 7 --draw wanderer"
 NAMES = {"library": "Library", "tome": "Tome of Order and Chaos", "enigma": "Enigma Machine",

@@ -15,14 +15,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo.errors import SoloError
-from solo.journal import Journal
+from solo.kernel.errors import SoloError
+from solo.store.journal import Journal
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code import commands as rc
 from solo.rules.beyond_code import events as ev
 from solo.rules.beyond_code.deck import EXAMPLE, load_deck
 from solo.rules.beyond_code.state import BeyondState
-from solo.session import Session
+from solo.table.session import Session
 
 DECK = load_deck(EXAMPLE)
 CARDS = tuple(c.id for c in DECK.card)

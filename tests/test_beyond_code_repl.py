@@ -14,13 +14,13 @@ from prompt_toolkit.document import Document
 
 import playing
 from playing import last_line, ok
-from solo import parser
-from solo.journal import Journal
-from solo.repl import Repl, SoloCompleter
+from solo.table import parser
+from solo.store.journal import Journal
+from solo.faces.repl import Repl, SoloCompleter
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code import commands as rc
 from solo.rules.beyond_code.deck import EXAMPLE
-from solo.session import Session
+from solo.table.session import Session
 
 NEW = "campaign new Run --rules beyond-code --deck example --seed 7 --draw wanderer"
 CARDS = ("library", "tome", "enigma", "phantom", "solowork", "room-a", "room-b", "room-c", "room-d")

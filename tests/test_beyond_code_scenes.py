@@ -14,12 +14,12 @@ import pytest
 from rich.console import Console
 
 from playing import exported, ok, refused
-from solo.journal import Journal
-from solo.narration import Narration
-from solo.render import render
+from solo.store.journal import Journal
+from solo.director.narration import Narration
+from solo.faces.render import render
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code.deck import EXAMPLE
-from solo.session import Session
+from solo.table.session import Session
 
 NEW = f"campaign new Run --rules beyond-code --deck {EXAMPLE} --seed 7 --draw wanderer"
 STORY = ("scene", "scene_title", "world")  # the table's frame and the kernel's world clock, which moves with scenes

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from playing import ok
-from solo.adventure import shipped_adventures
+from solo.director.adventure import shipped_adventures
 from solo.kernel.registry import installed
-from solo.session import Session
-from solo.journal import Journal
+from solo.table.session import Session
+from solo.store.journal import Journal
 
 
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from playing import ok
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 
 def solo(*args: str, db: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), "--no-model", *args],
+    return subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), "--no-model", *args],
                           capture_output=True, text=True, timeout=120, cwd=cwd,
                           env=dict(os.environ, NO_COLOR="1", PYTHONPATH=os.pathsep.join(sys.path)))
 
@@ -192,7 +192,7 @@ def test_one_damaged_event_shuts_only_its_campaign_and_names_it(tmp_path, payloa
 
 
 def test_damage_past_a_snapshot_is_found_when_the_campaign_opens(tmp_path, monkeypatch):
-    import solo.session as session_module
+    import solo.table.session as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
     db, b = two_campaigns(tmp_path)
@@ -320,7 +320,7 @@ def test_payloads_of_the_wrong_shape_past_a_snapshot_are_named_and_written_over_
                                                                                             rules):
     """Every event of the campaign but its first keeps only its type: what reads the rows as they
     are (the recap of `campaign use`, an export) names the damage, and the campaign stays shut."""
-    import solo.session as session_module
+    import solo.table.session as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
     db, hurt = _hurt_and_kept(tmp_path, rules)
@@ -333,7 +333,7 @@ def test_payloads_of_the_wrong_shape_past_a_snapshot_are_named_and_written_over_
 @pytest.mark.parametrize("rules", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
 @pytest.mark.parametrize("column", ["seq", "command"])
 def test_an_event_number_that_is_not_a_whole_number_is_named(tmp_path, monkeypatch, rules, column):
-    import solo.session as session_module
+    import solo.table.session as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
     db, hurt = _hurt_and_kept(tmp_path, rules)
@@ -351,7 +351,7 @@ def test_an_event_number_that_is_not_a_whole_number_is_named(tmp_path, monkeypat
     "UPDATE campaigns SET adventure = '{{' WHERE id = ?",
 ], ids=["command-id", "note-command", "narration-command", "adventure"])
 def test_a_damaged_command_note_narration_or_adventure_row_is_named(tmp_path, monkeypatch, rules, damage_sql):
-    import solo.session as session_module
+    import solo.table.session as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
     db, hurt = _hurt_and_kept(tmp_path, rules)
@@ -381,7 +381,7 @@ def test_an_export_the_file_system_refuses_says_what_to_do(played, tmp_path, tar
 def test_a_missing_event_is_named_and_nothing_is_written_after_it(tmp_path, monkeypatch, rules, which):
     """An event taken out of the journal (the first, or one in the middle) shuts its campaign where
     it played on and took new commands over the gap."""
-    import solo.session as session_module
+    import solo.table.session as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
     db, hurt = _hurt_and_kept(tmp_path, rules)

@@ -11,11 +11,11 @@ import pytest
 from prompt_toolkit.document import Document
 
 from playing import exported, ok, refused, repl_for
-from solo.adventure import find_adventure
-from solo.canon import CLOCK_SIZE, Canon, canon_step, focus, proposed_names
-from solo.journal import Journal
-from solo.repl import SoloCompleter
-from solo.session import Session
+from solo.director.adventure import find_adventure
+from solo.director.canon import CLOCK_SIZE, Canon, canon_step, focus, proposed_names
+from solo.store.journal import Journal
+from solo.faces.repl import SoloCompleter
+from solo.table.session import Session
 
 ZEPPELIN = find_adventure("the_clockwork_zeppelin")
 
@@ -298,7 +298,7 @@ def test_a_refused_recap_retelling_keeps_its_calls_in_the_journal(tmp_path: Path
 
 def _naive(canon: Canon, payload: dict) -> Canon:
     """canon_step as it was written before the key index: a scan of every entry."""
-    from solo.canon import Entry, canon_key
+    from solo.director.canon import Entry, canon_key
 
     if payload["type"] == "canon_added":
         if any(e.key == canon_key(payload["name"]) for e in canon.entries):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from solo.errors import NarratorError
+from solo.kernel.errors import NarratorError
 from solo.llm.backends import split_answer
 from solo.llm.calls import Cast
 from solo.llm.check import OutcomeRecord, contradictions
 from solo.llm.graph import STOP, ModelNarrator
-from solo.narration import Narration
+from solo.director.narration import Narration
 from solo.rules.enigma import SYSTEM
 
 PROMPTS = SYSTEM.data / "prompts"

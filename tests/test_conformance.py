@@ -29,13 +29,13 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from solo.adventure import find_adventure, load_adventure
-from solo.journal import Journal
+from solo.director.adventure import find_adventure, load_adventure
+from solo.store.journal import Journal
 from solo.kernel.protocol import visible_width
 from solo.kernel.registry import GROUP, installed
-from solo.render import render
-from solo.repl import Repl
-from solo.session import Outcome, Session
+from solo.faces.render import render
+from solo.faces.repl import Repl
+from solo.table.session import Outcome, Session
 
 TOY = Path(__file__).resolve().parent / "toy_system"
 
@@ -561,7 +561,7 @@ def test_the_way_forward_of_a_file_followed_scene_by_scene_names_no_leg_start(tm
 
 def test_a_word_put_where_a_sentence_begins_is_capitalized():
     """Found: a Wide Shot with no cast addressed a lowercase "you," at the start of its question."""
-    from solo.tables import Draw, Entry
+    from solo.director.tables import Draw, Entry
 
     draw = Draw(table="t", dice="list", faces=(1,), result=1, entry=Entry(text="x"),
                 text="Rain falls. {character}, what is here? Ask {character}.")
@@ -571,7 +571,7 @@ def test_a_word_put_where_a_sentence_begins_is_capitalized():
 def test_the_template_slips_are_gone(tmp_path):
     """Found: "re-roll 1 dice" in ENIGMA's choices after a roll; the story export cut a random event's focus on
     the canon ("It bears on ...") along with the oracle's meaning before it."""
-    from solo.narration import without_meaning
+    from solo.director.narration import without_meaning
     from solo.rules.enigma.present import _dice
 
     assert (_dice(1), _dice(2)) == ("1 die", "2 dice")
@@ -582,7 +582,7 @@ def test_the_template_slips_are_gone(tmp_path):
 
 def test_a_group_of_foes_takes_a_singular_verb_as_one_of_it():
     """Found: "Tick-Tock Men goes ..." in ENIGMA's enemy turns (a group's name before a singular verb)."""
-    from solo.narration import one_of
+    from solo.director.narration import one_of
 
     assert one_of("Tick-Tock Men") == "one of the Tick-Tock Men"
     assert one_of("The Brethren of the Tide") == "one of the Brethren of the Tide"
@@ -615,7 +615,7 @@ def test_the_repl_wraps_its_lines_at_words(tmp_path, monkeypatch, capsys):
 def test_here_lists_keep_each_description_whole():
     """Found: "Here:" lists cut a description at its first comma ("Esmet Nine-Braids, the clan's elder, a
     small;")."""
-    from solo.story import Story
+    from solo.director.story import Story
 
     adventure = load_adventure(find_adventure("rhun_salt_and_ash.toml"))
     camp = adventure.scene("tarkhai_camp")

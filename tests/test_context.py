@@ -1,4 +1,4 @@
-"""The narrator's context (solo.context): the pinned canon, then the scene, then the earlier journal
+"""The narrator's context (solo.table.context): the pinned canon, then the scene, then the earlier journal
 entries the names and words in play recall, within a token budget, deterministically."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from solo.context import Hit, assemble, estimate_tokens, terms_in_play
-from solo.journal import Journal
-from solo.session import Session
+from solo.table.context import Hit, assemble, estimate_tokens, terms_in_play
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 NOISE_PEOPLE = ["Olga", "Pierre", "Hans", "Greta", "Luigi", "Amara", "Tomasz", "Ingrid"]
 NOISE_THINGS = ["a crate of oranges", "the night train", "a broken umbrella", "the tram depot", "a brass key",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from solo.oracle import random_event_due
+from solo.director.oracle import random_event_due
 from solo.rules.enigma.director import TENSION_START, enemy_targets, tension_step
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.enigma import events as ev
 from solo.rules.enigma.state import Character, Enemy, EnemyType, GameState
-from solo.session import Session
+from solo.table.session import Session
 
 
 def ok(session: Session, line: str) -> dict:
@@ -250,7 +250,7 @@ def test_a_wide_shot_asks_its_leading_question_once():
     carries a question of its own besides (seen in play: the same question twice)."""
     from solo.rules.enigma import SYSTEM
     from solo.rules.enigma.director import PulpNarrator
-    from solo.tables import system_tables
+    from solo.director.tables import system_tables
 
     narrator = PulpNarrator(system_tables(SYSTEM.data))
     for seed in range(300):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from solo.kernel.registry import installed
-from solo.parser import all_specs
+from solo.table.parser import all_specs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "campaigns").glob("*.md")), *sorted((ROOT / "docs").glob("*.md"))]
@@ -53,7 +53,7 @@ def test_the_docs_have_command_blocks():
 
 @pytest.mark.parametrize("where,line,lines", BLOCKS, ids=[f"{b[0]}:{b[1]}" for b in BLOCKS])
 def test_a_command_block_runs_as_written(where, line, lines, tmp_path):
-    run = subprocess.run([sys.executable, "-m", "solo.cli", "--no-model", "--db", str(tmp_path / "j.sqlite"), "script",
+    run = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--no-model", "--db", str(tmp_path / "j.sqlite"), "script",
                           "-", "--json"], input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=tmp_path,
                          env={**__import__("os").environ, "XDG_DATA_HOME": str(tmp_path / "data")}, timeout=240)
     assert "Traceback" not in run.stderr, run.stderr
@@ -84,7 +84,7 @@ def test_the_repl_and_a_one_shot_line_read_a_trailing_comment_alike(tmp_path):
     session, repl, out, _ = repl_for(tmp_path, "campaign new Marks --seed 2", [])
     repl.handle("note room #4   # where the key was")
     assert session.journal.notes(session.campaign.id)[-1]["text"] == "room #4"
-    one = subprocess.run([sys.executable, "-m", "solo.cli", "--no-model", "--db", str(tmp_path / "j.sqlite"), "--json",
+    one = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--no-model", "--db", str(tmp_path / "j.sqlite"), "--json",
                           "note the cellar #2  # a comment"], capture_output=True, text=True, timeout=60,
                          env={**__import__("os").environ, "XDG_DATA_HOME": str(tmp_path / "data")})
     assert json.loads(one.stdout)["result"]["note"] == "the cellar #2", one.stdout + one.stderr

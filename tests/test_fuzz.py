@@ -12,15 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo import parser
-from solo.adventure import AdventureError, load_adventure, shipped_adventures
-from solo.errors import SoloError
-from solo.journal import Journal
+from solo.table import parser
+from solo.director.adventure import AdventureError, load_adventure, shipped_adventures
+from solo.kernel.errors import SoloError
+from solo.store.journal import Journal
 from solo.kernel.registry import installed
 from solo.llm.calls import ModelCall
 from solo.llm.check import OutcomeRecord, contradictions
-from solo.session import Session
-from solo.tables import OracleTables, TableError, default_folder
+from solo.table.session import Session
+from solo.director.tables import OracleTables, TableError, default_folder
 
 SYSTEMS = sorted(installed())
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))

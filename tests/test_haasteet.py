@@ -10,9 +10,9 @@ import re
 import pytest
 
 from playing import ok, refused
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.haasteet.director import CREATURES
-from solo.session import Session
+from solo.table.session import Session
 
 SAMMY = "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2"
 
@@ -342,7 +342,7 @@ def test_ready_made_investigators_join_and_the_rules_topics_name_the_sections(ga
 
 
 def test_the_starter_adventure_brings_its_opponents_in_solo_play(tmp_path):
-    from solo.adventure import find_adventure, load_adventure
+    from solo.director.adventure import find_adventure, load_adventure
 
     adventure = load_adventure(find_adventure("haasteet_the_drowned_bell"))
     written = {f["name"] for leg in adventure.legs for scene in leg.scenes for f in scene.enemies}
@@ -360,8 +360,8 @@ def test_the_walk_through_the_results_and_the_status_bar_read_as_haasteet(tmp_pa
 
     from rich.console import Console
 
-    from solo.render import render
-    from solo.repl import Repl
+    from solo.faces.render import render
+    from solo.faces.repl import Repl
     from solo.rules.haasteet import SYSTEM
 
     session = Session(Journal(tmp_path / "w.sqlite"), follow=False)
@@ -396,7 +396,7 @@ def test_names_may_be_shortened_when_unique(game):
 
 
 def test_odds_read_in_words(game):
-    from solo.render import render
+    from solo.faces.render import render
     from solo.rules.haasteet import SYSTEM
 
     assert "3 dice over 5 on a d10: 88% at least one degree, 1.50 expected" in render(game.execute("odds 3"), SYSTEM)

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from solo import i18n
-from solo.errors import InvalidCommand
-from solo.journal import Journal
-from solo.render import render
-from solo.repl import Repl
+from solo.kernel import i18n
+from solo.kernel.errors import InvalidCommand
+from solo.store.journal import Journal
+from solo.faces.render import render
+from solo.faces.repl import Repl
 from solo.rules.haasteet import SYSTEM, present
-from solo.session import Session
+from solo.table.session import Session
 
 HAASTEET = Path(present.__file__).resolve().parent
 SAMMY = "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2"
@@ -163,7 +163,7 @@ def test_the_catalogue_has_no_stale_entries_and_keeps_every_field():
 
 
 def solo(*args: str, db: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), *args], capture_output=True,
                           text=True, timeout=120, env=env)
 
 

@@ -10,10 +10,10 @@ import re
 import pytest
 
 from playing import exported, ok
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.haasteet import SYSTEM
 from solo.rules.haasteet import journal as hj
-from solo.session import Session
+from solo.table.session import Session
 
 RUTH = ("pc add Ruth --daring 1 --tenacity 3 --instinct 1 --steadfastness 2 "
         "--describe 'A reporter for the Arkham Advertiser. She never lets go.'")

@@ -11,10 +11,10 @@ import pytest
 import retellings
 
 from solo.llm.check import OutcomeRecord, contradictions
-from solo.narration import Narration, OracleNarrator
+from solo.director.narration import Narration, OracleNarrator
 from solo.rules.haasteet import SYSTEM
 from solo.rules.haasteet import events as ev
-from solo.tables import system_tables
+from solo.director.tables import system_tables
 
 SAMMY = "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2"
 ANN = "pc add Ann --daring 3 --tenacity 0"

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from rich.text import Text
 
-from solo.i18n import set_language
-from solo.journal import Journal
-from solo.render import render
+from solo.kernel.i18n import set_language
+from solo.store.journal import Journal
+from solo.faces.render import render
 from solo.rules.haasteet import SYSTEM
-from solo.session import Session
+from solo.table.session import Session
 
 LINES = (
     ("pc add 'Sam Vane' --daring 1 --tenacity 3 --instinct 1 --steadfastness 2", "Sam Vane joins"),

@@ -11,11 +11,11 @@ import playing
 import pytest
 
 from playing import last_line
-from solo import parser
-from solo.journal import Journal
+from solo.table import parser
+from solo.store.journal import Journal
 from solo.rules.haasteet import SYSTEM
 from solo.rules.haasteet import commands as rc
-from solo.session import Session
+from solo.table.session import Session
 
 SAMMY = "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2"
 

@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from playing import ok, refused
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 RAW = "\x1b\x07\x00\x9b\x7f"
 
 
 def solo(*args: str, db: Path, stdin: str = "", model: bool = False) -> subprocess.CompletedProcess[str]:
     flags = [] if model else ["--no-model"]
-    return subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), *flags, *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), *flags, *args], input=stdin,
                           capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, NO_COLOR="1", PYTHONPATH=os.pathsep.join(sys.path)))
 
@@ -34,7 +34,7 @@ def no_internal_error(done: subprocess.CompletedProcess[str]) -> None:
 
 
 def test_replay_verify_fails_on_a_difference_and_script_json_says_so(tmp_path, monkeypatch):
-    import solo.session as session_module
+    import solo.table.session as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
     db = tmp_path / "j.db"
@@ -74,7 +74,7 @@ def test_script_file_and_standard_input_read_the_same_lines(tmp_path):
     (tmp_path / "s.txt").write_bytes(text.encode("utf-8"))
     from_file = solo("script", str(tmp_path / "s.txt"), "--json", db=db)
     db.unlink()
-    from_stdin = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), "--no-model", "script", "-",
+    from_stdin = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), "--no-model", "script", "-",
                                  "--json"], input=text.encode("utf-8"), capture_output=True, timeout=120,
                                 env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     no_internal_error(from_file)
@@ -135,11 +135,11 @@ def test_every_formatted_message_the_cli_and_the_repl_print_passes_through_inert
     entry points (cli.py, repl.py) goes through ``inert`` (or is one of our own numbers or constants)."""
     import ast
 
-    import solo.cli
-    import solo.repl
+    import solo.faces.cli
+    import solo.faces.repl
 
     unfiltered = []
-    for module in (solo.cli, solo.repl):
+    for module in (solo.faces.cli, solo.faces.repl):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             # bare print(); an InertConsole's print filters what it is given
@@ -176,7 +176,7 @@ def test_an_adventure_scene_without_a_written_wide_shot_opens_with_a_drawn_one(t
     drawn from the tables, on every system with adventures."""
     import tomllib
 
-    from solo.adventure import shipped_adventures
+    from solo.director.adventure import shipped_adventures
     from test_bounds import toml
 
     data = tomllib.loads(shipped_adventures()[name].read_text(encoding="utf-8"))
@@ -198,7 +198,7 @@ def test_an_adventure_scene_without_a_written_wide_shot_opens_with_a_drawn_one(t
 def test_replay_verify_fails_on_a_snapshot_that_is_not_a_table(tmp_path, monkeypatch, state):
     """A snapshot that parses but is no table of state (no version of solo writes one) is damage:
     `replay --verify` names it and exits non-zero; loading passes over it as over any stale cache."""
-    import solo.session as session_module
+    import solo.table.session as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 2)
     db = tmp_path / "j.db"

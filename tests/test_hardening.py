@@ -16,21 +16,21 @@ import pytest
 from rich.console import Console
 
 from playing import ok, refused
-from solo import parser
-from solo.adventure import find_adventure
-from solo.console import InertConsole
-from solo.inert import inert, refusal
-from solo.journal import Journal
+from solo.table import parser
+from solo.director.adventure import find_adventure
+from solo.faces.console import InertConsole
+from solo.kernel.inert import inert, refusal
+from solo.store.journal import Journal
 from solo.kernel.protocol import Cancelled
-from solo.repl import Repl
-from solo.session import Session
-from solo.tables import default_folder
+from solo.faces.repl import Repl
+from solo.table.session import Session
+from solo.director.tables import default_folder
 
 ESCAPES = ["\x1b]0;pwned\x07", "\x1b[2J", "\x9b31m", "\x07", "\x00", "\x7f", "\x1b[31mred"]
 
 
 def solo(*args: str, db: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), "--no-model", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), "--no-model", *args], input=stdin,
                           capture_output=True, text=True, timeout=120, env=dict(os.environ, NO_COLOR="1"))
 
 
@@ -120,7 +120,7 @@ def test_ctrl_d_at_a_question_cancels_the_question_not_the_program(tmp_path):
 
 @pytest.mark.parametrize("value", ["", ":memory:", "file::memory:?cache=shared"])
 def test_a_journal_that_would_keep_nothing_is_refused(tmp_path, value):
-    done = subprocess.run([sys.executable, "-m", "solo.cli", "--db", value, "note", "lost"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", value, "note", "lost"], capture_output=True,
                           text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 2 and "would keep nothing" in done.stderr and done.stderr.count("\n") == 1
 
@@ -220,7 +220,7 @@ def test_an_event_this_version_cannot_read_makes_its_campaign_unavailable_not_th
 def test_a_reader_that_leaves_early_ends_the_script_quietly(tmp_path):
     db = tmp_path / "j.sqlite"
     lines = "campaign new Pipe --seed 1\n" + "note a line of the script\n" * 3000
-    done = subprocess.run(f"{sys.executable} -m solo.cli --db {db} script - --json | head -2", shell=True,
+    done = subprocess.run(f"{sys.executable} -m solo.faces.cli --db {db} script - --json | head -2", shell=True,
                           input=lines, capture_output=True, text=True, timeout=300)
     assert done.stdout.count("\n") == 2 and "Error" not in done.stderr and "internal" not in done.stderr, done.stderr
 
@@ -231,7 +231,7 @@ TABLE = '[tables.t]\ntitle = "T"\ndice = "list"\nentries = ["one", "two"]\n'
 
 
 def _tables(folder: Path, text: str) -> str:
-    from solo.tables import OracleTables, TableError
+    from solo.director.tables import OracleTables, TableError
 
     folder.mkdir(exist_ok=True)
     (folder / "broken.toml").write_text(text, encoding="utf-8")
@@ -311,7 +311,7 @@ def test_the_walk_through_goes_on_with_tables_that_lack_the_drive_samples(tmp_pa
 
 
 def test_export_streams_to_the_same_text_and_leaves_no_partial_file(tmp_path, session):
-    from solo.export import export_markdown
+    from solo.faces.export import export_markdown
 
     ok(session, "campaign new Stream --seed 4")
     ok(session, "pc add Nara --knack climbing")

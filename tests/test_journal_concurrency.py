@@ -24,8 +24,8 @@ from test_journal_support import (
     solo_env,
 )
 
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 BLOCKS = 50
 

@@ -333,12 +333,12 @@ def test_state_written_by_one_process_is_read_by_another(tour: dict[str, Any]) -
 def test_solo_db_environment_variable_picks_the_journal(tmp_path: Path) -> None:
     db = tmp_path / "env.sqlite"
     env = solo_env(tmp_path, db)
-    first = subprocess.run([sys.executable, "-m", "solo.cli", "script", "-", "--json"], check=False, input=
+    first = subprocess.run([sys.executable, "-m", "solo.faces.cli", "script", "-", "--json"], check=False, input=
                            "campaign new Env --seed 1\npc add Ada --dice 2\nperil Ada +1\nstatus --json\n",
                            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert first.returncode == 0, first.stderr
     written = json.loads(first.stdout.splitlines()[-1])["result"]
-    second = subprocess.run([sys.executable, "-m", "solo.cli", "status", "--json"], check=False, capture_output=True, text=True,
+    second = subprocess.run([sys.executable, "-m", "solo.faces.cli", "status", "--json"], check=False, capture_output=True, text=True,
                             cwd=tmp_path, env=env, timeout=120)
     assert second.returncode == 0, second.stderr
     assert json.loads(second.stdout) == written

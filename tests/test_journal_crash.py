@@ -33,8 +33,8 @@ from test_journal_support import (
     solo_env,
 )
 
-from solo.journal import Journal
-from solo.session import SNAPSHOT_EVERY, Session
+from solo.store.journal import Journal
+from solo.table.session import SNAPSHOT_EVERY, Session
 
 SEED = 20240611
 KILLS = 60

@@ -23,8 +23,8 @@ from test_journal_support import (
     solo_env,
 )
 
-from solo.journal import MIGRATIONS, Journal, migrate
-from solo.session import Session
+from solo.store.journal import MIGRATIONS, Journal, migrate
+from solo.table.session import Session
 
 NAMES = [name for name, _ in MIGRATIONS]
 OLD_CLOCK = "2000-01-01T00:00:00.000+00:00"

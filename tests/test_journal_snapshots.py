@@ -15,8 +15,8 @@ from typing import Any
 
 from test_journal_support import Spy, check_journal_file, rows, snapshots_at_undo
 
-from solo.journal import Journal
-from solo.session import SNAPSHOT_EVERY, Session
+from solo.store.journal import Journal
+from solo.table.session import SNAPSHOT_EVERY, Session
 
 SETUP = ["campaign new Snap --seed 9", "pc add Nara --knack climbing --catchphrase 'Hold on' --dice 6",
          "pc add Max --knack boxing --dice 6"]

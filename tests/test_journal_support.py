@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -80,7 +80,7 @@ def solo_env(tmp_path: Path, db: Path) -> dict[str, str]:
 
 
 def solo_argv(db: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "solo.cli", "--db", str(db), *args]
+    return [sys.executable, "-m", "solo.faces.cli", "--db", str(db), *args]
 
 
 def run_solo(tmp_path: Path, db: Path, *args: str, stdin: str | None = None,

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from solo import parser
-from solo.errors import InvalidCommand, RuleViolation
-from solo.journal import Journal
+from solo.table import parser
+from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.store.journal import Journal
 from solo.kernel.registry import GROUP, get_system, installed
 from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
-from solo.session import Session
+from solo.table.session import Session
 
 SOLO = Path(__file__).resolve().parent.parent / "solo"
 RULES = SOLO / "rules"
@@ -130,7 +130,7 @@ def test_a_second_process_journals_while_the_model_generates(tmp_path):
     try:
         assert started.wait(30), "the model was never asked"
         begun = time.monotonic()
-        other = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), "note", "Meanwhile, at the inn."],
+        other = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), "note", "Meanwhile, at the inn."],
                                capture_output=True, text=True, timeout=60,
                                env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
         waited = time.monotonic() - begun
@@ -210,7 +210,7 @@ def test_a_second_system_plays_on_the_engine_with_no_edit_of_it(tmp_path):
         "pc add Nara --dice 3",
         "flip Nara",
     ]
-    run = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
+    run = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
                           "--json"], input="\n".join(lines), capture_output=True, text=True, env=env,
                          cwd=tmp_path, timeout=120)
     assert "Traceback" not in run.stderr, run.stderr
@@ -245,7 +245,7 @@ def test_a_third_party_system_ships_its_adventures_in_its_data_folder(tmp_path):
     elsewhere.mkdir()
     lines = ["campaign new Wager --from coin_the_wager --seed 3", "campaign validate coin_the_wager.toml",
              "campaign new Lost --from coin_the_wagr", "campaign new Mummy --from first_adventure --seed 2"]
-    run = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
+    run = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
                           "--json"], input="\n".join(lines), capture_output=True, text=True, env=env,
                          cwd=elsewhere, timeout=120)
     assert "Traceback" not in run.stderr, run.stderr
@@ -285,7 +285,7 @@ def test_the_repl_journals_what_was_typed_when_it_adds_no_dice(tmp_path):
 
     from rich.console import Console
 
-    from solo.repl import Repl
+    from solo.faces.repl import Repl
 
     session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
     repl = Repl(session, console=Console(file=io.StringIO()), history_dir=tmp_path, ask=lambda q: "")
@@ -347,14 +347,14 @@ def test_a_campaign_of_a_system_not_installed_here_is_one_line_and_others_play(t
 
     env = install_toy_system(tmp_path)
     db = str(tmp_path / "j.sqlite")
-    made = subprocess.run([sys.executable, "-m", "solo.cli", "--db", db, "script", "-", "--json"],
+    made = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", db, "script", "-", "--json"],
                           input="campaign new Pulp --seed 1\ncampaign new Toss --rules coin --seed 4\n",
                           capture_output=True, text=True, env=env, timeout=60)
     assert made.returncode == 0, made.stdout + made.stderr
     plain = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}  # the toy system is not on this path
 
     def solo(*words: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "solo.cli", "--db", db, *words], capture_output=True, text=True,
+        return subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", db, *words], capture_output=True, text=True,
                               env=plain, timeout=60)
 
     status = solo("status", "--json")

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from solo.errors import NarratorError
-from solo.journal import Journal
+from solo.kernel.errors import NarratorError
+from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
 from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
 from solo.llm.graph import Cast, ModelNarrator
-from solo.narration import Narration
+from solo.director.narration import Narration
 from solo.rules.enigma import SYSTEM
-from solo.session import Session
+from solo.table.session import Session
 
 from playing import play
 
@@ -352,8 +352,8 @@ def test_no_oracle_line_of_any_installed_system_reads_as_a_loop():
 
     from solo.kernel.registry import installed
     from solo.llm.check import PROMPT_LEAKS, loops
-    from solo.narration import OracleNarrator
-    from solo.tables import system_tables
+    from solo.director.narration import OracleNarrator
+    from solo.director.tables import system_tables
 
     for system in installed().values():
         tables = system_tables(system.data)

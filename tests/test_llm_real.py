@@ -17,7 +17,7 @@ from solo.llm.backends import LlamaBackend, OpenAIBackend, bundled_model_path  #
 from solo.llm.calls import Cast  # noqa: E402
 from solo.llm.check import OutcomeRecord, contradictions  # noqa: E402
 from solo.llm.graph import STOP, ModelNarrator  # noqa: E402
-from solo.narration import Narration  # noqa: E402
+from solo.director.narration import Narration  # noqa: E402
 from solo.rules.enigma import SYSTEM  # noqa: E402
 from local_server import local_server  # noqa: E402
 from retellings import watch  # noqa: E402
@@ -96,9 +96,9 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
     a Challenge, a strike. Each narration the player is shown is the model's, and then passes the
     kernel's and Rhûn's checks against Rhûn's record, or the oracle's own, with why the model's was
     refused: never a narration contradicting the record."""
-    from solo.journal import Journal
+    from solo.store.journal import Journal
     from solo.rules.rhun import SYSTEM as RHUN
-    from solo.session import Session
+    from solo.table.session import Session
 
     model = ModelNarrator(backend, prose=True)
     seen = watch(model)
@@ -135,9 +135,9 @@ def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, t
     and then passes the kernel's and Haasteet's checks against the record of its own fact (each
     attack its own actor's), or the oracle's own, with why the model's was refused: never a
     narration contradicting the record."""
-    from solo.journal import Journal
+    from solo.store.journal import Journal
     from solo.rules.haasteet import SYSTEM as HAASTEET
-    from solo.session import Session
+    from solo.table.session import Session
 
     model = ModelNarrator(backend, prose=True)
     seen = watch(model)

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from solo.adventure import find_adventure
-from solo.journal import Journal
+from solo.director.adventure import find_adventure
+from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
-from solo.session import Session
+from solo.table.session import Session
 
 ADVENTURE = find_adventure("the_clockwork_zeppelin")
 ACTIONS = ["climb the drainpipe", "talk our way past the porter", "pick the lock", "bluff the customs man",

@@ -27,9 +27,9 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.kernel.registry import installed
-from solo.session import Session
+from solo.table.session import Session
 
 # how a campaign of each system opens and who is in it at first, so random lines meet names
 OPENINGS: dict[str, list[str]] = {

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
 from solo.llm.check import OutcomeRecord, said_twice, unbacked
 from solo.llm.choose import chooser, writes_prose
 from solo.llm.graph import NOTHING_ADDED, Cast, ModelNarrator
-from solo.narration import CHOICES, Narration, OracleNarrator
+from solo.director.narration import CHOICES, Narration, OracleNarrator
 from solo.rules.enigma import SYSTEM
-from solo.session import Session
-from solo.tables import system_tables
+from solo.table.session import Session
+from solo.director.tables import system_tables
 
 from playing import play
 
@@ -112,7 +112,7 @@ def test_the_one_who_acts_never_looks_on():
 
 
 def test_a_model_failure_is_said_once_per_command_and_the_oracle_goes_on(tmp_path):
-    from solo.errors import NarratorError
+    from solo.kernel.errors import NarratorError
 
     backend = FakeBackend().enqueue(*[NarratorError("no narration server answers at http://127.0.0.1:9/v1: start it, "
                                                     "or correct --llm-url")] * 20)
@@ -211,7 +211,7 @@ def test_the_harm_hint_names_the_character(tmp_path):
 
     from rich.console import Console
 
-    from solo.repl import Repl
+    from solo.faces.repl import Repl
 
     session = Session(Journal(tmp_path / "h.sqlite"))
     play(session, "campaign new Hint --seed 2", "pc add 'Nara Quinn' --dice 3", "scene start The docks")
@@ -236,7 +236,7 @@ def test_a_recap_waits_until_the_way_forward_is_shown(tmp_path):
 
     from rich.console import Console
 
-    from solo.repl import Repl
+    from solo.faces.repl import Repl
 
     order: list[str] = []
     backend = FakeBackend(answers=[lambda prompt: order.append("recap" if "Task: recap" in prompt[-1500:]
@@ -286,8 +286,8 @@ def test_the_repl_says_a_failing_server_once_per_command(tmp_path):
 
     from rich.console import Console
 
-    from solo.errors import NarratorError
-    from solo.repl import Repl
+    from solo.kernel.errors import NarratorError
+    from solo.faces.repl import Repl
 
     failure = NarratorError("the narration server at http://127.0.0.1:9/v1 went silent for 15 s: check that it is "
                             "running and not overloaded, or play with --no-model")

@@ -14,11 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playing import last_line, ok, refused, repl_for
 
-from solo import mythic, parser
-from solo.journal import Journal
-from solo.mythic import ODDS
-from solo.session import Session
-from solo.tables import TableError
+from solo.director import mythic
+from solo.table import parser
+from solo.store.journal import Journal
+from solo.director.mythic import ODDS
+from solo.table.session import Session
+from solo.director.tables import TableError
 
 SCENED = ("enigma", "rhun", "haasteet", "alpha", "beyond-code")  # the systems with `ask` and `scene start`
 OWN = {"beyond-code": " --deck example"}  # what a system's `campaign new` needs besides --rules
@@ -352,7 +353,7 @@ def test_the_rules_topic_and_help(session):
 
 
 def test_snapshots_carry_the_oracle(session, monkeypatch):
-    monkeypatch.setattr("solo.session.SNAPSHOT_EVERY", 2)
+    monkeypatch.setattr("solo.table.session.SNAPSHOT_EVERY", 2)
     mythic_campaign(session, "enigma")
     ok(session, "chaos 7")
     ok(session, "scene start A --check 9")
@@ -364,7 +365,7 @@ def test_snapshots_carry_the_oracle(session, monkeypatch):
 
 
 def test_script_json_lines(tmp_path, capsys):
-    from solo.cli import main
+    from solo.faces.cli import main
 
     script = tmp_path / "m.txt"
     script.write_text("campaign new S --seed 4 --oracle mythic\nscene start Dock --check 2\n"
@@ -388,7 +389,7 @@ def test_the_repl_asks_about_control_shows_chaos_and_completes_odds(tmp_path):
     assert "chaos 5/9" in repl.toolbar().value
     from prompt_toolkit.document import Document
 
-    from solo.repl import SoloCompleter
+    from solo.faces.repl import SoloCompleter
 
     completer = SoloCompleter(session, lambda: [])
     words = [c.text for c in completer.get_completions(Document("ask Is the door locked? li"), None)]

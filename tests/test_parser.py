@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solo import parser
+from solo.table import parser
 from solo.rules.enigma import SYSTEM
-from solo.errors import InvalidCommand
+from solo.kernel.errors import InvalidCommand
 from solo.rules.enigma import commands as rc
 from solo.rules.enigma.state import Archetype, EnemyType
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
-from solo.session import Session
+from solo.table.session import Session
 from test_speculate import reads
 
 ENIGMA = ("campaign new Bench --seed 5", "pc add 'Nara Quinn' --knack climbing --dice 3", "pc add 'Max Dumont' --dice 3",

@@ -1,4 +1,4 @@
-"""`solo status --json` from the status the journal keeps (solo.quick): on every system, after commands,
+"""`solo status --json` from the status the journal keeps (solo.store.quick): on every system, after commands,
 an undo, another process's writes, a damaged or stale view and with no campaign, it prints what the
 folded status prints, byte for byte, or nothing (and the command line folds the events)."""
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from solo import quick
-from solo.journal import MIGRATIONS, Journal
-from solo.session import Session
+from solo.store import quick
+from solo.store.journal import MIGRATIONS, Journal
+from solo.table.session import Session
 
 # each system's campaign and a few of its own commands (as tests/test_conformance.py's profiles play them)
 PLAYS: dict[str, tuple[str, ...]] = {
@@ -164,7 +164,7 @@ def solo(db: Path, *args: str, slow: bool = False) -> subprocess.CompletedProces
     env = {k: v for k, v in os.environ.items() if k not in ("SOLO_SLOW_STATUS", "SOLO_MODEL", "SOLO_DB")}
     if slow:
         env["SOLO_SLOW_STATUS"] = "1"
-    return subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), *args], env=env,
+    return subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), *args], env=env,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -175,10 +175,10 @@ def test_the_command_line_prints_the_same_bytes_and_loads_no_pydantic(tmp_path: 
     fast, slow = solo(db, "status", "--json"), solo(db, "status", "--json", slow=True)
     assert fast.returncode == slow.returncode == 0 and fast.stderr == slow.stderr == ""
     assert fast.stdout == slow.stdout and json.loads(fast.stdout)["campaign"] == "Quick"
-    probe = ("import contextlib, io, json, sys\nfrom solo.cli import main\n"
+    probe = ("import contextlib, io, json, sys\nfrom solo.faces.cli import main\n"
              "with contextlib.redirect_stdout(io.StringIO()): code = main(sys.argv[1:])\n"
              "print(json.dumps([code, sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'"
-             " or m.startswith('solo.rules') or m == 'solo.session')]))")
+             " or m.startswith('solo.rules') or m == 'solo.table.session')]))")
     run = subprocess.run([sys.executable, "-c", probe, "--db", str(db), "status", "--json"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

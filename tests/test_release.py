@@ -51,10 +51,10 @@ import json, sys
 from pathlib import Path
 
 import solo
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
-from solo.session import Session
+from solo.table.session import Session
 
 out = {"solo": solo.__file__}
 for name, lines in json.loads(sys.argv[1]).items():

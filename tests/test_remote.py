@@ -19,12 +19,12 @@ import pytest
 
 pytest.importorskip("openai", reason="the remote extra (openai) is not installed: pip install -e '.[remote]'")
 
-from solo.errors import NarratorError  # noqa: E402
-from solo.journal import Journal  # noqa: E402
+from solo.kernel.errors import NarratorError  # noqa: E402
+from solo.store.journal import Journal  # noqa: E402
 from solo.llm import backends  # noqa: E402
 from solo.llm.graph import ModelNarrator  # noqa: E402
 from solo.llm.remote import CHAT_LEAD, OpenAIBackend, chat_by_name  # noqa: E402
-from solo.session import Session  # noqa: E402
+from solo.table.session import Session  # noqa: E402
 
 WORDS = [" Somewhere", " a", " gramophone", " crackles", " into", " life", "."]
 CHATML = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
@@ -355,7 +355,7 @@ def test_a_server_down_at_first_is_asked_again_once_it_is_up():
 def test_without_the_openai_package_llm_url_names_the_extra(monkeypatch, capsys, tmp_path):
     import importlib.util
 
-    from solo import cli
+    from solo.faces import cli
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "openai" else real(name, *a))
@@ -371,14 +371,14 @@ def test_without_the_openai_package_llm_url_names_the_extra(monkeypatch, capsys,
 
 
 def test_llm_api_is_a_global_option_checked_on_one_line(tmp_path, monkeypatch):
-    from solo import cli
+    from solo.faces import cli
 
     monkeypatch.delenv("SOLO_LLM_API", raising=False)
     opts, rest = cli._global_options(["--llm-url", "http://127.0.0.1:9", "--llm-api=chat", "status"])
     assert (opts.llm_api, rest) == ("chat", ["status"])
     monkeypatch.setenv("SOLO_LLM_API", "completions")
     assert cli._global_options(["status"])[0].llm_api == "completions"
-    done = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "--llm-api", "chatty",
+    done = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"), "--llm-api", "chatty",
                            "status"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr == "error: --llm-api takes chat, completions or auto, not 'chatty'\n"
     assert "--llm-api" in cli.USAGE

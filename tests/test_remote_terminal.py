@@ -28,7 +28,7 @@ class RemoteTerminal(Terminal):
         env.pop("SOLO_LLM_API", None)
         self.screen = pyte.Screen(COLUMNS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
-        self.child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"),
+        self.child = pexpect.spawn(sys.executable, ["-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"),
                                                     "--llm-url", url, "play"],
                                    env=env, dimensions=(ROWS, COLUMNS), timeout=30)
 
@@ -39,7 +39,7 @@ def test_a_draft_reaches_the_screen_only_once_it_stands(tmp_path):
     server.hold_after = 3  # " Somewhere a gramophone", then nothing until the test has looked
     db = str(tmp_path / "j.sqlite")
     for line in (["campaign", "new", "Cairo", "--seed", "2"], ["pc", "add", "Nara", "--dice", "3"]):
-        subprocess.run([sys.executable, "-m", "solo.cli", "--db", db, "--no-model", *line], check=True,
+        subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", db, "--no-model", *line], check=True,
                        capture_output=True, timeout=60)
     t = RemoteTerminal(tmp_path, server.url)
     try:

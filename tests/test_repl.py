@@ -24,7 +24,7 @@ class Terminal:
                    LINES=str(ROWS))
         self.screen = pyte.Screen(columns, ROWS)
         self.stream = pyte.ByteStream(self.screen)
-        self.child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "play", *args],
+        self.child = pexpect.spawn(sys.executable, ["-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"), "play", *args],
                                    env=env, dimensions=(ROWS, columns), timeout=20)
 
     def text(self) -> str:
@@ -183,9 +183,9 @@ def test_the_walk_through_starts_an_adventure_with_its_characters(tmp_path):
 
     from rich.console import Console
 
-    from solo.journal import Journal
-    from solo.repl import Repl
-    from solo.session import Session
+    from solo.store.journal import Journal
+    from solo.faces.repl import Repl
+    from solo.table.session import Session
 
     answers = iter(["", "1", "Museum", "5", "", ""])
     out = io.StringIO()
@@ -203,7 +203,7 @@ def first_screen_seconds(tmp_path: Path, *model: str) -> float:
     """Seconds from starting `solo play` on a pseudo-terminal to its first question."""
     env = dict(os.environ, TERM="xterm", XDG_DATA_HOME=str(tmp_path / "data"))
     begun = time.monotonic()
-    child = pexpect.spawn(sys.executable, ["-m", "solo.cli", "--db", str(tmp_path / f"{time.monotonic_ns()}.sqlite"),
+    child = pexpect.spawn(sys.executable, ["-m", "solo.faces.cli", "--db", str(tmp_path / f"{time.monotonic_ns()}.sqlite"),
                                            *model, "play"], env=env, dimensions=(ROWS, COLUMNS), timeout=30)
     try:
         child.expect("rule-light tabletop RPGs")  # no campaign yet: the masthead names no system
@@ -233,9 +233,9 @@ def test_an_improvised_campaign_may_be_played_by_any_installed_rule_system(tmp_p
 
     from rich.console import Console
 
-    from solo.journal import Journal
-    from solo.repl import Repl
-    from solo.session import Session
+    from solo.store.journal import Journal
+    from solo.faces.repl import Repl
+    from solo.table.session import Session
 
     out = io.StringIO()
     answers = iter(["", "", "99", "HAASTEET", "Night", "4", "12", "", "Mary", "a nurse", "1", "3", "0", "2", "", "n"])
@@ -311,8 +311,8 @@ def test_the_status_bar_shows_a_tension_only_where_the_rules_move_it(tmp_path, s
 
 
 def test_the_co_pilot_keeps_suggestion_numbers_after_an_edit(tmp_path):
-    from solo.journal import Journal
-    from solo.session import Session
+    from solo.store.journal import Journal
+    from solo.table.session import Session
 
     session = Session(Journal(tmp_path / "j.sqlite"), suggest=True)
     for line in ("campaign new Numbers --seed 2", "pc add Nara --dice 3", "scene start", "scene start"):
@@ -352,9 +352,9 @@ def test_a_command_at_every_question_of_the_walk_throughs_leaves_it_and_runs(tmp
 
     from rich.console import Console
 
-    from solo.journal import Journal
-    from solo.repl import Repl
-    from solo.session import Session
+    from solo.store.journal import Journal
+    from solo.faces.repl import Repl
+    from solo.table.session import Session
 
     normal = ["y", "", "", "Walk", "3", "", "Nara", "1", "archivist", "r", "old maps", "", "1", "", "Snakes!", "n"]
     for k in range(len(normal)):
@@ -462,12 +462,12 @@ def test_session_commands_that_tell_nothing_never_wait_for_the_model_to_load(tmp
 
     from rich.console import Console
 
-    from solo import parser
-    from solo.journal import Journal
+    from solo.table import parser
+    from solo.store.journal import Journal
     from solo.llm.backends import FakeBackend
     from solo.llm.graph import ModelNarrator
-    from solo.repl import Repl
-    from solo.session import Session
+    from solo.faces.repl import Repl
+    from solo.table.session import Session
 
     class Loading(FakeBackend):
         waited = 0

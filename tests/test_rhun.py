@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from playing import ok, refused
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "
         "--finesse 0 --exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4")
@@ -251,9 +251,9 @@ def test_the_director_answers_from_rhuns_tables_and_moves_in_solo_play(tmp_path)
     assert _tasks(failed)[:2] == ["consequence", "strike"]  # the strike's band, told after the rules rolled it
     strike, = failed["director"]  # the strike's own result, apart from the Risky Action's
     assert strike["move"] == "Strike" and strike["target"] == "Anna" and failed["outcome"] == "fail"
-    from solo.render import render
+    from solo.faces.render import render
     from solo.rules.rhun import SYSTEM
-    from solo.session import Outcome
+    from solo.table.session import Outcome
 
     shown = render(Outcome(line="", ok=True, kind="Risk", result=failed), SYSTEM)
     assert f"[dim]Director:[/] Orc strikes Anna: Effect {strike['effect']}" in shown
@@ -270,7 +270,7 @@ def test_the_director_answers_from_rhuns_tables_and_moves_in_solo_play(tmp_path)
 
 
 def test_results_and_the_status_bar_read_as_rhun(rhun):
-    from solo.render import render
+    from solo.faces.render import render
     from solo.rules.rhun import SYSTEM
 
     shown = []
@@ -329,7 +329,7 @@ def test_the_oracles_yes_to_a_challenge_fleeing_takes_it_off_the_board(tmp_path)
 
 
 def test_odds_read_in_words(rhun):
-    from solo.render import render
+    from solo.faces.render import render
     from solo.rules.rhun import SYSTEM
 
     ok(rhun, ANNA)

@@ -12,10 +12,10 @@ from typing import get_args
 import pytest
 
 from playing import exported, ok
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import events as ev
-from solo.session import Session
+from solo.table.session import Session
 
 ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "
         "--finesse 0 --exertion 3 --psyche 2 --influence 1 --aspect bold --dice 4,5,6,3,4")
@@ -185,7 +185,7 @@ def test_export_md_story_keeps_the_tale_and_drops_the_dice(played, tmp_path):
 def test_export_md_through_the_cli(tmp_path):
     script = "\n".join(("campaign new Cli --rules rhun --seed 3", ANNA, "scene start The ford",
                         "risk Anna exertion 'cross' --dice 6,2,1", f"export md {tmp_path / 'cli.md'} --story")) + "\n"
-    done = subprocess.run([sys.executable, "-m", "solo.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
+    done = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
                            "--json"], input=script, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "cli.md").read_text(encoding="utf-8")

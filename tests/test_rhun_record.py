@@ -10,10 +10,10 @@ import pytest
 import retellings
 
 from solo.llm.check import OutcomeRecord, contradictions
-from solo.narration import OracleNarrator
+from solo.director.narration import OracleNarrator
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import events as ev
-from solo.tables import system_tables
+from solo.director.tables import system_tables
 
 ANNA = ("pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "
         "--finesse 0 --exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4 --aspect bold")

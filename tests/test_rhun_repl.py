@@ -10,7 +10,7 @@ import playing
 import pytest
 
 from playing import last_line
-from solo import parser
+from solo.table import parser
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import commands as rc
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from solo.errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from solo.rules.enigma import GameState, commands as c, decide, events as ev
 from strategies import NoDice, Table, assert_one_line
 

@@ -7,7 +7,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from solo.errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from solo.rules.enigma import GameState, apply, commands as c, decide, events as ev, fold
 from solo.rules.enigma.state import KNOCKOUTS_TO_RETIRE, MAX_PERIL
 from strategies import KNACKS, NoDice, Table, assert_one_line, moves, opening, optional_rules

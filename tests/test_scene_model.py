@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from solo.adventure import load_adventure, shipped_adventures
-from solo.journal import Journal
+from solo.director.adventure import load_adventure, shipped_adventures
+from solo.store.journal import Journal
 from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, SceneModel, Stage
-from solo.session import Session
-from solo.story import tags_from_words
-from solo.tables import OracleTables, default_folder
+from solo.table.session import Session
+from solo.director.story import tags_from_words
+from solo.director.tables import OracleTables, default_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDE_SHOTS = ("enigma", "rhun", "haasteet", "alpha")  # the systems whose scenes open on a Wide Shot
@@ -188,8 +188,8 @@ def test_the_scene_refuses_what_it_rules_out():
 
 
 def test_canon_offers_read_a_names_kind_from_the_scene_and_are_made_once(tmp_path):
-    from solo.canon import kind_in
-    from solo.narration import Narration
+    from solo.director.canon import kind_in
+    from solo.director.narration import Narration
 
     assert kind_in("Brown Maud", ["Aboard the Brown Maud, a broad river barge running north"]) == "place"
     assert kind_in("Varrow", ["The company rests at Varrow, a fishing village"]) == "place"
@@ -249,7 +249,7 @@ def test_no_one_plays_two_roles_in_play_with_a_cast_of_two(tmp_path, system):
     """Every table entry told with two of the cast's roles ({character} and {helper}) names two
     different people of a cast of two."""
     from solo.kernel.registry import get_system
-    from solo.tables import system_tables
+    from solo.director.tables import system_tables
 
     tables = system_tables(get_system(system).data)
     cast = {"enigma": ("Nara", "Max"), "rhun": ("Anna", "Dun"), "haasteet": ("Aino", "Mabel"),
@@ -270,7 +270,7 @@ ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk
 def scene_things(stage: SceneModel) -> list[str]:
     """What a narration may name to be told of this scene: its foes, people, obstacles and place."""
     from solo.kernel.scene import _gist, locative
-    from solo.narration import one_of
+    from solo.director.narration import one_of
 
     s = stage.stage
     foes = [n for f in (s.foes or ()) for n in (f, one_of(f))]
@@ -284,7 +284,7 @@ def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_sce
     """A success and a failure are told of the one who acted, the action typed (an endure check is
     not a jump) and a thing of the scene: its setting, a foe, a person, what stands in the way, or
     its place. A harm the rules apply keeps its words, led by the actor and the action."""
-    from solo.narration import SUCCESSES
+    from solo.director.narration import SUCCESSES
 
     session = opened(tmp_path, system, 11, ADVENTURES[system] if source else None)
     titles = ["the deck of a burning airship", "a waterfront cellar", "the lighthouse in the gale",
@@ -324,7 +324,7 @@ def test_a_clue_found_again_is_not_told_word_for_word(tmp_path, system):
 
 
 def test_a_success_keeps_its_prompts_question_and_the_scene_rules_out_strangers():
-    from solo.narration import Narration, OracleNarrator
+    from solo.director.narration import Narration, OracleNarrator
     from solo.kernel.scene import Action
 
     stage = SceneModel(title="the lighthouse in the gale", place="the lighthouse in the gale",
@@ -350,8 +350,8 @@ def test_a_success_keeps_its_prompts_question_and_the_scene_rules_out_strangers(
 
 
 def test_a_scene_the_cast_is_carried_to_is_told_as_where_it_is():
-    from solo.adventure import load_adventure
-    from solo.story import Story
+    from solo.director.adventure import load_adventure
+    from solo.director.story import Story
 
     adventure = load_adventure(shipped_adventures()["the_clockwork_zeppelin.toml"])
     story = Story(adventure)
@@ -406,7 +406,7 @@ def test_a_current_needs_a_river_the_open_air_has_no_room_and_the_cold_no_warmth
 
 
 def test_a_success_asks_its_question_once_in_a_while():
-    from solo.narration import Narration, OracleNarrator
+    from solo.director.narration import Narration, OracleNarrator
     from solo.kernel.scene import Action
 
     question = "Which companion is first to grin, and what do they say?"
@@ -424,7 +424,7 @@ def test_a_success_asks_its_question_once_in_a_while():
 @pytest.mark.parametrize("system", WIDE_SHOTS)
 def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     from solo.kernel.protocol import Where
-    from solo.story import Progress, Story, scene_model
+    from solo.director.story import Progress, Story, scene_model
 
     adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
     story = Story(adventure)

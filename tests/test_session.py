@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo.journal import Journal
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.table.session import Session
 
 
 def run(session: Session, *lines: str) -> dict:
@@ -180,7 +180,7 @@ def test_same_script_same_seed_same_journal(tmp_path):
 def test_replay_verify_reports_a_tampered_snapshot(session):
     run(session, *CAST)
     head = session.journal.head(session.campaign.id)
-    from solo.session import Folded
+    from solo.table.session import Folded
 
     data = session.snapshot_data(Folded(session.state, session.tension, session.progress))
     data["rules"]["characters"][0]["peril"] = 5

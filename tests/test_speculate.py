@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from solo.journal import Journal
+from solo.store.journal import Journal
 from solo.llm.backends import Completion, FakeBackend
 from solo.llm.graph import ModelNarrator
 from solo.llm.speculate import Speculator
-from solo.repl import Repl
-from solo.session import Session
+from solo.faces.repl import Repl
+from solo.table.session import Session
 
 from playing import play
 
@@ -366,7 +366,7 @@ def test_the_repl_tells_the_typed_line_ahead_after_a_pause(tmp_path):
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from solo import repl as repl_module
+    from solo.faces import repl as repl_module
 
     backend = fake()
     s = session(tmp_path / "j.sqlite", backend)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from solo.adventure import load_adventure, shipped_adventures
-from solo.journal import Journal
+from solo.director.adventure import load_adventure, shipped_adventures
+from solo.store.journal import Journal
 from solo.rules.enigma import SYSTEM
-from solo.session import Session
-from solo.story import tags_from_words
-from solo.tables import OracleTables, TableError, fits, load_file, system_tables
+from solo.table.session import Session
+from solo.director.story import tags_from_words
+from solo.director.tables import OracleTables, TableError, fits, load_file, system_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL_ADVENTURES = sorted(shipped_adventures().values())

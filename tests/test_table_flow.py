@@ -8,9 +8,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from solo.journal import Journal
-from solo.repl import Repl
-from solo.session import Session
+from solo.store.journal import Journal
+from solo.faces.repl import Repl
+from solo.table.session import Session
 
 
 def run(session: Session, *lines: str) -> dict:

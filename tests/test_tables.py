@@ -7,11 +7,11 @@ import textwrap
 
 import pytest
 
-from solo import oracle
+from solo.director import oracle
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.director import REQUIRED_TABLES
 from solo.rules.enigma.director import PulpNarrator as OracleNarrator
-from solo.tables import OracleTables, TableError, system_tables
+from solo.director.tables import OracleTables, TableError, system_tables
 
 TABLES = SYSTEM.data / "tables"
 

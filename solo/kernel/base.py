@@ -18,13 +18,13 @@ from typing import Any, ClassVar, Generic
 
 from pydantic import BaseModel, TypeAdapter
 
-from ..adventure import Adventure
-from ..datafile import DataFileError, load_toml
-from ..errors import InvalidCommand, RuleViolation
+from solo.director.adventure import Adventure
+from solo.kernel.datafile import DataFileError, load_toml
+from solo.kernel.errors import InvalidCommand, RuleViolation
 from ..llm.calls import ModelCall
 from ..llm.check import OutcomeRecord
-from ..narration import Narration, OracleNarrator
-from ..tables import OracleTables
+from solo.director.narration import Narration, OracleNarrator
+from solo.director.tables import OracleTables
 from .grammar import Option, Spec
 from .protocol import C, Conversation, DiceNeed, E, PregenEntry, Proposer, Reaction, RecapLine, S, StoryView, Where
 
@@ -284,7 +284,7 @@ class BaseSystem(Generic[S, C, E]):
         """`campaign validate pregens.toml`: the system's own file of ready-made characters, or one
         that says ``rules = NAME``, each character built and added as `pc pregen` would
         (``solo.kernel.bounds.check_pregens``); None for any other file."""
-        from ..adventure import AdventureError
+        from solo.director.adventure import AdventureError
         from .bounds import check_pregens
 
         data = _pregens_file(path, getattr(self, "data", None), self.name)

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import SoloError
+from solo.kernel.errors import SoloError
 from .protocol import PregenEntry
 
 Bound = tuple[int, int]

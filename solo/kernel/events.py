@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..canon import Kind
+from solo.director.canon import Kind
 
 
 class SessionEvent(BaseModel):
@@ -137,7 +137,7 @@ class SceneEnded(SessionEvent):
     scene: str | None = None
 
 
-# --- the canon (solo.canon) and the world's clock -------------------------------------------
+# --- the canon (solo.director.canon) and the world's clock -------------------------------------------
 
 
 class CanonAdded(SessionEvent):
@@ -229,7 +229,7 @@ AnySessionEvent = Annotated[
 ADAPTER: TypeAdapter[AnySessionEvent] = TypeAdapter(AnySessionEvent)
 CANON = frozenset({"canon_added", "canon_edited", "canon_closed", "canon_reopened", "canon_pinned", "clock_ticked",
                    "world_moved"})
-ORACLE = frozenset({"oracle_chosen", "chaos_moved"})  # the campaign's oracle and its Chaos Factor (solo.mythic)
+ORACLE = frozenset({"oracle_chosen", "chaos_moved"})  # the campaign's oracle and its Chaos Factor (solo.director.mythic)
 TYPES = frozenset({"command_undone", "oracle_asked", "narrated", "adventure_moved", "scene_ended", "scene_tagged",
                    "recap_written", "fate_asked", "scene_checked"}) | CANON | ORACLE
 FOLDED = frozenset({"adventure_moved", "scene_ended"}) | CANON | ORACLE  # events that move the story: `undo` reverts them

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from ..errors import InvalidCommand
+from solo.kernel.errors import InvalidCommand
 
 _NUMBER = re.compile(r"^[+-]?[0-9]+$")  # ASCII digits only: int() refuses some str.isdigit() characters
 _FACE = re.compile(r"^[0-9]{1,3}$")

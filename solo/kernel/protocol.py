@@ -19,16 +19,16 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from ..inert import escape
+from solo.kernel.inert import escape
 from .grammar import Option, Spec
 
 if TYPE_CHECKING:
-    from ..adventure import Adventure, Scene
+    from solo.director.adventure import Adventure, Scene
     from ..llm.calls import ModelCall
     from ..llm.check import OutcomeRecord
-    from ..narration import Narration, OracleNarrator
-    from ..story import Story
-    from ..tables import OracleTables
+    from solo.director.narration import Narration, OracleNarrator
+    from solo.director.story import Story
+    from solo.director.tables import OracleTables
 
 S = TypeVar("S", bound=BaseModel)
 C = TypeVar("C", bound=BaseModel)
@@ -219,7 +219,7 @@ class RuleSystem(Protocol[S, C, E]):
     chapter_word: str
     scene_word: str
     # True where its chapter is an adventure file's Leg (ENIGMA): the Leg under way is the chapter; elsewhere
-    # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.story.Story)
+    # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.director.story.Story)
     chapter_is_leg: bool
     # True where its status bar says the chapter and scene itself; else the REPL frame says them in its words
     toolbar_where: bool

@@ -14,7 +14,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from ..errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from .protocol import RuleSystem
 
 GROUP = "solo.rule_systems"

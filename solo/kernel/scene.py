@@ -11,7 +11,7 @@ scheme).
 Its one judgement is ``clash``: why a text cannot be told in this scene (rain in a snowbound one,
 a chandelier on an open deck, "the enemy" with no foe on stage, a person in two roles, a secret
 before it is found, a line told word for word lately), or None. The oracle tables draw only
-entries it admits (``solo.tables``), and a model's prose is refused on the same grounds.
+entries it admits (``solo.director.tables``), and a model's prose is refused on the same grounds.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ class SceneModel(BaseModel):
     title: str | None = None
     place: str | None = None
     improvised: bool = False
-    tags: frozenset[str] | None = None  # solo.tables.SCENE_TAGS (None: where it is is not known)
+    tags: frozenset[str] | None = None  # solo.director.tables.SCENE_TAGS (None: where it is is not known)
     stage: Stage = Stage()
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import NarratorError
+from solo.kernel.errors import NarratorError
 from . import gate
 
 StreamCallback = Callable[[str], None]

@@ -27,7 +27,7 @@ class Cast:
 
     setting: str = ""  # the rule system's default setting, or the adventure's premise
     members: list[dict[str, str]] = field(default_factory=list)
-    # what the story has established and where it stands (solo.context): pinned canon, earlier
+    # what the story has established and where it stands (solo.table.context): pinned canon, earlier
     # journal entries the names in play recall, and the scene so far
     canon: list[str] = field(default_factory=list)
     earlier: list[str] = field(default_factory=list)

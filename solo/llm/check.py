@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..canon import HONORIFICS, proposed_names
+from solo.director.canon import HONORIFICS, proposed_names
 from ..kernel.scene import SceneModel
 
 # CSI / OSC / other ESC sequences, then C0 and C1 control characters except newline and tab
@@ -267,7 +267,7 @@ _FROM_TO = re.compile(r"\bfrom\s+(\d{1,6})\s+to\s+(\d{1,6})\b", re.I)
 # Parts of a story an adventure is made of: a model may only name ones the story already has
 PARTS = re.compile(r"\b(?:leg|chapter|act|part|scene|session|episode|day|game)\s+(?:\d+|[ivx]+\b|one|two|three|four|"
                    r"five|six|seven|eight|nine|ten)\b", re.I)
-# The story's memory and the prompt read back (solo.context, _memory.j2, the task block), and a chat
+# The story's memory and the prompt read back (solo.table.context, _memory.j2, the task block), and a chat
 # model speaking as an assistant about its task
 READ_BACK = re.compile(r"\((?:person|place|thing|item|object|group|faction|creature|clue)\)|established in this story|"
                        r"earlier in the story|this scene so far|told at the table|a quotation, not an instruction|"

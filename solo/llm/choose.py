@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import NarratorError
-from ..narration import Chooser
+from solo.kernel.errors import NarratorError
+from solo.director.narration import Chooser
 from .calls import ModelCall
 
 # Models with fewer parameters than this only choose (see the module's docstring): the bundled Gemma 3

@@ -20,10 +20,10 @@ from typing import Any, TypedDict
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
 
-from ..errors import NarratorError
+from solo.kernel.errors import NarratorError
 from . import gate
-from ..narration import Narration
-from ..resources import shared
+from solo.director.narration import Narration
+from solo.kernel.resources import shared
 from .backends import Backend, Cancel, Cancelled, StreamCallback, split_answer
 from .calls import Cast, ModelCall
 from .check import (OutcomeRecord, clean, contradictions, echoes_prompt, grounded, loops, said_twice,

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..errors import NarratorError
+from solo.kernel.errors import NarratorError
 
 if TYPE_CHECKING:
     from .backends import Completion

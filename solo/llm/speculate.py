@@ -30,8 +30,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import NarratorError, SoloError
-from ..narration import Narration
+from solo.kernel.errors import NarratorError, SoloError
+from solo.director.narration import Narration
 from .backends import Cancelled
 from .calls import Cast, ModelCall
 from .check import OutcomeRecord

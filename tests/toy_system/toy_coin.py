@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from solo.errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from solo.kernel.base import BaseSystem
 from solo.kernel.grammar import Args, Option, Spec, face, number
 
@@ -95,7 +95,7 @@ class CoinSystem(BaseSystem[CoinState, Command, Event]):
     def start_command(self, name: str, seed: int, options: Mapping[str, list[str]]) -> Command:
         sides = options.get("sides", ["2"])[-1]
         if not sides.isdigit() or not 2 <= int(sides) <= 20:
-            from solo.errors import InvalidCommand
+            from solo.kernel.errors import InvalidCommand
 
             raise InvalidCommand(f"a coin has 2 to 20 sides, not {sides!r}")
         return Begin(name=name, seed=seed, sides=int(sides))

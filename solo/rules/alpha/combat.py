@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from .core import (actions_left, active, advance, begin_turn, die, find, hurt, keep, need_combat,
                    order_fields, react, roll, spend, take_out)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from .data_rules import ACTIONS, LEFT, MAX_DEBT, die_label, fold
 from .state import AlphaState, Combat, Creature, Side
 

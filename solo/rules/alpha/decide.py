@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from . import combat
 from . import commands as rc
 from . import events as ev

@@ -32,10 +32,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from ...kernel.protocol import Reaction, StoryView
-from ...narration import Narration, OracleNarrator
-from ...oracle import asked_to_leave
+from solo.director.narration import Narration, OracleNarrator
+from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
 from . import record as facts_of

@@ -8,8 +8,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import SoloError
-from ...inert import escape
+from solo.kernel.errors import SoloError
+from solo.kernel.inert import escape
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
 from . import commands as rc
 from .data_rules import CAPACITIES, DEFAULT_DIE, LADDER, LEFT, capacity_name, die_label, parse_die

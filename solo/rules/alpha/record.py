@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near, without_numbered_names
-from ...narration import Narration
+from solo.director.narration import Narration
 from . import events as ev
 from .state import AlphaState, Creature
 

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ...adventure import Adventure
-from ...datafile import DataFileError, load_toml
-from ...errors import RuleViolation
+from solo.director.adventure import Adventure
+from solo.kernel.datafile import DataFileError, load_toml
+from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from .data_rules import CAPACITIES, DEFAULT_DIE, LADDER, capacity_name, die_label, fold, parse_die
 

@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from ...adventure import Adventure
-from ...errors import SoloError
+from solo.director.adventure import Adventure
+from solo.kernel.errors import SoloError
 from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from . import commands as rc
@@ -34,8 +34,8 @@ from .state import AlphaState
 
 # the Director and narration: director.py (the emulator and its tables), record.py (what prose is held to)
 from ...llm.check import OutcomeRecord
-from ...narration import Narration
-from ...resources import folder
+from solo.director.narration import Narration
+from solo.kernel.resources import folder
 from . import record as told
 
 CREDIT = "Combat rules after *Alpha 1.1 Combat* (no licence stated); paraphrased, never quoted."

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...errors import RuleViolation
-from ...inert import escape
+from solo.kernel.errors import RuleViolation
+from solo.kernel.inert import escape
 from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Conversation, DiceNeed
 from . import commands as rc

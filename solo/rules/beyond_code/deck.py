@@ -16,9 +16,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, field_validator
 
-from ...datafile import DataFileError, parse_toml
-from ...errors import InvalidCommand
-from ...resources import folder
+from solo.kernel.datafile import DataFileError, parse_toml
+from solo.kernel.errors import InvalidCommand
+from solo.kernel.resources import folder
 
 Corner = Literal["chaos", "decryption", "none"]
 Role = Literal["enigma", "phantom", "tome", "solowork"]

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
-from ...narration import Narration, OracleNarrator, as_phrase
+from solo.director.narration import Narration, OracleNarrator, as_phrase
 from . import commands as rc
 from . import events as ev
 from .state import BeyondState

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from ...errors import InvalidCommand
+from solo.kernel.errors import InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, number
 from . import commands as rc
 from .deck import EXAMPLE, load_deck

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...inert import escape
+from solo.kernel.inert import escape
 
 TOKEN = {"chaos": "Chaos", "decryption": "Decryption"}
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near
-from ...narration import Narration
+from solo.director.narration import Narration
 from . import events as ev
 from .director import name_of
 from .state import BeyondState

@@ -16,13 +16,13 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
 
-from ...datafile import DataFileError, parse_toml
+from solo.kernel.datafile import DataFileError, parse_toml
 from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, RecapLine, Where
 from ...llm.check import OutcomeRecord
-from ...narration import Narration
-from ...resources import folder
-from ...tables import OracleTables
+from solo.director.narration import Narration
+from solo.kernel.resources import folder
+from solo.director.tables import OracleTables
 from . import commands as rc
 from . import events as ev
 from . import journal, present, record, results, talk

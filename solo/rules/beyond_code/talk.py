@@ -14,8 +14,8 @@ import random
 import shlex
 from collections.abc import Sequence
 
-from ...errors import SoloError
-from ...inert import escape
+from solo.kernel.errors import SoloError
+from solo.kernel.inert import escape
 from ...kernel.grammar import positionals
 from ...kernel.protocol import Conversation
 from . import commands as rc

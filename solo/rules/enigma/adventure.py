@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ...adventure import Adventure, AdventureError, message, read_toml
-from ...resources import folder
+from solo.director.adventure import Adventure, AdventureError, message, read_toml
+from solo.kernel.resources import folder
 from .state import MAX_EQUIPMENT, MAX_KNACKS, Archetype, EnemyType
 
 PREGENS = folder("solo.rules.enigma", "data") / "pregens.toml"

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from functools import singledispatch
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from . import commands as cmd
 from . import events as ev
 from .apply import fold

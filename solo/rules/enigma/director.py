@@ -26,13 +26,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ...errors import RuleViolation, SoloError
+from solo.kernel.errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
 from ...llm.calls import ModelCall
 from ...llm.check import clean
-from ...narration import Narration, OracleNarrator, as_phrase, one_of
-from ...oracle import asked_to_leave
-from ...tables import OracleTables
+from solo.director.narration import Narration, OracleNarrator, as_phrase, one_of
+from solo.director.oracle import asked_to_leave
+from solo.director.tables import OracleTables
 from . import commands as rc
 from . import events as ev
 from .adventure import foes, lesson

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Literal
 
-from ...errors import InvalidCommand
+from solo.kernel.errors import InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, choice, face, faces, named_faces, number, pairs, text
 from . import commands as rc
 from .state import OPTIONAL_RULES, Archetype, EnemyType

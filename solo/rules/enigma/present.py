@@ -14,9 +14,9 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...inert import escape
+from solo.kernel.inert import escape
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, ask_choice, ask_required, visible_width
-from ...tables import OracleTables
+from solo.director.tables import OracleTables
 from . import commands as rc
 from .odds import success_chance
 from .reference import TOPICS

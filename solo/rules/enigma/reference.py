@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import InvalidCommand
+from solo.kernel.errors import InvalidCommand
 
 # topic -> (SRD section, summary, aliases)
 TOPICS: dict[str, tuple[str, str, tuple[str, ...]]] = {

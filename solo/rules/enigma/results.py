@@ -15,7 +15,7 @@ from . import events as ev
 from . import odds as odds_mod
 from .apply import fold
 from .decide import decide, resolve_pending
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from .state import GameState
 
 

@@ -16,16 +16,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...adventure import Adventure
-from ...datafile import load_toml
-from ...errors import SoloError
+from solo.director.adventure import Adventure
+from solo.kernel.datafile import load_toml
+from solo.kernel.errors import SoloError
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
 from ...llm.calls import ModelCall
 from ...llm.check import OutcomeRecord
-from ...narration import Narration
-from ...resources import folder
-from ...story import fold_name as fold_title
-from ...tables import OracleTables
+from solo.director.narration import Narration
+from solo.kernel.resources import folder
+from solo.director.story import fold_name as fold_title
+from solo.director.tables import OracleTables
 from . import adventure as adv
 from . import commands as rc
 from . import events as ev

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
 from .data_rules import (ATTACK_THRESHOLD, BALLOT_XP, BONUS_THRESHOLD, CHARACTER_RATING, CREATION_POINTS, DEATH_FACES,

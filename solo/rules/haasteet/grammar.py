@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...errors import InvalidCommand
+from solo.kernel.errors import InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, face, faces, named_faces, number, text
 from . import commands as rc
 from .data_rules import (CHARACTER_RATING, DIES, EXTRA_DICE, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS,

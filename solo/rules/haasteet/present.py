@@ -12,11 +12,11 @@ import random
 import tomllib
 from typing import Any
 
-from ...i18n import language
-from ...inert import escape
+from solo.kernel.i18n import language
+from solo.kernel.inert import escape
 from ...kernel.grammar import quote
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
-from ...resources import folder
+from solo.kernel.resources import folder
 from . import commands as rc
 from .data_rules import STRENGTHS
 from .state import HaasteetState

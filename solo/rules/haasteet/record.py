@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near
-from ...narration import Narration
+from solo.director.narration import Narration
 from . import events as ev
 from .data_rules import STAGES
 from .state import HaasteetState

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
 from .state import Character, Enemy, HaasteetState

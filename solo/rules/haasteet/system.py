@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from ...adventure import Adventure
+from solo.director.adventure import Adventure
 from ...kernel.base import BaseSystem
 from ...kernel.bounds import whole
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from ...llm.check import OutcomeRecord
-from ...narration import Narration
-from ...resources import folder
+from solo.director.narration import Narration
+from solo.kernel.resources import folder
 from . import commands as rc
 from . import events as ev
 from . import journal, present, record, results

@@ -12,8 +12,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 
-from ...errors import RuleViolation
-from ...inert import escape
+from solo.kernel.errors import RuleViolation
+from solo.kernel.inert import escape
 from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Conversation, DiceNeed
 from . import commands as rc

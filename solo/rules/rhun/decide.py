@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ...errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
 from .data_rules import (

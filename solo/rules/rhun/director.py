@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
-from ...narration import Narration, OracleNarrator
-from ...oracle import asked_to_leave
+from solo.director.narration import Narration, OracleNarrator
+from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
 from .data_rules import TIER_ORDER, fold

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...inert import escape
+from solo.kernel.inert import escape
 
 OUTCOME = {"fail": "[bold red]Fail[/]", "success_with_consequence": "[yellow]success, with a consequence[/]",
            "success": "[bold green]success[/]"}

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near
-from ...narration import Narration
+from solo.director.narration import Narration
 from . import events as ev
 from .data_rules import RACES
 from .state import RhunState

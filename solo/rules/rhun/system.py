@@ -15,12 +15,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from ...adventure import Adventure
+from solo.director.adventure import Adventure
 from ...kernel.base import BaseSystem
 from ...llm.check import OutcomeRecord
-from ...narration import Narration
+from solo.director.narration import Narration
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
-from ...resources import folder
+from solo.kernel.resources import folder
 from . import commands as rc
 from . import events as ev
 from . import journal, record, results

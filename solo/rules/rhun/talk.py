@@ -12,8 +12,8 @@ import random
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 
-from ...errors import RuleViolation
-from ...inert import escape
+from solo.kernel.errors import RuleViolation
+from solo.kernel.inert import escape
 from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, PregenEntry, ask_choice, ask_required
 from . import commands as rc

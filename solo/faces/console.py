@@ -1,4 +1,4 @@
-"""The rich console solo prints through: every string shown inert (``solo.inert``)."""
+"""The rich console solo prints through: every string shown inert (``solo.kernel.inert``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.console import Console
 
-from .inert import inert
+from solo.kernel.inert import inert
 
 
 class InertConsole(Console):

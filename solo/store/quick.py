@@ -20,16 +20,16 @@ import os
 import sqlite3
 import sys
 
-from . import __version__
+from solo import __version__
 
-# the journal's migrations (solo.journal.MIGRATIONS) this view is read under; any other set: the slow path
+# the journal's migrations (solo.store.journal.MIGRATIONS) this view is read under; any other set: the slow path
 SCHEMA = ("001_initial", "002_narration_and_model_calls", "003_full_text_search", "004_snapshots",
           "005_campaign_adventures", "006_status_views")
-CURRENT = "current_campaign"  # the setting naming the current campaign (solo.session)
-# a campaign's head: its last event and its last command (solo.journal)
+CURRENT = "current_campaign"  # the setting naming the current campaign (solo.table.session)
+# a campaign's head: its last event and its last command (solo.store.journal)
 HEAD = ("SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign = ?),"
         " (SELECT COALESCE(MAX(id), 0) FROM commands WHERE campaign = ?)")
-LANGUAGES = ("en", "fi")  # solo.i18n.LANGUAGES: JSON is the same in every one
+LANGUAGES = ("en", "fi")  # solo.kernel.i18n.LANGUAGES: JSON is the same in every one
 WITH_VALUE = ("--db", "--model", "--llm-url", "--llm-api", "--lang")
 
 
@@ -154,7 +154,7 @@ def shipped(rules: str) -> bool:
     """Whether ``rules`` names a rule system shipped in ``solo/rules/``, the folder ``get_system`` finds it in
     (or its entry point leads to); a third party's system: the command line looks it up."""
     key = rules.strip().casefold().replace("-", "_")  # beyond-code plays from solo/rules/beyond_code
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # solo/, above solo/store/
     return key.isidentifier() and os.path.isfile(os.path.join(here, "rules", key, "__init__.py"))
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from rich.markup import escape
 
-from .export import CANON_HEADINGS
-from .kernel.registry import AnySystem
-from .session import Outcome
+from solo.faces.export import CANON_HEADINGS
+from solo.kernel.registry import AnySystem
+from solo.table.session import Outcome
 
 
 def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: bool = True) -> str:

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
-from .tables import Draw, OracleTables, TableError
+from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
+from solo.director.tables import Draw, OracleTables, TableError
 
 Source = Literal["oracle", "model", "player", "director"]
 

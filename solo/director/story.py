@@ -16,11 +16,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .adventure import Adventure, Scene
-from .errors import RuleViolation
-from .kernel.protocol import Where
-from .kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
-from .narration import Narration
+from solo.director.adventure import Adventure, Scene
+from solo.kernel.errors import RuleViolation
+from solo.kernel.protocol import Where
+from solo.kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
+from solo.director.narration import Narration
 
 Outcome = Literal["success", "failure"]
 
@@ -30,7 +30,7 @@ def fold_name(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-# Words of an improvised scene's title that say where it is (solo.tables.SCENE_TAGS): single words
+# Words of an improvised scene's title that say where it is (solo.director.tables.SCENE_TAGS): single words
 # (a plural finds its singular: "markets", "bridges") and phrases, a phrase taking its words before
 # any of them is read alone ("train station" is no train). A word that names no setting on its own
 # ("tower", "station", "party", "star"), or is mostly read another way ("fair", "plain", "stable",
@@ -162,14 +162,14 @@ class Progress(BaseModel):
     improvised: bool = False  # the scene under way is not in the adventure file
     ended: bool = False  # the scene under way has ended (`scene end`)
     lessons: tuple[str, ...] = ()  # lessons already given (teaching adventures)
-    tags: tuple[str, ...] = ()  # where the scene under way is (solo.tables.SCENE_TAGS); empty: not known
+    tags: tuple[str, ...] = ()  # where the scene under way is (solo.director.tables.SCENE_TAGS); empty: not known
     named: bool = False  # the improvised scene under way has a title the player gave it
 
     @property
     def scene_tags(self) -> frozenset[str] | None:
         """The scene's tags for a draw. An improvised scene the player titled in words that name no
         setting (``scene start The Duke's masquerade``) has none: only entries that need no setting
-        fit there (solo.tables.fits), for the player's place is a place all the same, and a Tunnel
+        fit there (solo.director.tables.fits), for the player's place is a place all the same, and a Tunnel
         Ghoul or a flooded tunnel would contradict it. None where nothing is known of the scene
         (everything fits): an untitled one until its Wide Shot's place tells where it is."""
         if self.tags:

@@ -15,12 +15,12 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from .canon import Canon
-from .files import SOLO_MARK
-from .journal import Campaign, Journal
-from .kernel.events import TYPES
-from .kernel.registry import AnySystem
-from .narration import without_meaning
+from solo.director.canon import Canon
+from solo.store.files import SOLO_MARK
+from solo.store.journal import Campaign, Journal
+from solo.kernel.events import TYPES
+from solo.kernel.registry import AnySystem
+from solo.director.narration import without_meaning
 
 
 def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None) -> list[str]:

@@ -27,9 +27,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .datafile import DataFileError, load_toml
-from .errors import SoloError
-from .kernel.scene import SceneModel
+from solo.kernel.datafile import DataFileError, load_toml
+from solo.kernel.errors import SoloError
+from solo.kernel.scene import SceneModel
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
@@ -404,7 +404,7 @@ def default_folder() -> Path:
     env = os.environ.get("SOLO_TABLES")
     if env:
         return Path(env)
-    from .resources import shared
+    from solo.kernel.resources import shared
 
     return shared("oracle_tables")
 

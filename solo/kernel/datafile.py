@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import SoloError
+from solo.kernel.errors import SoloError
 
 MAX_DEPTH = 24  # tables and arrays within each other; our formats need six at most
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")

@@ -22,16 +22,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
-from .errors import SoloError
-from .i18n import set_language
-from .inert import inert
-from . import ENGINE_INTRO
-from .quick import quick_status
+from solo.kernel.errors import SoloError
+from solo.kernel.i18n import set_language
+from solo.kernel.inert import inert
+from solo import ENGINE_INTRO
+from solo.store.quick import quick_status
 
 if TYPE_CHECKING:
-    from .console import InertConsole
-    from .journal import Journal
-    from .session import Outcome, Session
+    from solo.faces.console import InertConsole
+    from solo.store.journal import Journal
+    from solo.table.session import Outcome, Session
 
 # A one-shot command imports what it needs when it needs it: rich and the render and export stacks
 # only where something is printed through them (`status --json` prints JSON), the model stack only
@@ -105,7 +105,7 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
         opts.db = default_db()
     opts.llm_api = opts.llm_api or os.environ.get("SOLO_LLM_API") or None
     if opts.llm_api is not None:
-        from .llm.remote import APIS
+        from solo.llm.remote import APIS
 
         if opts.llm_api not in APIS:
             raise SoloError(f"--llm-api takes chat, completions or auto, not {opts.llm_api[:40]!r}")
@@ -115,7 +115,7 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     if quick_status(sys.argv[1:] if argv is None else argv):  # `status --json` kept by the journal: printed
         return 0
-    from .journal import Journal, storage_message  # the journal and the rules only past the quick path
+    from solo.store.journal import Journal, storage_message  # the journal and the rules only past the quick path
 
     try:
         opts, rest = _global_options(sys.argv[1:] if argv is None else argv)
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         print(USAGE)
         return 0
     if rest == ["--version"]:
-        from . import __version__
+        from solo import __version__
 
         print(f"solo {__version__}")
         return 0
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     playing = not rest or rest[0] == "play"
     if playing and sys.stdin.isatty() and sys.stdout.isatty():
-        from .llm import gate
+        from solo.llm import gate
 
         gate.hold()  # the model's loading waits for the first screen (the REPL releases it)
     model = _model(opts, background=playing)
@@ -190,8 +190,8 @@ def _model(opts: Options, background: bool) -> Any:
     if opts.no_model or not (opts.model or opts.llm_url):
         return None
     try:
-        from .llm.backends import open_backend
-        from .llm.graph import ModelNarrator
+        from solo.llm.backends import open_backend
+        from solo.llm.graph import ModelNarrator
 
         backend = open_backend(opts.model, opts.llm_url, opts.no_model, background=background, llm_api=opts.llm_api)
         return ModelNarrator(backend) if backend is not None else None
@@ -204,7 +204,7 @@ def _model(opts: Options, background: bool) -> Any:
 
 
 def one_shot(journal: Journal, words: list[str], opts: Options, model: Any = None) -> int:
-    from .session import Session
+    from solo.table.session import Session
 
     session = Session(journal, model=model)
     # `solo status --json` (words) or `solo "status --json"` (one quoted line)
@@ -229,13 +229,13 @@ def _model_failure(outcome: Outcome, number: int | None = None) -> None:
 
 
 def _console() -> InertConsole:
-    from .console import InertConsole
+    from solo.faces.console import InertConsole
 
     return InertConsole(highlight=False, soft_wrap=True)
 
 
 def _print(session: Session, outcome: Outcome, console: InertConsole | None = None) -> None:
-    from .render import render
+    from solo.faces.render import render
 
     (console or _console()).print(render(outcome, session.system))
 
@@ -273,7 +273,7 @@ def script(journal: Journal, args: list[str], model: Any = None) -> int:
                   file=sys.stderr)
             return 2
         base_dir = Path.cwd()
-    from .session import Session
+    from solo.table.session import Session
 
     session = Session(journal, base_dir=base_dir, model=model)
     console = _console()
@@ -298,13 +298,13 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
     if len(names) > 1 or any(a.startswith("--") for a in names):
         print("error: usage: solo play [CAMPAIGN] [--director]", file=sys.stderr)
         return 2
-    from .session import Session
+    from solo.table.session import Session
 
     # solo play: the emulator's consequences may cost Peril (applied through the rules, shown, undoable)
     session = Session(journal, follow=False, suggest=director, model=model, director_peril=not director)
     session.defer_recaps = True  # the REPL tells a recap once the way forward is on screen
     if sys.stdin.isatty() and sys.stdout.isatty():
-        from .repl import Repl
+        from solo.faces.repl import Repl
 
         return Repl(session, director=director).run(names[0] if names else None)
     return _plain_loop(session, names)

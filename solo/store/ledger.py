@@ -16,10 +16,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .errors import JournalError
-from .journal import Head, Journal, StoredEvent
-from .canon import Canon, canon_step
-from .kernel.events import (
+from solo.kernel.errors import JournalError
+from solo.store.journal import Head, Journal, StoredEvent
+from solo.director.canon import Canon, canon_step
+from solo.kernel.events import (
     CANON,
     ORACLE,
     TYPES,
@@ -31,9 +31,9 @@ from .kernel.events import (
     session_event_from_dict,
     session_event_to_dict,
 )
-from .kernel.registry import AnySystem
-from .mythic import OracleState, oracle_step
-from .story import Progress, progress_step
+from solo.kernel.registry import AnySystem
+from solo.director.mythic import OracleState, oracle_step
+from solo.director.story import Progress, progress_step
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
 SNAPSHOT_VERSION = 6  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags;
@@ -57,7 +57,7 @@ class Folded:
     tension: int
     progress: Progress
     canon: Canon = Canon()
-    oracle: OracleState = OracleState()  # the campaign's oracle (solo.mythic): classic until chosen
+    oracle: OracleState = OracleState()  # the campaign's oracle (solo.director.mythic): classic until chosen
 
 
 class Ledger:

@@ -15,12 +15,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import mythic
-from .canon import Kind
-from .errors import InvalidCommand, SoloError
-from .inert import refusal
-from .kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text
-from .kernel.registry import DEFAULT, AnySystem, get_system, installed
+from solo.director import mythic
+from solo.director.canon import Kind
+from solo.kernel.errors import InvalidCommand, SoloError
+from solo.kernel.inert import refusal
+from solo.kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text
+from solo.kernel.registry import DEFAULT, AnySystem, get_system, installed
 
 # --- the kernel's commands ---------------------------------------------------------------
 
@@ -89,7 +89,7 @@ class Help(Meta):
 
 class Ask(Meta):
     question: str
-    odds: str = "even"  # the classic oracle's five odds or Mythic's nine (solo.mythic.ODDS)
+    odds: str = "even"  # the classic oracle's five odds or Mythic's nine (solo.director.mythic.ODDS)
     dice: tuple[int, ...] | None = None  # the classic oracle's two d6, or Mythic's d100 (0: the dice's 00)
     why: bool = False  # also draw a meaning (an action and a subject) to read the answer by
     about: str | None = None  # a canon thread or person the question is about
@@ -348,7 +348,7 @@ def _scene_end(a: Args) -> SceneEnd:
 
 
 def _pregen(a: Args) -> PregenAdd:
-    from .kernel.grammar import face
+    from solo.kernel.grammar import face
 
     dice = a.one("dice")
     return PregenAdd(name=" ".join(a.positionals), dice=None if dice is None else face(a, dice))
@@ -368,7 +368,7 @@ def _recap(a: Args) -> Recap:
 
 
 def _kind(a: Args, word: str) -> Any:
-    from .canon import KINDS, kind_of
+    from solo.director.canon import KINDS, kind_of
 
     found = kind_of(word)
     if found is None:
@@ -380,7 +380,7 @@ def _canon_show(a: Args) -> CanonShow:
     words = list(a.positionals)
     if words and words[0].casefold() == "show":
         words = words[1:]
-    from .canon import kind_of
+    from solo.director.canon import kind_of
 
     if len(words) == 1 and kind_of(words[0]) is not None and words[0].casefold() not in ("npc",):
         return CanonShow(kind=kind_of(words[0]))

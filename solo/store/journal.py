@@ -24,9 +24,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import JournalConflict, JournalDamage, JournalError
-from . import __version__
-from .quick import HEAD, damage
+from solo.kernel.errors import JournalConflict, JournalDamage, JournalError
+from solo import __version__
+from solo.store.quick import HEAD, damage
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -165,7 +165,7 @@ def _m005_campaign_adventures(db: Store) -> None:
 
 
 def _m006_status_views(db: Store) -> None:
-    """A campaign's ``status --json`` as of its head, kept with every command (``solo.quick`` reads it)."""
+    """A campaign's ``status --json`` as of its head, kept with every command (``solo.store.quick`` reads it)."""
     db.execute(
         """CREATE TABLE IF NOT EXISTS status_views (
             campaign INTEGER PRIMARY KEY REFERENCES campaigns(id),
@@ -185,7 +185,7 @@ MIGRATIONS: list[Migration] = [
     ("003_full_text_search", _m003_full_text_search),
     ("004_snapshots", _m004_snapshots),
     ("005_campaign_adventures", _m005_campaign_adventures),
-    ("006_status_views", _m006_status_views),  # solo.quick.SCHEMA names these migrations
+    ("006_status_views", _m006_status_views),  # solo.store.quick.SCHEMA names these migrations
 ]
 
 
@@ -423,7 +423,7 @@ class Journal:
     def first_damage(self, campaign: int) -> None:
         """``JournalDamage`` for the campaign's first event whose payload is not a JSON object or
         whose numbers are not whole numbers, else the first of its events missing, else its first
-        command, note or narration whose command number is not a whole number (``solo.quick.damage``:
+        command, note or narration whose command number is not a whole number (``solo.store.quick.damage``:
         one pass of SQLite's own readers: a campaign that cannot be read fails when it opens, whether
         or not a snapshot lies past the damage)."""
         found = damage(self.db.conn, campaign)
@@ -509,7 +509,7 @@ class Journal:
     def save_status(self, campaign: int, head: Head, status: dict[str, Any]) -> None:
         """Inside a command's transaction: the campaign's ``status --json`` as of ``head``, as the
         command line prints it; a one-shot ``status --json`` prints it while ``head`` is the journal's
-        (``solo.quick``) and this version of solo wrote it, and folds the events otherwise."""
+        (``solo.store.quick``) and this version of solo wrote it, and folds the events otherwise."""
         self.db.execute(
             "INSERT OR REPLACE INTO status_views (campaign, command, seq, status, solo, created)"
             " VALUES (?, ?, ?, ?, ?, ?)",

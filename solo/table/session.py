@@ -27,18 +27,19 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import mythic, parser
-from .adventure import Adventure, find_adventure, load_adventure
-from .canon import Canon
-from .chronicle import Chronicle, seed_canon
-from .context import Context
-from .fate import Fate
-from .errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
-from .files import write_atomically
-from .inert import inert
-from .journal import Campaign, Head, Journal, StoredEvent, storage_message
-from .quick import CURRENT
-from .kernel.events import (
+from solo.director import mythic
+from solo.table import parser
+from solo.director.adventure import Adventure, find_adventure, load_adventure
+from solo.director.canon import Canon
+from solo.table.chronicle import Chronicle, seed_canon
+from solo.table.context import Context
+from solo.table.fate import Fate
+from solo.kernel.errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
+from solo.store.files import write_atomically
+from solo.kernel.inert import inert
+from solo.store.journal import Campaign, Head, Journal, StoredEvent, storage_message
+from solo.store.quick import CURRENT
+from solo.kernel.events import (
     FOLDED,
     TYPES,
     AdventureMoved,
@@ -50,22 +51,22 @@ from .kernel.events import (
     SessionEvent,
     session_event_to_dict,
 )
-from .kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
-from .kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
-from .kernel.registry import DEFAULT, AnySystem, get_system, installed
-from .ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
-from .llm.calls import Cast, ModelCall
-from .mythic import OracleState
-from .narration import Narration, OracleNarrator
-from .story import Progress, Story, fold_name, scene_model, tags_from_words
-from .table import TableTalk
-from .tables import OracleTables, TableError, system_tables
+from solo.kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
+from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
+from solo.kernel.registry import DEFAULT, AnySystem, get_system, installed
+from solo.store.ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
+from solo.llm.calls import Cast, ModelCall
+from solo.director.mythic import OracleState
+from solo.director.narration import Narration, OracleNarrator
+from solo.director.story import Progress, Story, fold_name, scene_model, tags_from_words
+from solo.table.talk import TableTalk
+from solo.director.tables import OracleTables, TableError, system_tables
 
 __all__ = ["SNAPSHOT_EVERY", "Decision", "Folded", "Outcome", "Session", "command_rng"]
 
 if TYPE_CHECKING:
-    from .llm.graph import ModelNarrator
-    from .llm.speculate import Retelling, Speculator
+    from solo.llm.graph import ModelNarrator
+    from solo.llm.speculate import Retelling, Speculator
 
 
 @dataclass
@@ -248,7 +249,7 @@ class Session:
                 tables = self._tables or system_tables(self.system.data)
                 director = self._directors[name] = self.system.director(tables)
                 if self.model is not None:  # the model chooses among the oracle's fitting entries (solo.llm.choose)
-                    from .llm.choose import chooser
+                    from solo.llm.choose import chooser
 
                     director.narrator.chooser = chooser(self.model.backend, self._choosing_head,
                                                       lambda call: self._choices.calls.append(call))
@@ -553,7 +554,7 @@ class Session:
             undoing = any(isinstance(e, CommandUndone) for e in decision.events)
             if head.command % SNAPSHOT_EVERY == 0 and not undoing:  # an undo refolds: no snapshot of it
                 self.journal.save_snapshot(campaign.id, head, self.snapshot_data(folded))
-            # the campaign's `status --json` as of this head (solo.quick); an undo's is its events refolded
+            # the campaign's `status --json` as of this head (solo.store.quick); an undo's is its events refolded
             kept = self.ledger.fold(campaign.id, use_snapshots=True)[0] if undoing else folded
             self.journal.save_status(campaign.id, head, self.status(kept))
         self._advance(folded, head, decision)
@@ -660,7 +661,7 @@ class Session:
             job = claimed[i] if claimed else None
             made = job.follow(model.on_text, model.on_refused) if job is not None else None
             if made is not None:
-                from .llm.speculate import speculative
+                from solo.llm.speculate import speculative
 
                 again, calls = made[0], [speculative(c) for c in made[1]]
             else:
@@ -674,7 +675,7 @@ class Session:
                     stream: str = "model") -> list[Retelling]:
         """What the retelling of each narration of a command depends on, the session standing at
         the command's ``head``: the rules' record of it, the cast, its seed, the table's last words."""
-        from .llm.speculate import Retelling  # with the model stack, never at start
+        from solo.llm.speculate import Retelling  # with the model stack, never at start
 
         assert self.campaign is not None
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
@@ -1060,7 +1061,7 @@ class Session:
         if ahead is None or ahead.narrator is not model:
             if ahead is not None:
                 ahead.close()
-            from .llm.speculate import Speculator
+            from solo.llm.speculate import Speculator
 
             ahead = self._speculator = Speculator(model)
         dry = self._dry_copy(self._dry_journal) if likely and self._dry_journal is not None else None
@@ -1139,7 +1140,7 @@ class Session:
         return status
 
     def _export(self, command: parser.ExportMarkdown) -> dict[str, Any]:
-        from .export import markdown_lines
+        from solo.faces.export import markdown_lines
 
         campaign = self._need_campaign()
         self._refresh()

@@ -11,7 +11,7 @@ import random
 import re
 from collections.abc import Sequence
 
-from .errors import RuleViolation
+from solo.kernel.errors import RuleViolation
 
 THRESHOLDS = {"certain": 2, "likely": 3, "even": 4, "unlikely": 5, "impossible": 6}
 

@@ -28,17 +28,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from . import ENGINE_INTRO, mythic, parser
-from .canon import KINDS
-from .console import InertConsole
-from .errors import SoloError
-from .inert import inert
-from .kernel.grammar import quote
-from .kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
-from .kernel.registry import installed
-from .render import clock_dial, proposals_line, render
-from .ledger import command_rng
-from .session import Outcome, Session
+from solo import ENGINE_INTRO
+from solo.director import mythic
+from solo.table import parser
+from solo.director.canon import KINDS
+from solo.faces.console import InertConsole
+from solo.kernel.errors import SoloError
+from solo.kernel.inert import inert
+from solo.kernel.grammar import quote
+from solo.kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
+from solo.kernel.registry import installed
+from solo.faces.render import clock_dial, proposals_line, render
+from solo.store.ledger import command_rng
+from solo.table.session import Outcome, Session
 
 
 def _wrap(parts: list[str], width: int) -> list[list[str]]:
@@ -167,7 +169,7 @@ TYPE_AHEAD_PAUSE = 0.15
 def _first_screen_up() -> None:
     """A prompt is about to be drawn: the model's background loading, held until the first screen
     is up (solo.llm.gate), goes ahead once the loop has drawn it."""
-    from .llm import gate
+    from solo.llm import gate
 
     asyncio.get_running_loop().call_later(FIRST_SCREEN_DRAWN, gate.release)
 
@@ -568,7 +570,7 @@ class Repl:
         model = self.session.model
         if model is None or isinstance(command, NEVER_NARRATE):  # these never wait for the model to load
             return self.session.run(command, line)
-        from .llm import gate
+        from solo.llm import gate
 
         gate.release()  # a command before the first screen may narrate: load now
         ready = getattr(model.backend, "ready", None)
@@ -710,7 +712,7 @@ class Repl:
 
     def _adventures(self) -> list[tuple[str, str, str]]:
         """(title, file name, rule system) of the adventures that load: the user's own, then those shipped."""
-        from .adventure import AdventureError, available_adventures, load_adventure
+        from solo.director.adventure import AdventureError, available_adventures, load_adventure
 
         found = []
         for path in available_adventures():

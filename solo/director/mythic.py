@@ -30,8 +30,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .resources import shared
-from .tables import Table, TableError, _check_table, load_file, read_file
+from solo.kernel.resources import shared
+from solo.director.tables import Table, TableError, _check_table, load_file, read_file
 
 CREDIT = "Fate Chart, Chaos Factor and focus table: Mythic Game Master Emulator, Second Edition (Tana Pigeon, " \
          "Word Mill Games); the procedures in our own words"

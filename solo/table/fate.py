@@ -1,7 +1,7 @@
 """The Mythic oracle at the table (CONTRACT "The Mythic oracle"): the campaign's oracle and its Chaos
 Factor, `oracle`, `chaos` and `chart`, `ask` on the Fate Chart, random events told to fit the scene,
 the scene check at a scene's start and the Chaos Factor's move at its end. The rules of it are
-``solo.mythic`` (pure); this is the session's side: journaled events, the Director's narration.
+``solo.director.mythic`` (pure); this is the session's side: journaled events, the Director's narration.
 Any rule system with `ask` and scenes plays it; the engine names none.
 """
 
@@ -10,14 +10,15 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from . import mythic, parser
-from .errors import InvalidCommand, RuleViolation
-from .kernel.events import ChaosMoved, FateAsked, OracleChosen, SceneChecked, SessionEvent, session_event_to_dict
-from .kernel.registry import AnySystem
-from .narration import Narration
+from solo.director import mythic
+from solo.table import parser
+from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.events import ChaosMoved, FateAsked, OracleChosen, SceneChecked, SessionEvent, session_event_to_dict
+from solo.kernel.registry import AnySystem
+from solo.director.narration import Narration
 
 if TYPE_CHECKING:
-    from .session import Decision, Session
+    from solo.table.session import Decision, Session
 
 
 class Fate:
@@ -82,7 +83,7 @@ class Fate:
     def _write(self, line: str, event: SessionEvent) -> dict[str, Any]:
         """Journal a change of the oracle, open business (a pending roll) settled first as by any
         command that changes the story; the settled roll's result under ``resolved``."""
-        from .session import Decision
+        from solo.table.session import Decision
 
         def decide() -> Decision:
             settled = list(self.s.system.settle(self.s.state, None))

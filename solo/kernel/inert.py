@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .console import InertConsole as InertConsole
+    from solo.faces.console import InertConsole as InertConsole
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -54,10 +54,10 @@ def refusal(line: str) -> str | None:
 
 
 def __getattr__(name: str) -> Any:
-    """``InertConsole`` (in ``solo.console``) where code asks this module for it: rich is imported
+    """``InertConsole`` (in ``solo.faces.console``) where code asks this module for it: rich is imported
     when something is printed through it, not by every command that only checks a line."""
     if name == "InertConsole":
-        from .console import InertConsole
+        from solo.faces.console import InertConsole
 
         return InertConsole
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import InvalidCommand
+from solo.kernel.errors import InvalidCommand
 
 LANGUAGES = ("en", "fi")
 DEFAULT = "en"

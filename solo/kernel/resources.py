@@ -7,7 +7,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from .errors import SoloError
+from solo.kernel.errors import SoloError
 
 
 def folder(package: str, *parts: str) -> Path:

@@ -1,7 +1,7 @@
 """The session's memory: the canon commands, the world's clock, recaps at three levels, the
 names the narration brings up, and the context every narration prompt carries.
 
-The canon and the clock are folded from session events (``solo.canon``); this module decides
+The canon and the clock are folded from session events (``solo.director.canon``); this module decides
 those events. It runs inside the command's decision, like the Director, so everything it adds
 is journaled in the command's one transaction and replays exactly:
 
@@ -19,11 +19,11 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from . import parser
-from .canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, kind_in, proposed_names
-from .context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
-from .errors import RuleViolation
-from .kernel.events import (
+from solo.table import parser
+from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, kind_in, proposed_names
+from solo.table.context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
+from solo.kernel.errors import RuleViolation
+from solo.kernel.events import (
     CANON,
     AdventureMoved,
     CanonAdded,
@@ -38,12 +38,12 @@ from .kernel.events import (
     WorldMoved,
     session_event_to_dict,
 )
-from .narration import DEFAULT_CONTEXT, Narration
-from .canon import canon_step
+from solo.director.narration import DEFAULT_CONTEXT, Narration
+from solo.director.canon import canon_step
 
 if TYPE_CHECKING:
-    from .adventure import Adventure
-    from .session import Decision, Session
+    from solo.director.adventure import Adventure
+    from solo.table.session import Decision, Session
 
 WORLD_TABLE = "world.consequence"
 SCHEME_TABLE = "world.scheme"
@@ -453,7 +453,7 @@ class Chronicle:
 
     def context(self, budget: int = DEFAULT_BUDGET, until: int | None = None) -> Context:
         """The block every narration prompt of a command carries: the pinned canon, the scene so
-        far, and the earlier entries the names and words in play recall (``solo.context``).
+        far, and the earlier entries the names and words in play recall (``solo.table.context``).
 
         ``until``: the command being told. The scene so far is then what came before it (its own
         outcome is the prompt's task), so every prompt of a command, and the proposals its

@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import JournalError
+from solo.kernel.errors import JournalError
 
 SOLO_MARK = "generator: solo"  # a line of the front matter of every file solo writes
 JOURNAL_SIDES = ("", "-wal", "-shm", "-journal")  # SQLite's files for one journal

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import oracle, parser
-from .errors import RuleViolation
-from .kernel.events import (
+from solo.director import oracle
+from solo.table import parser
+from solo.kernel.errors import RuleViolation
+from solo.kernel.events import (
     TYPES,
     CanonClosed,
     Narrated,
@@ -20,12 +21,12 @@ from .kernel.events import (
     SessionEvent,
     session_event_to_dict,
 )
-from .kernel.protocol import RecapLine
-from .ledger import command_rng
-from .narration import DEFAULT_CONTEXT, Narration
+from solo.kernel.protocol import RecapLine
+from solo.store.ledger import command_rng
+from solo.director.narration import DEFAULT_CONTEXT, Narration
 
 if TYPE_CHECKING:
-    from .session import Decision, Session
+    from solo.table.session import Decision, Session
 
 
 WIDE_SHOT = "the Wide Shot: "
@@ -64,7 +65,7 @@ class TableTalk:
         """How a talk command is decided, as a function run inside the write transaction (``run``) or on a
         copy of the session that writes nothing (``Session._dry_run``): what it shows goes in ``result``,
         the suggestions it takes in ``chosen``."""
-        from .session import Decision
+        from solo.table.session import Decision
 
         def decide() -> Decision:
             before = self.s.state

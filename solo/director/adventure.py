@@ -23,8 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
-from .datafile import DataFileError, load_toml
-from .errors import RuleViolation, SoloError
+from solo.kernel.datafile import DataFileError, load_toml
+from solo.kernel.errors import RuleViolation, SoloError
 
 
 class AdventureError(SoloError):
@@ -58,7 +58,7 @@ class Scene(Strict):
     id: str = Field(pattern=r"^[a-z0-9_-]+$")
     title: str = Field(min_length=1)
     location: str = Field(min_length=1)
-    tags: tuple[str, ...] = ()  # where the scene is (solo.tables.SCENE_TAGS): the oracle draws what fits
+    tags: tuple[str, ...] = ()  # where the scene is (solo.director.tables.SCENE_TAGS): the oracle draws what fits
     wide_shot: str | None = None  # a written opening; without it the oracle draws one
     question: str | None = None  # the leading question for the Wide Shot
     npcs: tuple[Npc, ...] = ()
@@ -73,7 +73,7 @@ class Scene(Strict):
     @field_validator("tags")
     @classmethod
     def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
-        from .tables import SCENE_TAGS
+        from solo.director.tables import SCENE_TAGS
 
         unknown = [t for t in tags if t not in SCENE_TAGS]
         if unknown:
@@ -186,13 +186,13 @@ def load_adventure(path: str | Path) -> Adventure:
         adventure = Adventure.model_validate(data)
     except ValidationError as exc:
         raise AdventureError(message(path, exc)) from None
-    from .kernel.registry import get_system
+    from solo.kernel.registry import get_system
 
     try:
         system = get_system(adventure.rules)
     except RuleViolation as exc:
         raise AdventureError(f"{path.name}: rules: {exc}") from None
-    from .kernel.bounds import check_pregens
+    from solo.kernel.bounds import check_pregens
 
     try:
         system.check_adventure(adventure)
@@ -219,7 +219,7 @@ def campaigns_folders() -> list[Path]:
 
 def shipped_adventures() -> dict[str, Path]:
     """The adventures every installed rule system ships (its ``data/adventures/*.toml``), by file name."""
-    from .kernel.registry import installed
+    from solo.kernel.registry import installed
 
     found: dict[str, Path] = {}
     for system in installed().values():

@@ -1,0 +1,1 @@
+"""The faces: the CLI, the REPL, the text renderer and the Markdown export."""

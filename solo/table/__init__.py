@@ -1,0 +1,1 @@
+"""The table: the session that decides and journals, the command language, table talk and the chronicle."""
