@@ -75,5 +75,5 @@ class Told:
         assert self.session.campaign is not None
         stored = self.session.journal.events(self.session.campaign.id)
         last = max(e.command for e in stored)
-        return [self.system.event_from_dict(e.payload) for e in stored
+        return [self.system.rules.event_from_dict(e.payload) for e in stored
                 if e.command == last and e.type not in self.session_types]

@@ -118,13 +118,13 @@ def test_a_seeded_solo_fight_tells_every_fact_and_fits_the_scene(tmp_path, seed)
     results = fight(game)
     # every narration passes the kernel's checks and Alpha's against its own record, and its draws fit
     for n, events, after in game.told:
-        record = SYSTEM.record(n, events, after)
-        assert contradictions(n.text, record) == [] and SYSTEM.check(n.text, record) == [], (n.task, n.text)
+        record = SYSTEM.narration.record(n, events, after)
+        assert contradictions(n.text, record) == [] and SYSTEM.narration.check(n.text, record) == [], (n.task, n.text)
         for table, fit in drawn_fit(n.origin, scene):
             assert fit, (table, n.text)
     # each attack, the party's and the foes', is told once, in order, by its attacker, its outcome and its LP
     played = [a for r in results for a in attacks(r)]
-    told = [SYSTEM.record(n, e, a) for n, e, a in game.told if n.task in ("hit", "miss")]
+    told = [SYSTEM.narration.record(n, e, a) for n, e, a in game.told if n.task in ("hit", "miss")]
     assert [(r.actor, r.action, r.success, r.peril) for r in told] == [
         (a["attacker"], f"attack {a['target']}", a["hit"],
          {a["target"]: (a["lp"]["before"], a["lp"]["after"])} if a["lp"]["before"] != a["lp"]["after"] else {})
@@ -314,7 +314,7 @@ def test_the_directors_moves_are_ordinary_commands_the_rules_decide(tmp_path):
         again = typed.do(played["command"])
         again.pop("narration", None)
         assert again == played["result"]
-    assert SYSTEM.state_to_dict(typed.state) == SYSTEM.state_to_dict(game.state)
+    assert SYSTEM.rules.state_to_dict(typed.state) == SYSTEM.rules.state_to_dict(game.state)
     # the co-pilot: the Director proposes the foe's turn to the human Director, and nothing is applied
     copilot = Session(Journal(tmp_path / "copilot.sqlite"), suggest=True)
     for line in ("campaign new Raid --rules alpha --seed 9", *prefix):

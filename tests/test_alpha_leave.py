@@ -183,7 +183,7 @@ def test_a_snapshot_written_before_the_field_loads_and_the_campaign_replays_exac
     assert again.status() == live and again.verify()["ok"]
     full, _ = again.fold_campaign(again.campaign.id, use_snapshots=False)
     assert full == again.state
-    assert SYSTEM.state_from_dict(SYSTEM.state_to_dict(again.state)) == again.state
+    assert SYSTEM.rules.state_from_dict(SYSTEM.rules.state_to_dict(again.state)) == again.state
     journal.close()
 
 
@@ -206,9 +206,9 @@ def test_the_journal_the_screen_and_the_repl_tell_a_foe_leaving(game, tmp_path):
     ok(game, "combat start")
     result = ok(game, "enemy leave 'Soldier 2' --how removed")
     ok(game, "enemy leave 'Soldier 1'")
-    shown = SYSTEM.render("LeaveEnemy", result)
+    shown = SYSTEM.presentation.render("LeaveEnemy", result)
     assert shown is not None and shown[0].startswith("[bold]Soldier 2[/] was taken away: out of the fight for good")
-    sheet = SYSTEM.render("Status", game.status())
+    sheet = SYSTEM.presentation.render("Status", game.status())
     assert sheet is not None and any(line.startswith("[bold]Soldier 1[/]") and "fled" in line for line in sheet)
     recap = [line.text for line in game.talk.recap_lines() if line.text]
     assert "Soldier 2 was taken away, out of the fight for good" in recap
@@ -220,8 +220,8 @@ def test_the_journal_the_screen_and_the_repl_tell_a_foe_leaving(game, tmp_path):
     story = exported(game, tmp_path / "story.md", story=True)
     assert "- **Soldier 1** flees the fight." in story and "- **Soldier 2** is taken away." in story
     state = game.state
-    assert SYSTEM.completions(state, "enemy leave", [], "", "") == ["'Soldier 3'"]
-    assert SYSTEM.completions(state, "enemy leave", ["'Soldier 3'", "--how"], "--how", "") == [
+    assert SYSTEM.talk.completions(state, "enemy leave", [], "", "") == ["'Soldier 3'"]
+    assert SYSTEM.talk.completions(state, "enemy leave", ["'Soldier 3'", "--how"], "--how", "") == [
         "flee", "surrender", "removed"]
-    long_form = SYSTEM.as_line(rc.LeaveEnemy(name="Soldier 3", how="surrender"), "")
+    long_form = SYSTEM.talk.as_line(rc.LeaveEnemy(name="Soldier 3", how="surrender"), "")
     assert long_form == "enemy leave 'Soldier 3' --how surrender"

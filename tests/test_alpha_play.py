@@ -244,8 +244,8 @@ def test_every_result_reads_in_words_and_the_status_bar_shows_the_turn(tmp_path)
             assert not outcome.ok and shown.startswith("[bold red]error:[/]")
             continue
         assert outcome.ok, (text, outcome.error)
-        assert s.system.render(outcome.kind, outcome.result or {}), text  # Alpha's own words, not the fallback
+        assert s.system.presentation.render(outcome.kind, outcome.result or {}), text  # Alpha's own words, not the fallback
         assert shown and "{'" not in shown, (text, shown)
     ok(s, "combat start --ambush")
-    bar = s.system.toolbar(s.status(), 120)
+    bar = s.system.presentation.toolbar(s.status(), 120)
     assert bar[1] == "<b>Soldier 1</b> 2a" and bar[2] == "R1 E1" and "Null 10/10" in bar

@@ -134,8 +134,8 @@ def check_invariants(state: AlphaState) -> None:
 @given(seed=st.integers(0, 2**32 - 1), opening=OPENING, steps=st.integers(5, 60), data=st.data())
 def test_random_lines_only_ever_fail_in_one_line_and_the_events_replay_exactly(seed, opening, steps, data):
     rng = random.Random(seed)
-    start = SYSTEM.start_command("Prop", seed, {})
-    state = SYSTEM.fold(SYSTEM.initial_state(), SYSTEM.decide(SYSTEM.initial_state(), start, rng=rng))
+    start = SYSTEM.rules.start_command("Prop", seed, {})
+    state = SYSTEM.rules.fold(SYSTEM.rules.initial_state(), SYSTEM.rules.decide(SYSTEM.rules.initial_state(), start, rng=rng))
     log: list = []
     for i in range(len(opening) + steps):
         text = (opening[i] if i < len(opening) else data.draw(LINES) if data.draw(PICK) < 35 else aimed(data, state))
@@ -146,27 +146,27 @@ def test_random_lines_only_ever_fail_in_one_line_and_the_events_replay_exactly(s
             continue
         snapshot = state.model_dump()
         try:
-            if SYSTEM.is_query(command):
-                SYSTEM.query(state, command)
+            if SYSTEM.flow.is_query(command):
+                SYSTEM.flow.query(state, command)
                 continue
-            events = SYSTEM.decide(state, command, rng=rng)
+            events = SYSTEM.rules.decide(state, command, rng=rng)
         except RuleViolation as error:
             assert "\n" not in str(error) and str(error)
             assert state.model_dump() == snapshot
             continue
         assert events and state.model_dump() == snapshot  # decide never changes its input
-        result = SYSTEM.describe(state, command, events, SYSTEM.fold(state, events))
+        result = SYSTEM.rules.describe(state, command, events, SYSTEM.rules.fold(state, events))
         assert isinstance(result, dict) and result, text
         json.dumps(result)
-        state = SYSTEM.fold(state, events)
+        state = SYSTEM.rules.fold(state, events)
         check_invariants(state)
-        json.dumps(SYSTEM.status(state))
+        json.dumps(SYSTEM.rules.status(state))
         log.extend(events)
-    base = SYSTEM.fold(SYSTEM.initial_state(), SYSTEM.decide(SYSTEM.initial_state(), start, rng=random.Random(0)))
-    assert SYSTEM.fold(base, log) == state
-    stored = [SYSTEM.event_from_dict(json.loads(json.dumps(SYSTEM.event_to_dict(e)))) for e in log]
-    assert SYSTEM.fold(base, stored) == state
-    assert SYSTEM.state_from_dict(json.loads(json.dumps(SYSTEM.state_to_dict(state)))) == state
+    base = SYSTEM.rules.fold(SYSTEM.rules.initial_state(), SYSTEM.rules.decide(SYSTEM.rules.initial_state(), start, rng=random.Random(0)))
+    assert SYSTEM.rules.fold(base, log) == state
+    stored = [SYSTEM.rules.event_from_dict(json.loads(json.dumps(SYSTEM.rules.event_to_dict(e)))) for e in log]
+    assert SYSTEM.rules.fold(base, stored) == state
+    assert SYSTEM.rules.state_from_dict(json.loads(json.dumps(SYSTEM.rules.state_to_dict(state)))) == state
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

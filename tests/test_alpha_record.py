@@ -134,16 +134,16 @@ def test_a_round_a_breather_and_a_rest_are_told_with_the_lp_they_gave(game):
 
 def test_about_gives_the_rules_side_of_each_event(game):
     game.play("enemy add Soldier", "combat start", "attack Null Soldier --melee --dice 5 --against 3")
-    facts = SYSTEM.about(game.events()[-1])
+    facts = SYSTEM.narration.about(game.events()[-1])
     assert facts == {"kind": "attack", "actor": "Null", "target": "Soldier", "action": "attack Soldier",
                      "weapon": "melee", "band": "normal", "dice": [5], "roll": 5, "escalation": 1, "total": 6,
                      "defense": "endure", "defense_roll": 3, "hit": True, "success": True, "damage": 1,
                      "lp": [6, 5], "mortal_peril": False, "defeated": False, "react": False}
     game.play("next", "enemy turn")
-    turn = SYSTEM.about(game.events()[-1])
+    turn = SYSTEM.narration.about(game.events()[-1])
     assert turn["kind"] == "enemy_turn" and turn["actor"] == "Soldier"
     assert [a["kind"] for a in turn["actions"]][-1] == "turn"
-    assert SYSTEM.about(ev.CombatSet(combat=None)) is None
+    assert SYSTEM.narration.about(ev.CombatSet(combat=None)) is None
 
 
 def test_tell_retells_the_last_success(game):
@@ -217,7 +217,7 @@ CHECK = OutcomeRecord(task="failure", characters=("Null",), actor="Null",
     ("Null needs an 9 against difficulty 9 and it slips away.", CHECK, "a number nobody rolled or dealt (9)"),
 ])
 def test_alphas_checks_catch_what_the_rules_did_not_decide(text, record, problem):
-    found = SYSTEM.check(text, record)
+    found = SYSTEM.narration.check(text, record)
     assert len(found) == 1 and problem in found[0], found
 
 
@@ -240,7 +240,7 @@ def test_alphas_checks_catch_what_the_rules_did_not_decide(text, record, problem
     ("Odalys and Null hold the door.", CHECK.model_copy(update={"characters": ("Null", "Odalys")})),
 ])
 def test_faithful_narrations_pass_alphas_checks(text, record):
-    assert contradictions(text, record) == [] and SYSTEM.check(text, record) == []
+    assert contradictions(text, record) == [] and SYSTEM.narration.check(text, record) == []
 
 
 def test_a_numbered_foes_name_is_not_read_as_a_harm_number():
@@ -258,13 +258,13 @@ class Rules:
 
     def __init__(self, seed: int = 3):
         self.rng = random.Random(seed)
-        self.state: AlphaState = SYSTEM.initial_state()
-        self.run(SYSTEM.start_command("Tables", seed, {}))
+        self.state: AlphaState = SYSTEM.rules.initial_state()
+        self.run(SYSTEM.rules.start_command("Tables", seed, {}))
 
     def run(self, command: Any) -> tuple[AlphaState, list[Any], AlphaState]:
         before = self.state
-        events = list(SYSTEM.decide(before, command, rng=self.rng))
-        self.state = SYSTEM.fold(before, events)
+        events = list(SYSTEM.rules.decide(before, command, rng=self.rng))
+        self.state = SYSTEM.rules.fold(before, events)
         return before, events, self.state
 
     def do(self, line: str) -> tuple[AlphaState, list[Any], AlphaState]:
@@ -337,10 +337,10 @@ def test_every_line_of_alphas_tables_passes_the_checks_of_the_record_it_tells():
         for seed in range(120):
             for n in director.react(before, events, after, random.Random(seed), StoryView()).narrations:
                 told_here += 1
-                record = SYSTEM.record(n, events, after)
-                assert contradictions(n.text, record) == [] and SYSTEM.check(n.text, record) == [], (name, n.text)
+                record = SYSTEM.narration.record(n, events, after)
+                assert contradictions(n.text, record) == [] and SYSTEM.narration.check(n.text, record) == [], (name, n.text)
                 said = " ".join(record.lines())
-                assert contradictions(said, record) == [] and SYSTEM.check(said, record) == [], (name, said)
+                assert contradictions(said, record) == [] and SYSTEM.narration.check(said, record) == [], (name, said)
                 for part in n.origin.split("; "):
                     table, _, number = part.partition(" #")
                     if number.isdigit():
@@ -360,11 +360,11 @@ def test_a_narration_without_its_own_fact_is_matched_to_the_events_by_task_and_n
                  "next"):
         r.do(line)
     before, events, after = r.do("enemy turn")
-    hits = [f for e in events if (f := SYSTEM.about(e)) and f["kind"] == "attack"]
+    hits = [f for e in events if (f := SYSTEM.narration.about(e)) and f["kind"] == "attack"]
     assert len(hits) == 2 and {f["target"] for f in hits} <= {"Null", "Wren"}
     target = hits[0]["target"]
     told = Narration(task="hit" if hits[0]["hit"] else "miss", text=f"Soldier swings at {target}.")
-    record = SYSTEM.record(told, events, after)
+    record = SYSTEM.narration.record(told, events, after)
     assert record.actor == "Soldier" and record.action == f"attack {target}"
 
 
@@ -372,7 +372,7 @@ def test_the_cast_names_each_party_member_by_their_best_dice():
     r = Rules()
     for line in (NULL, "pc add Ash", "pc add Kit --glean d12 --navigate d12", "pc add Vale --capacity lore=d10"):
         r.do(line)
-    assert SYSTEM.cast(r.state) == [{"name": "Null", "description": "tough"},
+    assert SYSTEM.narration.cast(r.state) == [{"name": "Null", "description": "tough"},
                                     {"name": "Ash", "description": "an adventurer"},
                                     {"name": "Kit", "description": "quick on their feet, sharp-eyed"},
                                     {"name": "Vale", "description": "strong in lore"}]

@@ -104,7 +104,7 @@ def test_the_scenario_starts_from_the_walk_through_with_its_own_combatants(tmp_p
     foes = session.status()["enemies"]
     assert list(foes) == ["Reed Scout 1", "Reed Scout 2"]
     assert foes["Reed Scout 2"]["dice"] == {"attack": "d6", "endure": "d4", "navigate": "d8", "glean": "d8"}
-    shown = SYSTEM.render("director", {"changes": [{"move": "AddEnemy", "enemies": ["Reed Scout 1", "Reed Scout 2"],
+    shown = SYSTEM.presentation.render("director", {"changes": [{"move": "AddEnemy", "enemies": ["Reed Scout 1", "Reed Scout 2"],
                                                     "dice": {"endure": "d4"}, "lp": 4, "speed": 8}]})
     assert shown == ["  [dim]Director:[/] Foes [bold]Reed Scout 1[/], [bold]Reed Scout 2[/]: endure d4; LP 4, speed 8"]
     assert ok(session, "combat start")["order"] == ["Ottilie Fenn", "Reed Scout 1", "Jory Sallow", "Reed Scout 2"]
@@ -185,7 +185,7 @@ def test_completion_knows_names_targets_capacities_dice_and_choices(tmp_path):
 
     def complete(spec: str, words: str = "", current: str = "") -> list[str]:
         args = shlex.split(words)
-        return SYSTEM.completions(state, spec, args, args[-1] if args else spec.split()[-1], current)
+        return SYSTEM.talk.completions(state, spec, args, args[-1] if args else spec.split()[-1], current)
 
     # the current combatant first; names with spaces quoted as a command line must spell them
     assert complete("attack") == ["'Gate Warden 1'", "'Kaya Thorn'", "Rook", "'Gate Warden 2'"]
@@ -202,10 +202,10 @@ def test_completion_knows_names_targets_capacities_dice_and_choices(tmp_path):
     assert complete("hide", "Rook --from") == ["'Gate Warden 1'", "'Gate Warden 2'"]
     assert complete("rest", "Rook") == ["'Kaya Thorn'"]
     assert complete("remove") == ["'Gate Warden 1'", "'Kaya Thorn'", "'Gate Warden 2'", "Rook"]
-    assert "defaults" in SYSTEM.completions(state, "rules", [], "rules", "")
+    assert "defaults" in SYSTEM.talk.completions(state, "rules", [], "rules", "")
     ok(session, "attack 'gate warden 1' 'Kaya Thorn' --melee --dice 6 --against 1 --damage 8")  # Kaya: 0 LP
-    assert SYSTEM.completions(session.state, "fate", [], "fate", "") == ["'Kaya Thorn'"]
-    assert SYSTEM.completions(session.state, "fate", ["'Kaya Thorn'"], "'Kaya Thorn'", "") == ["sacrifice", "survive"]
+    assert SYSTEM.talk.completions(session.state, "fate", [], "fate", "") == ["'Kaya Thorn'"]
+    assert SYSTEM.talk.completions(session.state, "fate", ["'Kaya Thorn'"], "'Kaya Thorn'", "") == ["sacrifice", "survive"]
 
 
 # --- the odds before a roll, and what comes next ----------------------------------------------------------------
@@ -341,13 +341,13 @@ def test_every_command_written_out_parses_back_to_itself():
         "odds d12 --difficulty 9",
     ):
         command = parser.parse(typed, SYSTEM)
-        line = SYSTEM.as_line(command, "")
+        line = SYSTEM.talk.as_line(command, "")
         assert parser.parse(line, SYSTEM) == command, (typed, line)
     odd = rc.Act(character="--x", text="--y")  # names that look like options go after a --
-    assert parser.parse(SYSTEM.as_line(odd, ""), SYSTEM) == odd
+    assert parser.parse(SYSTEM.talk.as_line(odd, ""), SYSTEM) == odd
     with_dice = rc.Attack(attacker="Rook", target="Hound", weapon="melee", dice=(3,), against=4)
-    assert SYSTEM.as_line(with_dice, "attack Rook Hound --melee") == "attack Rook Hound --melee --dice 3 --against 4"
-    assert SYSTEM.as_line(rc.Next(), "n e x t") == "n e x t"  # a command without dice keeps what was typed
+    assert SYSTEM.talk.as_line(with_dice, "attack Rook Hound --melee") == "attack Rook Hound --melee --dice 3 --against 4"
+    assert SYSTEM.talk.as_line(rc.Next(), "n e x t") == "n e x t"  # a command without dice keeps what was typed
 
 
 # --- adventure files ----------------------------------------------------------------------------------------------

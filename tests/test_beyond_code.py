@@ -188,7 +188,7 @@ def test_a_deck_file_without_a_deck_table_is_not_taken_for_a_deck(tmp_path):
     plain.write_text('title = "not a deck"\n', encoding="utf-8")
     from solo.rules.beyond_code import SYSTEM
 
-    assert SYSTEM.validate_data_file(plain) is None
+    assert SYSTEM.adventures.validate_data_file(plain) is None
     s = Session(Journal(tmp_path / "x.sqlite"), base_dir=tmp_path)
     bad = s.execute(f"campaign new Bad --rules beyond-code --deck {plain}")
     assert not bad.ok and "[deck]: missing" in bad.error
@@ -613,7 +613,7 @@ def test_the_fate_goes_to_the_largest_reserve(game):
 def test_every_result_reads_in_words_and_the_status_bar_shows_time_tokens_and_victories(game):
     from solo.rules.beyond_code import SYSTEM
 
-    bar = SYSTEM.toolbar(status(game), 120)
+    bar = SYSTEM.presentation.toolbar(status(game), 120)
     assert bar[1:] == ["time ■□□□□□□□ 1/8", "tokens -", "game 1 turn 1", "triumph 0"]
     words = {
         "choose 1 --card solowork": "Solowork[/] is turned face-up", "solowork 2 2 --card room-b": "(Solowork)",
@@ -629,11 +629,11 @@ def test_every_result_reads_in_words_and_the_status_bar_shows_time_tokens_and_vi
             ok(game, "turn end")
         outcome = game.execute(line)
         assert outcome.ok, (line, outcome.error)
-        shown = "\n".join(SYSTEM.render(outcome.kind, outcome.result) or [])
+        shown = "\n".join(SYSTEM.presentation.render(outcome.kind, outcome.result) or [])
         assert expected in shown, (line, shown)
-    board = "\n".join(SYSTEM.render("Status", status(game)) or [])
+    board = "\n".join(SYSTEM.presentation.render("Status", status(game)) or [])
     assert "game 2, turn 1" in board and board.count("·") == sum(not c["face_up"] for c in status(game)["grid"])
-    assert SYSTEM.toolbar(status(game), 120)[1:] == ["time ■■□□□□□□ 2/8", "tokens -", "game 2 turn 1", "triumph I"]
+    assert SYSTEM.presentation.toolbar(status(game), 120)[1:] == ["time ■■□□□□□□ 2/8", "tokens -", "game 2 turn 1", "triumph I"]
 
 
 def test_solowork_2_picks_another_card_than_itself(game):

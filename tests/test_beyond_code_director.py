@@ -137,7 +137,7 @@ def test_each_narration_is_held_to_its_own_beat(tmp_path):
     game.play("mission fail")
     defeat = game.record("defeat")
     assert defeat.success is False and defeat.details == ("Decrypter's Mission fails: the run is lost.",)
-    cast = {c["name"]: c["description"] for c in SYSTEM.cast(game.session.state)}
+    cast = {c["name"]: c["description"] for c in SYSTEM.narration.cast(game.session.state)}
     assert cast["Wanderer"] == "accomplished the Mission in game 1" and cast["Dark Messiah"].startswith("waits")
 
 
@@ -197,7 +197,7 @@ DEFEAT = record("defeat", "Time reaches the last slot: Chaos breaks through, and
     ("Maud watches as Wanderer turns the card over.", CARD, "names Maud"),
 ])
 def test_beyond_codes_checks_refuse_what_the_rules_did_not_decide(text, held, problem):
-    problems = SYSTEM.check(text, held)
+    problems = SYSTEM.narration.check(text, held)
     assert any(problem in p for p in problems), problems
 
 
@@ -219,7 +219,7 @@ def test_the_kernels_checks_hold_with_beyond_codes_record(text, held, problem):
     ("The last hour strikes: the run is lost, and Chaos pours in through every crack.", DEFEAT),
 ])
 def test_faithful_narrations_pass_every_check(text, held):
-    assert contradictions(text, held) == [] and SYSTEM.check(text, held) == []
+    assert contradictions(text, held) == [] and SYSTEM.narration.check(text, held) == []
 
 
 TABLE_RECORDS = {  # what each table of the Director is told against (director.py)
@@ -241,10 +241,10 @@ def test_no_line_of_beyond_codes_tables_trips_the_checks():
     for name, held in TABLE_RECORDS.items():
         for i in range(len(tables.tables[name].entries) * 4):
             text, _ = narrator.draw(name, random.Random(i), {})
-            assert contradictions(text, held) == [] and SYSTEM.check(text, held) == [], (name, text)
+            assert contradictions(text, held) == [] and SYSTEM.narration.check(text, held) == [], (name, text)
     for i in range(len(tables.tables["oracle_events.focus"].entries) * 4):  # a focus is told inside an event
         text = narrator.oracle_event(random.Random(i)).text
-        assert contradictions(text, CARD) == [] and SYSTEM.check(text, CARD) == [], text
+        assert contradictions(text, CARD) == [] and SYSTEM.narration.check(text, CARD) == [], text
 
 
 def test_a_narration_that_repeats_its_record_is_not_refused_for_it(tmp_path):
@@ -260,7 +260,7 @@ def test_a_narration_that_repeats_its_record_is_not_refused_for_it(tmp_path):
                                          "triumph"}
     for held in records:
         text = " ".join(held.lines()) or "The story goes on from here."
-        assert contradictions(text, held) == [] and SYSTEM.check(text, held) == [], (held.task, text)
+        assert contradictions(text, held) == [] and SYSTEM.narration.check(text, held) == [], (held.task, text)
 
 
 SEED = Path("/work/shared/seeds/002_ce1f188170fdfe94.txt")

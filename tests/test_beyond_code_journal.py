@@ -268,9 +268,9 @@ def test_no_export_or_recap_names_a_card_that_stayed_face_down_over_many_seeds(t
 ])
 def test_an_odd_payload_is_told_without_raising_and_a_grid_or_deal_never(payload):
     for story in (False, True):
-        told = "\n".join(SYSTEM.export_event(payload, True, story) + SYSTEM.export_opening(payload, story))
+        told = "\n".join(SYSTEM.presentation.export_event(payload, True, story) + SYSTEM.presentation.export_opening(payload, story))
         assert "secret" not in told
-    line = SYSTEM.recap(payload)
+    line = SYSTEM.narration.recap(payload)
     assert line is None or "secret" not in line.text
     assert journal.export_cast({"grid": [{"pos": 1, "face_up": False, "card": None}], "victories": "x"}, "credit")
     assert journal.export_names({"names": "x", "victories": [None, 3], "aside": 5, "character": None}) == []

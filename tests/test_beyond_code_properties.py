@@ -69,7 +69,7 @@ def check(state: BeyondState, result: dict[str, Any] | None = None) -> None:
     grid = state.grid
     assert sorted(c.card for c in grid) == sorted(CARDS)
     assert all(c.face_up for c in grid if c.silence)
-    status = SYSTEM.status(state)
+    status = SYSTEM.rules.status(state)
     shown = status["grid"]
     assert len(shown) == 9 and all(c["card"] is None for c in shown if not c["face_up"])
     assert status["supply"]["silence"] + sum(c["silence"] for c in shown) == 4
@@ -101,24 +101,24 @@ def check(state: BeyondState, result: dict[str, Any] | None = None) -> None:
 def test_random_commands_keep_the_invariants_and_replay_exactly(seed, late, keep, draw, moves):
     start = rc.StartCampaign(name="P", seed=seed, deck=DECK, deck_file=str(EXAMPLE), late_expiry=late,
                              keep_tokens=keep, draw=draw)
-    state = SYSTEM.initial_state()
-    events = list(SYSTEM.decide(state, start, rng=random.Random(seed)))
-    state = SYSTEM.fold(state, events)
+    state = SYSTEM.rules.initial_state()
+    events = list(SYSTEM.rules.decide(state, start, rng=random.Random(seed)))
+    state = SYSTEM.rules.fold(state, events)
     check(state)
     for i, move in enumerate(moves):
         try:
-            new = SYSTEM.decide(state, move, rng=random.Random(f"{seed}:{i}"))
+            new = SYSTEM.rules.decide(state, move, rng=random.Random(f"{seed}:{i}"))
         except SoloError as exc:  # a handled refusal: one line, and the state is untouched (nothing returned)
             assert str(exc) and "\n" not in str(exc)
             continue
-        state = SYSTEM.fold(state, new)
+        state = SYSTEM.rules.fold(state, new)
         events += new
         resolved = [e.result for e in new if isinstance(e, ev.Resolved)]
         assert len(resolved) == 1
         check(state, resolved[0])
-    stored = [SYSTEM.event_from_dict(json.loads(json.dumps(SYSTEM.event_to_dict(e)))) for e in events]
-    assert SYSTEM.fold(SYSTEM.initial_state(), stored) == state
-    assert SYSTEM.state_from_dict(json.loads(json.dumps(SYSTEM.state_to_dict(state)))) == state
+    stored = [SYSTEM.rules.event_from_dict(json.loads(json.dumps(SYSTEM.rules.event_to_dict(e)))) for e in events]
+    assert SYSTEM.rules.fold(SYSTEM.rules.initial_state(), stored) == state
+    assert SYSTEM.rules.state_from_dict(json.loads(json.dumps(SYSTEM.rules.state_to_dict(state)))) == state
 
 
 LINES = st.one_of(

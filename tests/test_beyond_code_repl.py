@@ -199,7 +199,7 @@ def test_the_warning_for_a_face_down_card_is_the_same_whatever_it_is(tmp_path):
             continue
         lines: list[str] = []
         talk = type("Talk", (), {"say": lambda self, text: lines.append(text)})()
-        SYSTEM.prepare(session.state, parser.parse("choose 3", SYSTEM), talk)
+        SYSTEM.talk.prepare(session.state, parser.parse("choose 3", SYSTEM), talk)
         said[chaos] = "\n".join(lines)
         if len(said) == 2:
             break
@@ -244,9 +244,9 @@ def test_a_face_up_chaos_card_the_tome_and_time_are_warned_by_name_and_a_refused
 ])
 def test_every_command_is_written_out_as_a_line_that_parses_back_to_it(typed):
     command = parser.parse(typed, SYSTEM)
-    line = SYSTEM.as_line(command, "")
+    line = SYSTEM.talk.as_line(command, "")
     assert parser.parse(line, SYSTEM) == command, line
-    assert SYSTEM.as_line(command, typed) == typed  # what was typed stands
+    assert SYSTEM.talk.as_line(command, typed) == typed  # what was typed stands
 
 
 def test_pick_is_journaled_as_typed_and_the_start_written_out(tmp_path):
@@ -254,7 +254,7 @@ def test_pick_is_journaled_as_typed_and_the_start_written_out(tmp_path):
     repl.handle("pick 4")
     assert last_line(session) == "pick 4"
     start = rc.StartCampaign(name="Run", seed=3, deck=session.state.deck, deck_file=str(EXAMPLE), late_expiry=True)
-    assert shlex.split(SYSTEM.as_line(start, "")) == [
+    assert shlex.split(SYSTEM.talk.as_line(start, "")) == [
         "campaign", "new", "Run", "--rules", "beyond-code", "--deck", str(EXAMPLE), "--seed", "3", "--easy",
         "late-expiry"]
 

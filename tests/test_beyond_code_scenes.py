@@ -58,7 +58,7 @@ def test_a_scene_opens_under_its_title_and_moves_no_time_and_no_card(run):
     assert rules_of(run) == before  # time, grid, tokens, Characters, the open effect: all as they were
     status = ok(run, "status --json")
     assert (status["scene"], status["scene_title"]) == (1, "The Library")
-    assert SYSTEM.where(run.state).scene == 1 and SYSTEM.where(run.state).scene_title == "The Library"
+    assert SYSTEM.rules.where(run.state).scene == 1 and SYSTEM.rules.where(run.state).scene_title == "The Library"
     shown = ok(run, "scene show")
     assert (shown["scene"], shown["title"], shown["leg"], shown["ended"]) == (1, "The Library", 1, False)
     assert "Game 1, scene 1: The Library" in said(run, "scene show")
@@ -104,9 +104,9 @@ def test_scenes_undo_replay_and_old_journals_load_unchanged(run, tmp_path):
     again = Session(Journal(run.journal.path))  # from the journal alone
     assert (again.status()["scene"], again.status()["scene_title"]) == (1, "The Gallery")
     # a state written before scenes existed (no scene fields) loads as one with no scene opened
-    old = SYSTEM.state_to_dict(run.state)
+    old = SYSTEM.rules.state_to_dict(run.state)
     del old["scene"], old["scene_title"]
-    loaded = SYSTEM.state_from_dict(old)
+    loaded = SYSTEM.rules.state_from_dict(old)
     assert (loaded.scene, loaded.scene_title) == (0, None) and loaded.grid == run.state.grid
 
 
@@ -151,8 +151,8 @@ def test_the_phantom_card_goes_by_the_deck_s_own_name(tmp_path):
     assert any(line.startswith("the Ghost in the Wireless changed Character") for line in lines)
     phantom = Narration(task="phantom", text="The house changes hands.", facts={"about": {
         "kind": "phantom", "character": "Decrypter", "before": "Wanderer", "card": "Ghost in the Wireless"}})
-    assert SYSTEM.record(phantom, [], session.state).details[0].startswith("The Ghost in the Wireless passes")
-    cast = {c["name"]: c["description"] for c in SYSTEM.cast(session.state)}  # the prompts' cast
+    assert SYSTEM.narration.record(phantom, [], session.state).details[0].startswith("The Ghost in the Wireless passes")
+    cast = {c["name"]: c["description"] for c in SYSTEM.narration.cast(session.state)}  # the prompts' cast
     assert cast["Wanderer"] == "set aside by the Ghost in the Wireless"
     full, story = exported(session, tmp_path / "f.md"), exported(session, tmp_path / "s.md", story=True)
     assert "- Ghost in the Wireless: wanderer → **decrypter**" in full

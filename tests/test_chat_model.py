@@ -133,7 +133,7 @@ def test_two_narrations_share_the_cached_prefix_through_the_chat_template(smol):
 
 def test_smollm2_retells_an_enigma_blunder_or_the_oracle_does_with_the_reason(smol):
     model = ModelNarrator(smol, prompts=PROMPTS, prose=True)
-    model.use(prompts=PROMPTS, tasks=SYSTEM.narration_tasks, check=SYSTEM.check)
+    model.use(prompts=PROMPTS, tasks=SYSTEM.narration_tasks, check=SYSTEM.narration.check)
     oracle = Narration(task="blunder", text="A rusty pipe bursts beside Max Dumont and soaks the map in oil.",
                        origin="blunder #7")
     record = OutcomeRecord(task="blunder", characters=("Max Dumont",), actor="Max Dumont", action="kick the door in",
@@ -143,7 +143,7 @@ def test_smollm2_retells_an_enigma_blunder_or_the_oracle_does_with_the_reason(sm
     assert all(not any(t in text for t in CHAT_TOKENS) for text in [told.text, *(c.output for c in calls)])
     if told.source == "model":  # on the rails: the drawn facts open it, the model's words follow, checked
         assert told.text.startswith(oracle.text) and len(told.text) > len(oracle.text)
-        assert contradictions(told.text, record) == [] and SYSTEM.check(told.text, record) == []
+        assert contradictions(told.text, record) == [] and SYSTEM.narration.check(told.text, record) == []
     else:  # refused twice: the oracle's words stand, and the reason is kept
         assert told.text == oracle.text and "model fallback" in told.origin and calls[-1].fallback
 

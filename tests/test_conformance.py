@@ -32,7 +32,7 @@ from rich.console import Console
 from solo.director.adventure import find_adventure, load_adventure
 from solo.store.journal import Journal
 from solo.kernel.protocol import visible_width
-from solo.kernel.registry import GROUP, installed
+from solo.kernel.registry import GROUP, installed, rescan
 from solo.faces.render import render
 from solo.faces.repl import Repl
 from solo.table.session import Outcome, Session
@@ -121,12 +121,12 @@ def toy_installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-coin\nVersion: 0.1\n", encoding="utf-8")
     (info / "entry_points.txt").write_text(f"[{GROUP}]\ncoin = toy_coin:SYSTEM\n", encoding="utf-8")
     sys.path.insert(0, str(folder))
-    installed.cache_clear()
+    rescan()
     assert "coin" in installed(), "the toy system was not found through its entry point"
     yield folder
     sys.path.remove(str(folder))
     sys.modules.pop("toy_coin", None)
-    installed.cache_clear()
+    rescan()
 
 
 def plain(markup: str) -> str:
@@ -421,9 +421,9 @@ def test_every_system_opens_a_scene(system, tmp_path):
     """Found: Beyond Code refused `scene start` ("scene what?"), though CONTRACT.md binds every system to it."""
     p = PROFILES[system]
     t = table(tmp_path, f"campaign new Open {p.improvised}", *p.cast)
-    before = t.session.system.where(t.session.state).scene
+    before = t.session.system.rules.where(t.session.state).scene
     assert t.run("scene start The Landing").ok
-    assert t.session.system.where(t.session.state).scene == before + 1
+    assert t.session.system.rules.where(t.session.state).scene == before + 1
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -113,7 +113,7 @@ def test_a_models_proposal_is_checked_by_the_rules_whatever_it_says(raw):
     def propose(task: str, *, seed: int, **context: object) -> tuple[str | None, ModelCall]:
         return raw, ModelCall(task=task, model="fuzz", prompt="", parameters={}, output=raw)
 
-    command, calls = system.complete(state, rc.EnemyAct(enemy="Thug"), random.Random(0), propose)
+    command, calls = system.flow.complete(state, rc.EnemyAct(enemy="Thug"), random.Random(0), propose)
     assert command.targets is not None and calls
     decide(state, command, rng=random.Random(0))  # raises if the rules would refuse it
 
@@ -126,4 +126,4 @@ def test_any_prose_is_checked_without_failing(name, text):
     record = OutcomeRecord(task="success", characters=("Nara",), actor="Nara", action="climb the wall", dice=(5, 2),
                            success=True, peril={"Nara": (1, 2)}, details=("Nara climbs the wall",))
     assert isinstance(contradictions(text, record), list)
-    assert isinstance(system.check(text, record), list)
+    assert isinstance(system.narration.check(text, record), list)

@@ -330,14 +330,14 @@ def test_improvised_scenes_bring_opponents_and_horrors_the_rules_test(tmp_path):
 def test_ready_made_investigators_join_and_the_rules_topics_name_the_sections(game):
     from solo.rules.haasteet import SYSTEM
 
-    for entry in SYSTEM.pregens(None):
+    for entry in SYSTEM.adventures.pregens(None):
         ok(game, f"pc pregen '{entry.name}'")
         assert entry.name in game.status()["characters"]
     topics = ok(game, "rules")  # the kernel lists the systems; the system's own topics come by name
     assert topics
     for topic in ("challenge", "contest", "strengths", "clues", "sanity", "shock", "combat", "initiative", "damage",
                   "soak", "healing", "death", "experience"):
-        r = SYSTEM.reference(topic)
+        r = SYSTEM.presentation.reference(topic)
         assert r["section"] and r["text"] and "Haasteet" in r["credit"], topic
 
 
@@ -377,11 +377,11 @@ def test_the_walk_through_the_results_and_the_status_bar_read_as_haasteet(tmp_pa
     assert "exactly one strength must be higher" in out.getvalue()
     ok(session, "enemy add Ghoul")
     ok(session, "hit Mabel 3")
-    bar = " ".join(SYSTEM.toolbar(session.status(), 100))
+    bar = " ".join(SYSTEM.presentation.toolbar(session.status(), 100))
     assert "<b>soak!</b> Mabel 3" in bar and "Mabel D0T2I1S1" in bar
     shown = render(session.execute("soak Mabel 0"), SYSTEM)
     assert "Mabel takes a hit of 3: hits 3, 1 handicap" in shown
-    assert "hits 3" in " ".join(SYSTEM.toolbar(session.status(), 100))
+    assert "hits 3" in " ".join(SYSTEM.presentation.toolbar(session.status(), 100))
 
 
 def test_names_may_be_shortened_when_unique(game):

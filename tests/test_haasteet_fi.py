@@ -81,7 +81,7 @@ def test_results_read_in_finnish(fi, game):
 
 def test_the_status_bar_uses_the_finnish_letters(fi, game):
     game.execute("hit Sammy 3")
-    bar = " ".join(SYSTEM.toolbar(game.status(), 100))
+    bar = " ".join(SYSTEM.presentation.toolbar(game.status(), 100))
     assert "<b>osuma!</b> Sammy 3" in bar and "Sammy U1S3V1H2" in bar and "kp0" in bar
 
 
@@ -90,7 +90,7 @@ def test_the_walk_through_asks_in_finnish(fi, game):
 
     talk = Talk(["", "Sammy", "Mabel", "kirjastonhoitaja", "1", "1", "1", "1", "0", "2", "1", "1", "4", "3"])
     state = game.state
-    built = present.create_character(state, talk, SYSTEM.pregens(None), lambda p: SYSTEM.pregen_command(p, None),
+    built = present.create_character(state, talk, SYSTEM.adventures.pregens(None), lambda p: SYSTEM.adventures.pregen_command(p, None),
                                      random.Random(1))
     assert built is not None and built.name == "Mabel" and built.mind == 3
     assert built.strengths == {"daring": 0, "tenacity": 2, "instinct": 1, "steadfastness": 1}

@@ -145,7 +145,7 @@ def test_two_shocks_in_one_command_are_told_each_of_its_own_character(game):
         "symptoms": True, "sanity": {"before": 0, "after": loss}, "stage": stage})
         for who, dice, loss, stage in (("Sammy", [1, 2], 3, "eccentric"), ("Ann", [9, 2], 2, "unbalanced"))]
     told = Narration(task="symptoms", text="Ann laughs, high and helpless.", facts={"shock.symptoms": "x"})
-    record = SYSTEM.record(told, events, state)
+    record = SYSTEM.narration.record(told, events, state)
     assert record.actor == "Ann" and record.dice == (9, 2)
     assert "The shock wins: Ann's sanity falls from healthy to unbalanced." in record.details
 
@@ -176,17 +176,17 @@ def test_a_wide_shot_names_whom_it_asks(game):
 def test_about_gives_the_rules_side_of_each_narrated_event(game):
     fight(game)
     rolled = next(e for e in game.events() if isinstance(e, ev.Resolved))
-    facts = SYSTEM.about(rolled)
+    facts = SYSTEM.narration.about(rolled)
     assert set(facts["actions"]) == {"Sammy", "Ann", "Ghoul"}
     assert facts["actions"]["Ann"]["hit"] == {"kind": "wound", "target": "Ghoul", "damage": 1, "soaked": 0, "size": 1,
                                               "count": 1, "out_of_action": False, "handicap_dice": 0,
                                               "cause": "Ann's attack"}
     game.play("soak Sammy 1")
-    soaked = SYSTEM.about(next(e for e in game.events() if isinstance(e, ev.Resolved)))
+    soaked = SYSTEM.narration.about(next(e for e in game.events() if isinstance(e, ev.Resolved)))
     assert soaked == {"hit": {"kind": "wound", "target": "Sammy", "damage": 3, "soaked": 1, "size": 2, "count": 1,
                               "out_of_action": False, "handicap_dice": 0}}
     game.play("challenge Sammy 'pick the lock' --dice 9")
-    assert SYSTEM.about(game.events()[-1]) == {"kind": "challenge", "actor": "Sammy", "action": "pick the lock",
+    assert SYSTEM.narration.about(game.events()[-1]) == {"kind": "challenge", "actor": "Sammy", "action": "pick the lock",
                                                "dice": [9], "threshold": 5, "degree": 1, "success": True,
                                                "clue": False}
 
@@ -264,7 +264,7 @@ BONUS = OutcomeRecord(task="bonus", characters=("Sammy", "Ghoul"), actor="Sammy"
     ("Ann rolls under the death number 4 and lives.", LIVES, "a death number nobody rolled (4)"),
 ])
 def test_haasteet_checks_catch_what_the_rules_did_not_decide(text, record, problem):
-    found = SYSTEM.check(text, record)
+    found = SYSTEM.narration.check(text, record)
     assert len(found) == 1 and problem in found[0], found
 
 
@@ -293,12 +293,12 @@ def test_haasteet_checks_catch_what_the_rules_did_not_decide(text, record, probl
     ("Mael and Sammy hold the crypt door together.", MISS),  # not an example's name here
 ])
 def test_faithful_narrations_pass_haasteets_checks(text, record):
-    assert SYSTEM.check(text, record) == []
+    assert SYSTEM.narration.check(text, record) == []
 
 
 def test_the_examples_people_may_be_the_players_own():
     corliss = SHOCK.model_copy(update={"characters": ("Corliss",), "actor": "Corliss"})
-    assert SYSTEM.check("Corliss turns and runs up the crypt steps.", corliss) == []
+    assert SYSTEM.narration.check("Corliss turns and runs up the crypt steps.", corliss) == []
 
 
 TABLE_RECORDS = {  # what each of the Director's tables is told against (director.py)
@@ -343,7 +343,7 @@ def test_no_line_of_haasteets_tables_trips_the_checks():
                                      for d in record.details)})
             for i in range(len(tables.tables[name].entries) * 4):
                 text, _ = narrator.draw(name, random.Random(i), {})
-                assert contradictions(text, record) == [] and SYSTEM.check(text, record) == [], (name, text)
+                assert contradictions(text, record) == [] and SYSTEM.narration.check(text, record) == [], (name, text)
 
 
 def test_a_narration_that_repeats_its_record_is_not_refused_for_it(game):
@@ -364,4 +364,4 @@ def test_a_narration_that_repeats_its_record_is_not_refused_for_it(game):
     assert any("The death roll: Ann dies." in r.details for r in records)
     for record in records:
         told = " ".join(record.lines()) or "The story goes on."
-        assert contradictions(told, record) == [] and SYSTEM.check(told, record) == [], (record.task, told)
+        assert contradictions(told, record) == [] and SYSTEM.narration.check(told, record) == [], (record.task, told)

@@ -80,13 +80,13 @@ def test_every_built_command_is_written_out_as_a_line_that_parses_back_to_it():
         "enemy leave 'Deep One' --how surrender",
     ):
         command = parser.parse(typed, SYSTEM)
-        line = SYSTEM.as_line(command, "")
+        line = SYSTEM.talk.as_line(command, "")
         assert parser.parse(line, SYSTEM) == command, line
     for with_dice in (rc.Challenge(character="Sammy", action="look", dice=(3, 9)),
                       rc.Contest(character="Sammy", action="run", vs="Ghoul", dice=(1,), against=(7,)),
                       rc.Shock(character="Sammy", source="ghouls", rating=2, dice=(4, 4), against=(9, 9)),
                       rc.RollRound(dice={"Sammy": (1, 2), "Ghoul": (10,)}), rc.Death(character="Sammy", number=2, dice=5)):
-        line = SYSTEM.as_line(with_dice, "challenge Sammy look")  # a typed line without the dice gives way
+        line = SYSTEM.talk.as_line(with_dice, "challenge Sammy look")  # a typed line without the dice gives way
         assert parser.parse(line, SYSTEM) == with_dice, line
 
 
@@ -109,7 +109,7 @@ def test_completion_knows_names_strengths_and_actions(tmp_path):
 
     def complete(spec: str, words: str, current: str = "") -> list[str]:
         args = shlex.split(words)
-        return SYSTEM.completions(state, spec, args, args[-1] if args else "", current)
+        return SYSTEM.talk.completions(state, spec, args, args[-1] if args else "", current)
 
     assert complete("challenge", "") == ["Sammy", "'Ruth Calloway'"]
     assert complete("challenge", "Sammy look --spend") == [
@@ -123,7 +123,7 @@ def test_completion_knows_names_strengths_and_actions(tmp_path):
     assert complete("raise", "Sammy") == ["daring", "tenacity", "instinct", "steadfastness"]
     assert complete("contest", "Sammy run --vs") == ["'Ruth Calloway'", "'Deep One'"]
     assert complete("enemy leave", "") == ["'Deep One'"]
-    assert "combat" in " ".join(SYSTEM.completions(state, "rules", [], "", ""))
+    assert "combat" in " ".join(SYSTEM.talk.completions(state, "rules", [], "", ""))
 
 
 def test_an_opponent_leaves_the_scene_and_its_round_goes_on_without_it(tmp_path):

@@ -59,7 +59,7 @@ def reopen(path: Path) -> tuple[Journal, Session, Spy, dict[str, Any]]:
     loaded_from = spy.starts[0]
     full, head = session.fold_campaign(session.campaign.id, use_snapshots=False)
     assert head == session.head
-    assert session.system.state_to_dict(session.state) == session.system.state_to_dict(full)
+    assert session.system.rules.state_to_dict(session.state) == session.system.rules.state_to_dict(full)
     return journal, session, spy, {"loaded_from": loaded_from, "status": session.status()}
 
 
@@ -182,7 +182,7 @@ def test_a_snapshot_written_by_the_previous_version_does_not_break_loading(tmp_p
     play_until(session, SNAPSHOT_EVERY + 5)
     at, _ = session.fold_campaign(session.campaign.id, use_snapshots=False, upto=SNAPSHOT_EVERY)
     live = session.status()
-    old_payload = json.dumps(session.system.state_to_dict(at))  # what the snapshot held before ff0686c
+    old_payload = json.dumps(session.system.rules.state_to_dict(at))  # what the snapshot held before ff0686c
     with journal.transaction():
         journal.db.execute("UPDATE snapshots SET state = ? WHERE command = ?", [old_payload, SNAPSHOT_EVERY])
     journal.close()
@@ -246,7 +246,7 @@ def test_a_big_campaign_opens_from_its_newest_snapshot(tmp_path: Path) -> None:
         # the newest snapshot (the one loads use) equals the replay up to it
         at, _ = session.fold_campaign(session.campaign.id, use_snapshots=False, upto=snaps[-1])
         from_snapshot, _ = session.fold_campaign(session.campaign.id, use_snapshots=True, upto=snaps[-1])
-        assert session.system.state_to_dict(from_snapshot) == session.system.state_to_dict(at)
+        assert session.system.rules.state_to_dict(from_snapshot) == session.system.rules.state_to_dict(at)
         assert session.execute("note 'still writable'").ok
     finally:
         journal.close()

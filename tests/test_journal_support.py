@@ -224,9 +224,9 @@ def reopen_and_compare(db: Path, *, verify: bool = True) -> dict[str, Any]:
         system = session.system
         full, head = session.fold_campaign(session.campaign.id, use_snapshots=False)
         assert head == session.head
-        assert system.state_to_dict(session.state) == system.state_to_dict(full), \
+        assert system.rules.state_to_dict(session.state) == system.rules.state_to_dict(full), \
             "the reopened state differs from a full replay"
-        status, replayed = session.status(), system.status(full)
+        status, replayed = session.status(), system.rules.status(full)
         # the session may add fields of its own (the Director's tension, ...): compare the rules' fields
         assert {k: status.get(k) for k in replayed} == replayed, "the reopened status differs from a full replay"
         if verify:

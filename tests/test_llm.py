@@ -305,11 +305,11 @@ def test_enigma_refuses_the_prompt_examples_people_walking_into_the_story():
     from solo.llm.check import OutcomeRecord
 
     record = OutcomeRecord(task="blunder", characters=("Basile Ferraille",), harm_track="Peril")
-    assert SYSTEM.check("The door swings shut behind Basile. Ines, the door opens.", record) == [
+    assert SYSTEM.narration.check("The door swings shut behind Basile. Ines, the door opens.", record) == [
         "names Ines, from the prompt's examples, who is not in this story"]
-    assert SYSTEM.check("Basile slips on the oily floor.", record) == []
+    assert SYSTEM.narration.check("Basile slips on the oily floor.", record) == []
     with_paul = OutcomeRecord(task="blunder", characters=("Paul Dumont",))
-    assert SYSTEM.check("Paul slips on the oily floor.", with_paul) == []
+    assert SYSTEM.narration.check("Paul slips on the oily floor.", with_paul) == []
 
 
 def test_the_next_narration_goes_on_from_what_the_table_told(journal):

@@ -117,7 +117,7 @@ class Play(RuleBasedStateMachine):
     def _replayed(self) -> dict[str, Any]:
         assert self.session.campaign is not None
         state, _ = self.session.fold_campaign(self.session.campaign.id, use_snapshots=False)
-        return self.system.state_to_dict(state)
+        return self.system.rules.state_to_dict(state)
 
     def _run(self, line: str) -> None:
         before = self.session.status()
@@ -150,10 +150,10 @@ class Play(RuleBasedStateMachine):
     def live_state_is_the_replayed_state(self) -> None:
         if self.session.campaign is None:
             return
-        live = self.system.state_to_dict(self.session.state)
+        live = self.system.rules.state_to_dict(self.session.state)
         assert live == self._replayed()
         self.session.reload()  # through snapshots
-        assert self.system.state_to_dict(self.session.state) == live
+        assert self.system.rules.state_to_dict(self.session.state) == live
 
     @invariant()
     def status_is_json_naming_the_system(self) -> None:

@@ -68,7 +68,7 @@ def test_meta_commands():
     assert parser.parse("status --json") == parser.Status(json_output=True)
     new = parser.parse("campaign new Marseille --seed 42 --optional just-the-thing,flashpoints")
     assert new == parser.CampaignNew(name="Marseille", seed=42, options={"optional": ["just-the-thing,flashpoints"]})
-    start = SYSTEM.start_command(new.name, 42, new.options)  # the system reads its own options
+    start = SYSTEM.rules.start_command(new.name, 42, new.options)  # the system reads its own options
     assert start.optional == ("just-the-thing", "flashpoints")
     assert parser.parse("export md journal.md") == parser.ExportMarkdown(file="journal.md")
     assert parser.parse("ask 'Is it locked?' --odds likely --dice 4,6").dice == (4, 6)

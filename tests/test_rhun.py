@@ -229,7 +229,7 @@ def test_an_adventure_of_challenges_plays_and_tells_its_way_forward(tmp_path):
 def test_every_ready_made_character_joins_by_the_creation_rules(rhun):
     from solo.rules.rhun import SYSTEM
 
-    names = [p.name for p in SYSTEM.pregens(None)]
+    names = [p.name for p in SYSTEM.adventures.pregens(None)]
     assert len(names) >= 4
     for name in names:
         joined = ok(rhun, f"pc pregen '{name}'")
@@ -284,7 +284,7 @@ def test_results_and_the_status_bar_read_as_rhun(rhun):
     assert "success" in shown[3] and "Effect 4" in shown[3] and "Disposition 5→1" in shown[3]
     assert "Wolf strikes Anna: Effect 6 (devastating), damage 6; Grit 3→0" in shown[5]
     assert "{" not in shown[6] and "Challenge Wolf: serious, Disposition 10/10" in shown[6]
-    bar = SYSTEM.toolbar(rhun.status(), 80)
+    bar = SYSTEM.presentation.toolbar(rhun.status(), 80)
     assert bar[1] == "Anna G0 E3 xp0" and "The &lt;Orc&gt; 1/5" in bar
 
 

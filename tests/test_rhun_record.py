@@ -131,14 +131,14 @@ def test_about_gives_the_rules_side_of_each_narrated_event(rhun):
     rhun.play("challenge add Orc --tier dangerous --sentient")
     rhun.play("risk Anna exertion 'hew the orc' --dark 1 --weapon 'great axe' --vs orc --dice 6,2,1/4")
     risk = next(e for e in rhun.events() if isinstance(e, ev.RiskRolled))
-    assert SYSTEM.about(risk) == {
+    assert SYSTEM.narration.about(risk) == {
         "actor": "Anna", "action": "hew the orc", "dice": [6, 2, 1, 4], "success": True, "outcome": "success",
         "ego": [4, 3], "lost": False, "challenge": {"name": "Orc", "before": 5, "after": 0, "defeated": True}}
     morale = next(e for e in rhun.events() if isinstance(e, ev.MoraleRolled))  # solo play: the beaten Orc's nerve
-    assert SYSTEM.about(morale) == {"morale": {"challenge": "Orc", "dice": list(morale.dice), "result": morale.result,
+    assert SYSTEM.narration.about(morale) == {"morale": {"challenge": "Orc", "dice": list(morale.dice), "result": morale.result,
                                                "tier": morale.tier, "disposition": morale.disposition}}
     rhun.play("harm Anna 1")
-    assert [SYSTEM.about(e) for e in rhun.events()] == [None]  # harm alone is not narrated
+    assert [SYSTEM.narration.about(e) for e in rhun.events()] == [None]  # harm alone is not narrated
 
 
 def test_tell_retells_the_last_success_from_about(rhun):
@@ -177,7 +177,7 @@ BASE = OutcomeRecord(task="strike", characters=("Anna",), harm_track="Grit", ene
     ("Anna is driven back; the Orc's Disposition drops to 7.", "a Disposition number nobody rolled (7)"),
 ])
 def test_rhun_checks_catch_what_the_rules_did_not_decide(text, problem):
-    found = SYSTEM.check(text, BASE)
+    found = SYSTEM.narration.check(text, BASE)
     assert len(found) == 1 and problem in found[0], found
 
 
@@ -186,21 +186,21 @@ FAIL = OutcomeRecord(task="consequence", characters=("Brokka",), actor="Brokka",
 
 
 def test_a_fail_never_wears_the_challenge_down_in_the_prose():
-    assert SYSTEM.check("The Loose Casks is hit by a spear-shaft and the rope breaks.", FAIL) == [
+    assert SYSTEM.narration.check("The Loose Casks is hit by a spear-shaft and the rope breaks.", FAIL) == [
         "tells a blow against The Loose Casks on a Fail"]
-    assert SYSTEM.check("Loose Casks, struck hard, gives way.", FAIL) == [
+    assert SYSTEM.narration.check("Loose Casks, struck hard, gives way.", FAIL) == [
         "tells a blow against The Loose Casks on a Fail"]
-    assert SYSTEM.check("The loose casks roll free and slam into Brokka's shins.", FAIL) == []
+    assert SYSTEM.narration.check("The loose casks roll free and slam into Brokka's shins.", FAIL) == []
     won = FAIL.model_copy(update={"success": True})
-    assert SYSTEM.check("The Loose Casks is hit and gives way.", won) == []
+    assert SYSTEM.narration.check("The Loose Casks is hit and gives way.", won) == []
 
 
 def test_faithful_narrations_and_the_decided_death_pass():
-    assert SYSTEM.check("Anna is driven back by the Orc, her Ego down from 4 to 3, but she stands.", BASE) == []
-    assert SYSTEM.check("Mael and Anna hold the ford together.", BASE.model_copy(
+    assert SYSTEM.narration.check("Anna is driven back by the Orc, her Ego down from 4 to 3, but she stands.", BASE) == []
+    assert SYSTEM.narration.check("Mael and Anna hold the ford together.", BASE.model_copy(
         update={"characters": ("Anna", "Mael")})) == []  # a player may name a character as the examples do
     dead = BASE.model_copy(update={"knocked_out": ("Anna",), "details": ("Anna dies.",)})
-    assert SYSTEM.check("The Orc kills Anna with one blow.", dead) == []
+    assert SYSTEM.narration.check("The Orc kills Anna with one blow.", dead) == []
 
 
 def test_no_line_of_rhuns_tables_trips_its_own_checks():
@@ -211,9 +211,9 @@ def test_no_line_of_rhuns_tables_trips_its_own_checks():
     for name in tables.tables:
         for i in range(len(tables.tables[name].entries) * 3):
             text, _ = narrator.draw(name, random.Random(i), {})
-            assert SYSTEM.check(text, BASE) == [], (name, text)  # the examples' people included
+            assert SYSTEM.narration.check(text, BASE) == [], (name, text)  # the examples' people included
             if name.startswith("consequences."):  # told after a Fail
-                assert SYSTEM.check(text, FAIL.model_copy(update={"enemy": "Orc"})) == [], (name, text)
+                assert SYSTEM.narration.check(text, FAIL.model_copy(update={"enemy": "Orc"})) == [], (name, text)
 
 
 def test_a_narration_that_repeats_its_record_is_not_refused_for_it(rhun):
@@ -231,16 +231,16 @@ def test_a_narration_that_repeats_its_record_is_not_refused_for_it(rhun):
     assert any("Dun dies." in r.details for r in records)
     for record in records:
         told = " ".join(record.lines()) or "The company goes on."
-        assert contradictions(told, record) == [] and SYSTEM.check(told, record) == [], (record.task, told)
+        assert contradictions(told, record) == [] and SYSTEM.narration.check(told, record) == [], (record.task, told)
 
 
 def test_the_cast_is_who_is_in_play_with_what_never_changes(rhun):
     rhun.play(DUN)
-    assert SYSTEM.cast(rhun.session.state) == [{"name": "Anna", "description": "Champion of the Men, bold"},
+    assert SYSTEM.narration.cast(rhun.session.state) == [{"name": "Anna", "description": "Champion of the Men, bold"},
                                                {"name": "Dun", "description": "Champion of the Men"}]
     rhun.play("harm Dun 9", "harm Dun 1", "harm Dun 1")
-    assert SYSTEM.cast(rhun.session.state)[1]["name"] == "Dun"  # wounds do not change the prompt's head
+    assert SYSTEM.narration.cast(rhun.session.state)[1]["name"] == "Dun"  # wounds do not change the prompt's head
     rhun.play("harm Dun 1", "harm Dun 1")  # harm to the Mortally Wounded kills
-    assert [c["name"] for c in SYSTEM.cast(rhun.session.state)] == ["Anna"]
+    assert [c["name"] for c in SYSTEM.narration.cast(rhun.session.state)] == ["Anna"]
     rhun.play("scene start The barrow")
     assert "\nCast: Anna (Champion of the Men, bold)\n" in rhun.fake.prompts[-1]

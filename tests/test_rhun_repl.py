@@ -125,10 +125,10 @@ def test_director_mode_strike_morale_night_and_creation_ask_their_dice(tmp_path)
 ])
 def test_every_built_command_is_written_out_as_a_line_that_parses_back(typed):
     command = parser.parse(typed, SYSTEM)
-    line = SYSTEM.as_line(command, "")
+    line = SYSTEM.talk.as_line(command, "")
     assert parser.parse(line, SYSTEM) == command, line
     with_dice = command.model_copy(update={"dice": (1, 2)}) if isinstance(command, rc.Sayonara) else command
-    assert parser.parse(SYSTEM.as_line(with_dice, typed), SYSTEM) == with_dice
+    assert parser.parse(SYSTEM.talk.as_line(with_dice, typed), SYSTEM) == with_dice
 
 
 def test_completion_knows_names_stats_advancements_and_challenges(tmp_path):
@@ -137,7 +137,7 @@ def test_completion_knows_names_stats_advancements_and_challenges(tmp_path):
 
     def complete(spec: str, words: str, current: str = "") -> list[str]:
         args = shlex.split(words)
-        return SYSTEM.completions(state, spec, args, args[-1] if args else "", current)
+        return SYSTEM.talk.completions(state, spec, args, args[-1] if args else "", current)
 
     assert complete("risk", "") == ["Anna"]
     assert "exertion" in complete("risk", "Anna") and "resolve" in complete("risk", "Anna")
@@ -150,4 +150,4 @@ def test_completion_knows_names_stats_advancements_and_challenges(tmp_path):
     advance = complete("advance", "Anna")
     assert "Cram" in advance and "Hardiness" not in advance and "Prowess" in advance and "Stone Hard" not in advance
     assert complete("scene end", "") == ["success", "failure"]
-    assert "risk" in SYSTEM.completions(state, "rules", [], "", "")
+    assert "risk" in SYSTEM.talk.completions(state, "rules", [], "", "")

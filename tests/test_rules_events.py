@@ -124,8 +124,8 @@ def test_state_is_frozen():
 
 def test_state_survives_the_rule_systems_serialisation():
     table = full_game()
-    data = json.loads(json.dumps(ENIGMA.state_to_dict(table.state)))
-    assert ENIGMA.state_from_dict(data) == table.state
+    data = json.loads(json.dumps(ENIGMA.rules.state_to_dict(table.state)))
+    assert ENIGMA.rules.state_from_dict(data) == table.state
 
 
 def test_status_has_the_contracts_minimum_fields():

@@ -195,7 +195,7 @@ def load_adventure(path: str | Path) -> Adventure:
     from solo.kernel.bounds import check_pregens
 
     try:
-        system.check_adventure(adventure)
+        system.adventures.check_adventure(adventure)
         check_pregens(system, adventure.pregens)
     except ValidationError as exc:
         raise AdventureError(message(path, exc)) from None

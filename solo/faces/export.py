@@ -194,7 +194,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         f"created: {campaign.created}",
         f"tags: [solo, {system.name}]",
         SOLO_MARK,
-        f"cast: [{', '.join(_yaml(name) for name in system.export_names(status))}]",
+        f"cast: [{', '.join(_yaml(name) for name in system.presentation.export_names(status))}]",
         f"places: [{', '.join(_yaml(p) for p in _places(journal, campaign, undone))}]",
         "---",
         f"# {campaign.name}",
@@ -226,7 +226,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
             if stored.type in TYPES:
                 told, opens = _session_event(stored.payload, story, by_key), []
             else:
-                told, opens = system.export_event(stored.payload, i == 0, story), system.export_opening(stored.payload, story)
+                told, opens = system.presentation.export_event(stored.payload, i == 0, story), system.presentation.export_opening(stored.payload, story)
             if opened is None:
                 lines += told
                 opened = list(opens) if opens else None
@@ -247,7 +247,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
             yield from _narration_lines(n, story)
     yield from ["", "## The cast now", ""]
     if story:  # the tale's cast by name; their sheets (dice, tracks, points) are the mechanics
-        yield from (f"- [[{name}]]" for name in system.export_names(status))
+        yield from (f"- [[{name}]]" for name in system.presentation.export_names(status))
     else:
-        yield from system.export_cast(status)
+        yield from system.presentation.export_cast(status)
     yield from canon_lines(canon, mentions)

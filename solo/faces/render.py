@@ -24,8 +24,8 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
     r = outcome.result or {}
     lines: list[str] = []
     if "resolved" in r:
-        lines += system.render("resolved", r["resolved"]) or []
-    own = system.render(outcome.kind, r)
+        lines += system.presentation.render("resolved", r["resolved"]) or []
+    own = system.presentation.render(outcome.kind, r)
     if own is None:
         lines += _kernel(outcome.kind, r, system)
     else:
@@ -34,7 +34,7 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
     if outcome.kind in ("Status", "CampaignNew") and r.get("oracle") == "mythic":
         lines.append(f"Oracle: Mythic, Chaos Factor {r['chaos']}")
     if system.apart_key in r:
-        lines += system.render(system.apart_key, {"changes": r[system.apart_key]}) or []
+        lines += system.presentation.render(system.apart_key, {"changes": r[system.apart_key]}) or []
     if narration:
         told = r.get("narration", [])
         for n in told if isinstance(told, list) else [told]:

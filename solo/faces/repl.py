@@ -154,10 +154,10 @@ class SoloCompleter(Completer):
             return list(KINDS)
         if spec.name == "canon":
             return ["people", "places", "threads", "clues", "promises", "treasure", *(quote(e.name) for e in canon.entries)]
-        own = system.completions(self.session.state, spec.name, args, previous, current)
-        if spec.name == "rules" and parser.has_scenes(system):
-            own = [*own, "mythic"]  # the Mythic oracle's topic, wherever it plays
-        return own
+        if spec.name != "rules":
+            return system.talk.completions(self.session.state, spec.name, args, previous, current)
+        topics = [str(t) for t in system.presentation.reference(None).get("topics", [])]
+        return [*topics, "mythic"] if parser.has_scenes(system) else topics  # the Mythic oracle's topic, where it plays
 
 
 # Seconds without a keystroke before the line being typed is told ahead: long enough not to start
@@ -332,9 +332,9 @@ class Repl:
         """The status bar's fragments: the system's own (asked for ``width`` columns), where the story stands
         in the system's words where its own bar does not say it, the tension, the world's clock."""
         system = self.session.system
-        parts = system.toolbar(status, width)
+        parts = system.presentation.toolbar(status, width)
         if not system.toolbar_where:
-            where = system.where(self.session.state)
+            where = system.rules.where(self.session.state)
             said = f"{system.chapter_word.capitalize()} {where.chapter}" + (
                 f" · {system.scene_word.capitalize()} {where.scene}" if where.scene else "")
             parts.insert(1, said)
@@ -455,7 +455,7 @@ class Repl:
             text = text.removeprefix(COMMAND_MARK).strip()
         system = self.session.system
         if not text or text.startswith("#"):
-            settle = system.settle_command(self.session.state) if not text and self.session.campaign else None
+            settle = system.flow.settle_command(self.session.state) if not text and self.session.campaign else None
             if settle is not None:
                 self._play(settle, "")
             return
@@ -484,19 +484,19 @@ class Repl:
         wrapped = command if isinstance(command, parser.WithOracle) else None
         if wrapped is not None:  # a system's own scene command with what the Mythic oracle adds: the system's part
             command = wrapped.command
-        if not isinstance(command, parser.Meta) and not system.is_query(command) and self.session.campaign:
+        if not isinstance(command, parser.Meta) and not system.flow.is_query(command) and self.session.campaign:
             state = self.session.state
-            command = system.prepare(state, command, self)
+            command = system.talk.prepare(state, command, self)
             # at the Director's table: the faces of every die rolled, asked again while a roll
             # calls for more (an exploding 6 wants the next face), within a sane bound
             for _ in range(MAX_DICE_ROUNDS if self.director else 0):
-                needs = system.dice_needed(state, command)
+                needs = system.talk.dice_needed(state, command)
                 if not needs:
                     break
                 faces = {need.who: self._faces(need.who + (f"'s {need.what}" if need.what else ""),
                                                need.count, need.sides) for need in needs}
-                command = system.with_dice(state, command, faces)
-        line = system.as_line(command, typed) if not isinstance(command, parser.Meta) else typed
+                command = system.talk.with_dice(state, command, faces)
+        line = system.talk.as_line(command, typed) if not isinstance(command, parser.Meta) else typed
         run = command
         if wrapped is not None:
             run = wrapped.model_copy(update={"command": command})
@@ -510,7 +510,7 @@ class Repl:
             line += " --dice " + ",".join(map(str, run.dice))
         outcome = self._run(run, line)
         if outcome.ok and not isinstance(command, parser.Meta):
-            system.after(self.session.state, command, self)
+            system.talk.after(self.session.state, command, self)
         return outcome
 
     def _mythic_questions(self, command: Any) -> Any:
@@ -532,8 +532,8 @@ class Repl:
         inner = wrapped.command if wrapped is not None else command
         system = session.system
         rules = not isinstance(inner, parser.Meta)
-        closing = isinstance(inner, parser.SceneEnd) or (rules and system.scene_closing(inner) is not None)
-        opening = rules and system.scene_opening(inner)[0]
+        closing = isinstance(inner, parser.SceneEnd) or (rules and system.flow.scene_closing(inner) is not None)
+        opening = rules and system.flow.scene_opening(inner)[0]
         chaos = inner.chaos if isinstance(inner, parser.SceneEnd) else wrapped.chaos if wrapped else None
         if closing and chaos is None:
             answer = self.ask("Was the cast in control of the scene? [y]es: chaos down / [n]o: chaos up / Enter: "
@@ -737,7 +737,7 @@ class Repl:
             self._draft = []
         self._making = []
         try:
-            command = self.session.system.create_character(self.session.state, self, director.narrator.tables
+            command = self.session.system.talk.create_character(self.session.state, self, director.narrator.tables
                                                            if director else None, rng)
         finally:
             self._making, self._replaying = None, []

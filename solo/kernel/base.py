@@ -1,10 +1,11 @@
-"""``BaseSystem``: the defaults a rule system may keep, so a new one overrides only what it has.
+"""The kernel's defaults for a rule system's parts, so a system writes only what it has.
 
-A system with no pending rolls, no queries, no pregens, no adventure extension and no REPL
-conversation inherits all of that from here, and writes its rules core (``start_command``,
-``decide``, ``apply``), its ``status`` and ``describe``, its grammar (``specs``) and its data
-types (``state_type``, ``event_adapter``). ENIGMA (``solo/rules/enigma/system.py``) shows
-every method overridden; ``docs/new-rule-system.md`` walks through both.
+``Rules`` is the required rules core with everything but its six own members filled in
+(``initial_state``, ``start_command``, ``decide``, ``apply``, ``status``, ``describe``); the
+``Plain*`` classes are the optional parts a manifest (``solo.kernel.manifest.Manifest``) falls
+back on, and the bases a system subclasses to override one member of a part and keep the rest.
+A ``Plain*`` part is told the manifest that holds it (``Part.manifest``), for the names, data
+folder and rules core its defaults use. ``docs/new-rule-system.md`` lists every member.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -25,8 +27,11 @@ from ..llm.calls import ModelCall
 from ..llm.check import OutcomeRecord
 from solo.director.narration import Narration, OracleNarrator
 from solo.director.tables import OracleTables
-from .grammar import Option, Spec
-from .protocol import C, Conversation, DiceNeed, E, PregenEntry, Proposer, Reaction, RecapLine, S, StoryView, Where
+from .protocol import (C, Conversation, DiceNeed, DirectorPolicy, E, PregenEntry, Proposer, Reaction, RecapLine, S,
+                       StoryView, Where)
+
+if TYPE_CHECKING:
+    from .manifest import Manifest
 
 
 class QuietDirector(OracleNarrator, Generic[S, C, E]):
@@ -58,246 +63,251 @@ class QuietDirector(OracleNarrator, Generic[S, C, E]):
         return self._line("path_forward", "The story moves on: say where the next lead points.")
 
 
-class BaseSystem(Generic[S, C, E]):
-    """Defaults for ``RuleSystem``; subclasses set the class attributes and the rules core."""
+class Rules(ABC, Generic[S, C, E]):
+    """The required part's defaults: fold, the event and state codecs (from ``state_type`` and
+    ``event_adapter``) and ``where`` (from the state's ``chapter``, ``scene`` and ``scene_title``).
+    A subclass writes the six abstract members, often by pointing at its modules' functions
+    (``decide = staticmethod(decide)``)."""
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    credit: ClassVar[str]
-    data: ClassVar[Path]
-    specs: ClassVar[Sequence[Spec]]
     state_type: ClassVar[type[BaseModel]]
     event_adapter: ClassVar[TypeAdapter[Any]]
-    aliases: ClassVar[tuple[str, ...]] = ()
-    campaign_options: ClassVar[Sequence[Option]] = ()
-    narration_tasks: ClassVar[frozenset[str]] = frozenset()
-    harm_track: ClassVar[str] = "harm"
-    setting: ClassVar[str] = ""
-    apart_key: ClassVar[str] = "director"
-    tension_start: ClassVar[int] = 2
-    tension_max: ClassVar[int] = 6
-    # the status bar's name for the tension track: None here, where ``tension_step`` never moves it (it only
-    # sets the oracle's random events); a system whose rules move it names it (ENIGMA shows "tension")
-    tension_label: ClassVar[str | None] = None
-    closing_tasks: ClassVar[frozenset[str]] = frozenset()
-    opens_pending: ClassVar[frozenset[str]] = frozenset()
-    journal_only_events: ClassVar[frozenset[str]] = frozenset()
-    # False when the walk-through builds no cast, and `create_character` says what comes instead
-    # (Beyond Code: the deck's Characters play in turn)
-    creates_characters: ClassVar[bool] = True
-    chapter_word: ClassVar[str] = "chapter"
-    scene_word: ClassVar[str] = "scene"
-    chapter_is_leg: ClassVar[bool] = False
-    toolbar_where: ClassVar[bool] = False  # its status bar says the chapter and scene itself
 
-    @property
-    def intro(self) -> str:
-        return (f"[bold]solo[/] — {self.title}. `help` lists commands; Tab completes; Ctrl-C cancels a line; "
-                "Ctrl-D leaves (everything is saved).")
+    @abstractmethod
+    def initial_state(self) -> S: ...
 
-    # the rules core: what every system writes for itself
-    def initial_state(self) -> S:
-        raise NotImplementedError
+    @abstractmethod
+    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]], /) -> C: ...
 
-    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]]) -> C:
-        raise NotImplementedError
+    @abstractmethod
+    def decide(self, state: S, command: C, /, *, rng: random.Random) -> tuple[E, ...]: ...
 
-    def decide(self, state: S, command: C, *, rng: random.Random) -> tuple[E, ...]:
-        raise NotImplementedError
+    @abstractmethod
+    def apply(self, state: S, event: E, /) -> S: ...
 
-    def apply(self, state: S, event: E) -> S:
-        raise NotImplementedError
+    @abstractmethod
+    def status(self, state: S, /) -> dict[str, Any]: ...
 
-    def status(self, state: S) -> dict[str, Any]:
-        raise NotImplementedError
+    @abstractmethod
+    def describe(self, before: S, command: C, events: Sequence[E], after: S, /) -> dict[str, Any]: ...
 
-    def describe(self, before: S, command: C, events: Sequence[E], after: S) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def fold(self, state: S, events: Iterable[E]) -> S:
+    def fold(self, state: S, events: Iterable[E], /) -> S:
         for event in events:
             state = self.apply(state, event)
         return state
 
-    def event_from_dict(self, data: dict[str, Any]) -> E:
+    def event_from_dict(self, data: dict[str, Any], /) -> E:
         event: E = self.event_adapter.validate_python(data)
         return event
 
-    def event_to_dict(self, event: E) -> dict[str, Any]:
+    def event_to_dict(self, event: E, /) -> dict[str, Any]:
         return event.model_dump(mode="json")
 
-    def state_to_dict(self, state: S) -> dict[str, Any]:
+    def state_to_dict(self, state: S, /) -> dict[str, Any]:
         return state.model_dump(mode="json")
 
-    def state_from_dict(self, data: dict[str, Any]) -> S:
+    def state_from_dict(self, data: dict[str, Any], /) -> S:
         state: S = self.state_type.model_validate(data)  # type: ignore[assignment]
         return state
 
-    def decide_apart(self, state: S, command: C, *, rng: random.Random) -> tuple[tuple[E, ...], dict[str, Any]]:
-        return self.decide(state, command, rng=rng), {}
-
-    def settle(self, state: S, command: BaseModel | None) -> tuple[E, ...]:
-        return ()
-
-    def pending(self, state: S) -> bool:
-        return False
-
-    def settle_command(self, state: S) -> C | None:
-        return None
-
-    def paused(self, state: S) -> str | None:
-        return None
-
-    def left_behind(self, state: S) -> Sequence[C]:
-        return ()
-
-    def where(self, state: S) -> Where:
+    def where(self, state: S, /) -> Where:
         return Where(chapter=int(getattr(state, "chapter", 1)), scene=int(getattr(state, "scene", 0)),
                      scene_title=getattr(state, "scene_title", None))
 
-    def scene_opening(self, command: C) -> tuple[bool, str | None]:
-        return False, None
 
-    def scene_closing(self, command: C) -> str | None:
+class Part:
+    """An optional part built on a kernel default: the manifest that holds it tells it which
+    system it belongs to (``Manifest`` calls ``bind``), for the names and data its defaults use."""
+
+    _manifest: Manifest[Any, Any, Any] | None = None
+
+    def bind(self, manifest: Manifest[Any, Any, Any]) -> None:
+        self._manifest = manifest
+
+    @property
+    def manifest(self) -> Manifest[Any, Any, Any]:
+        if self._manifest is None:
+            raise RuntimeError(f"{type(self).__name__} is used before a Manifest holds it")
+        return self._manifest
+
+
+class PlainFlow(Part, Generic[S, C, E]):
+    """No open business, no scenes of the system's own, a tension that does not move, no queries."""
+
+    def settle(self, state: S, command: BaseModel | None, /) -> tuple[E, ...]:
+        return ()
+
+    def pending(self, state: S, /) -> bool:
+        return False
+
+    def settle_command(self, state: S, /) -> C | None:
         return None
 
-    def titled(self, command: C, title: str) -> C:
+    def describe_settled(self, before: S, events: Sequence[E], /) -> dict[str, Any] | None:
+        return None
+
+    def paused(self, state: S, /) -> str | None:
+        return None
+
+    def decide_apart(self, state: S, command: C, /, *, rng: random.Random) -> tuple[tuple[E, ...], dict[str, Any]]:
+        events: tuple[E, ...] = self.manifest.rules.decide(state, command, rng=rng)
+        return events, {}
+
+    def left_behind(self, state: S, /) -> Sequence[C]:
+        return ()
+
+    def scene_opening(self, command: C, /) -> tuple[bool, str | None]:
+        return False, None
+
+    def scene_closing(self, command: C, /) -> str | None:
+        return None
+
+    def titled(self, command: C, title: str, /) -> C:
         return command
 
-    def tension_step(self, tension: int, event: E) -> int:
+    def tension_step(self, tension: int, event: E, /) -> int:
         return tension
 
-    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None
+    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None, /
                  ) -> tuple[C, list[ModelCall]]:
         return command, []
 
-    # results
-    def describe_settled(self, before: S, events: Sequence[E]) -> dict[str, Any] | None:
-        return None
-
-    def is_query(self, command: BaseModel) -> bool:
+    def is_query(self, command: BaseModel, /) -> bool:
         return False
 
-    def query(self, state: S, command: C) -> dict[str, Any]:
-        raise RuleViolation(f"{self.title} has no read-only commands")
+    def query(self, state: S, command: C, /) -> dict[str, Any]:
+        raise RuleViolation(f"{self.manifest.title} has no read-only commands")
 
-    def reference(self, topic: str | None) -> dict[str, Any]:
+
+class PlainPresentation(Part):
+    """The kernel's generic lines, and `rules TOPIC` from the system's `data/reference.toml`."""
+
+    def render(self, kind: str, result: dict[str, Any], /) -> list[str] | None:
+        return None
+
+    def toolbar(self, status: dict[str, Any], width: int, /) -> list[str]:
+        return [f"<b>{str(status.get('campaign', '')).replace('&', '&amp;').replace('<', '&lt;')}</b>"]
+
+    def export_event(self, payload: dict[str, Any], first: bool, story: bool, /) -> list[str]:
+        return [] if story else [f"- {payload.get('type', 'event').replace('_', ' ')}"]
+
+    def export_opening(self, payload: dict[str, Any], story: bool, /) -> list[str]:
+        return []
+
+    def export_cast(self, status: dict[str, Any], /) -> list[str]:
+        return []
+
+    def export_names(self, status: dict[str, Any], /) -> list[str]:
+        return [str(name) for name in status.get("characters", {})]
+
+    def reference(self, topic: str | None, /) -> dict[str, Any]:
         """`rules TOPIC` from the system's `data/reference.toml` (``[topics.KEY]`` with title, section
         and text in the project's own words); a topic is found by its key or a unique start of it."""
-        path = getattr(self, "data", None)
-        file = path / "reference.toml" if isinstance(path, Path) else None
-        topics: dict[str, Any] = (load_toml(file).get("topics", {}) if file is not None and file.is_file() else {})
+        m = self.manifest
+        file = m.data / "reference.toml"
+        topics: dict[str, Any] = load_toml(file).get("topics", {}) if file.is_file() else {}
         if topic is None:
-            return {"topics": sorted(topics), "credit": self.credit}
+            return {"topics": sorted(topics), "credit": m.credit}
         plain = "".join(ch for ch in unicodedata.normalize("NFKD", topic.casefold()) if not unicodedata.combining(ch))
         key = "_".join(re.sub(r"[^\w]|_", " ", plain.replace("'", "").replace("’", "")).split())
         found = [k for k in topics if k == key] or [k for k in topics if key and k.startswith(key)]
         if len(found) != 1:
             known = ", ".join(sorted(topics)) or "none"
-            raise InvalidCommand(f"no single {self.title} rules topic {topic[:30]!r}: topics are {known}")
+            raise InvalidCommand(f"no single {m.title} rules topic {topic[:30]!r}: topics are {known}")
         t = topics[found[0]]
         return {"topic": found[0], "title": t.get("title", found[0]), "section": t.get("section", ""),
-                "text": t.get("text", ""), "credit": self.credit}
+                "text": t.get("text", ""), "credit": m.credit}
 
-    # the Director and narration
-    def director(self, tables: OracleTables) -> QuietDirector[S, C, E]:
-        return QuietDirector(tables)
 
-    def record(self, narration: Narration, events: Sequence[E], after: S) -> OutcomeRecord:
-        return OutcomeRecord(task=narration.task, harm_track=self.harm_track)
+class PlainTalk(Part, Generic[S, C]):
+    """No conversation around a command, no physical dice asked for, no walk-through."""
 
-    def check(self, text: str, record: OutcomeRecord) -> list[str]:
+    def dice_needed(self, state: S, command: C, /) -> list[DiceNeed]:
         return []
 
-    def cast(self, state: S) -> list[dict[str, str]]:
-        return []
-
-    def about(self, event: E) -> dict[str, Any] | None:
-        return None
-
-    def recap(self, payload: dict[str, Any]) -> RecapLine | None:
-        return None
-
-    # presentation
-    def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
-        return None
-
-    def toolbar(self, status: dict[str, Any], width: int) -> list[str]:
-        return [f"<b>{str(status.get('campaign', '')).replace('&', '&amp;').replace('<', '&lt;')}</b>"]
-
-    def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
-        return [] if story else [f"- {payload.get('type', 'event').replace('_', ' ')}"]
-
-    def export_opening(self, payload: dict[str, Any], story: bool) -> list[str]:
-        return []
-
-    def export_cast(self, status: dict[str, Any]) -> list[str]:
-        return []
-
-    def export_names(self, status: dict[str, Any]) -> list[str]:
-        return [str(name) for name in status.get("characters", {})]
-
-    def dice_needed(self, state: S, command: C) -> list[DiceNeed]:
-        return []
-
-    def with_dice(self, state: S, command: C, faces: Mapping[str, tuple[int, ...]]) -> C:
+    def with_dice(self, state: S, command: C, faces: Mapping[str, tuple[int, ...]], /) -> C:
         return command
 
-    def completions(self, state: S, spec: str, args: Sequence[str], previous: str, current: str) -> list[str]:
+    def completions(self, state: S, spec: str, args: Sequence[str], previous: str, current: str, /) -> list[str]:
         return []
 
-    def prepare(self, state: S, command: C, talk: Conversation) -> C:
+    def prepare(self, state: S, command: C, talk: Conversation, /) -> C:
         return command
 
-    def after(self, state: S, command: C, talk: Conversation) -> None:
+    def after(self, state: S, command: C, talk: Conversation, /) -> None:
         return None
 
-    def as_line(self, command: C, typed: str) -> str:
+    def as_line(self, command: C, typed: str, /) -> str:
         return typed or type(command).__name__
 
     def create_character(self, state: S, talk: Conversation, tables: OracleTables | None,
-                         rng: random.Random) -> C | None:
-        talk.say(f"{self.title} has no walk-through: `help` shows how to add a character.")
+                         rng: random.Random, /) -> C | None:
+        talk.say(f"{self.manifest.title} has no walk-through: `help` shows how to add a character.")
         return None
 
-    # adventures
-    def check_adventure(self, adventure: Adventure) -> None:
+
+class PlainNarration(Part, Generic[S, C, E]):
+    """A Director that answers nothing of its own, and narrations held to nothing but the task."""
+
+    def director(self, tables: OracleTables, /) -> DirectorPolicy[S, C, E]:
+        return QuietDirector(tables)
+
+    def record(self, narration: Narration, events: Sequence[E], after: S, /) -> OutcomeRecord:
+        return OutcomeRecord(task=narration.task, harm_track=self.manifest.harm_track)
+
+    def check(self, text: str, record: OutcomeRecord, /) -> list[str]:
+        return []
+
+    def cast(self, state: S, /) -> list[dict[str, str]]:
+        return []
+
+    def about(self, event: E, /) -> dict[str, Any] | None:
         return None
 
-    def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
+    def recap(self, payload: dict[str, Any], /) -> RecapLine | None:
+        return None
+
+
+class PlainAdventures(Part, Generic[C]):
+    """No part of an adventure file of the system's own; ready-made characters listed from the
+    adventure and `data/pregens.toml`, each told by ``pregen_summary``, none built."""
+
+    def check_adventure(self, adventure: Adventure, /) -> None:
+        return None
+
+    def pregens(self, adventure: Adventure | None, /) -> list[PregenEntry]:
         """The adventure's ready-made characters first, then the system's `data/pregens.toml`
         (``[[characters]]``), each told by ``pregen_summary``."""
         found = list(adventure.pregens) if adventure else []
-        path = getattr(self, "data", None)
-        file = path / "pregens.toml" if isinstance(path, Path) else None
-        if file is not None and file.is_file():
+        file = self.manifest.data / "pregens.toml"
+        if file.is_file():
             found += load_toml(file).get("characters", [])
         return [PregenEntry(name=str(p["name"]), summary=self.pregen_summary(p), data=p) for p in found]
 
-    def pregen_summary(self, pregen: Mapping[str, Any]) -> str:
+    def pregen_summary(self, pregen: Mapping[str, Any], /) -> str:
         return str(pregen.get("summary", ""))
 
-    def pregen_command(self, entry: PregenEntry, dice: int | None) -> C:
-        raise RuleViolation(f"{self.title} has no ready-made characters")
+    def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> C:
+        raise RuleViolation(f"{self.manifest.title} has no ready-made characters")
 
-    def validate_data_file(self, path: Path) -> dict[str, Any] | None:
+    def validate_data_file(self, path: Path, /) -> dict[str, Any] | None:
         """`campaign validate pregens.toml`: the system's own file of ready-made characters, or one
         that says ``rules = NAME``, each character built and added as `pc pregen` would
         (``solo.kernel.bounds.check_pregens``); None for any other file."""
         from solo.director.adventure import AdventureError
         from .bounds import check_pregens
 
-        data = _pregens_file(path, getattr(self, "data", None), self.name)
+        m = self.manifest
+        data = _pregens_file(path, m.data, m.name)
         if data is None:
             return None
         characters = data.get("characters", [])
         if not isinstance(characters, list) or not all(isinstance(c, dict) for c in characters):
             raise AdventureError(f"{path.name}: characters: a list of tables ([[characters]])")
         try:
-            check_pregens(self, characters, "characters")
+            check_pregens(m, characters, "characters")
         except ValueError as exc:
             raise AdventureError(f"{path.name}: {exc}") from None
-        return {"file": str(path), "ok": True, "kind": "pregens", "rules": self.name,
+        return {"file": str(path), "ok": True, "kind": "pregens", "rules": m.name,
                 "characters": [str(c["name"]) for c in characters]}
 
 

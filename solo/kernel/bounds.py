@@ -39,14 +39,14 @@ def whole(value: Any, where: str, bound: Bound) -> int:
 
 
 def check_pregens(system: Any, pregens: Sequence[Mapping[str, Any]], prefix: str = "pregens") -> None:
-    """Each ready-made character built as `pc pregen` builds it and added to a new campaign of
-    ``system`` as it would be in play; ``ValueError`` naming the first that the rules refuse."""
+    """Each ready-made character built as `pc pregen` builds it (the manifest's adventure part) and added
+    to a new campaign of ``system`` as its rules core would in play; ``ValueError`` naming the first that the rules refuse."""
     if not pregens:
         return
-    initial = system.initial_state()
+    initial = system.rules.initial_state()
     try:
-        start = system.start_command("Validation", 1, {})
-        state = system.fold(initial, system.decide(initial, start, rng=random.Random(1)))
+        start = system.rules.start_command("Validation", 1, {})
+        state = system.rules.fold(initial, system.rules.decide(initial, start, rng=random.Random(1)))
     except (SoloError, ValueError, KeyError, TypeError):  # a system whose campaigns need options: built only
         state = None
     for i, data in enumerate(pregens):
@@ -55,9 +55,9 @@ def check_pregens(system: Any, pregens: Sequence[Mapping[str, Any]], prefix: str
             if not isinstance(data.get("name"), str) or not data["name"].strip():
                 raise ValueError("a ready-made character needs a name")
             entry = PregenEntry(name=data["name"], summary="", data=data)
-            command = system.pregen_command(entry, None)
+            command = system.adventures.pregen_command(entry, None)
             if state is not None:
-                system.decide(state, command, rng=random.Random(1))
+                system.rules.decide(state, command, rng=random.Random(1))
         except SoloError as exc:
             raise ValueError(f"{where}: {exc}") from None
         except ValidationError as exc:

@@ -1,11 +1,12 @@
-"""The seam between the engine and a rule system: one object, typed by the system's own
-state ``S``, command ``C`` and event ``E``.
+"""The seam between the engine and a rule system, typed by the system's own state ``S``,
+command ``C`` and event ``E``.
 
 The kernel (journal, session, CLI, REPL frame, narrator, oracle tables, adventures, export)
-asks; a system answers. Everything a system owns is reached through ``RuleSystem``: its rules
-core (decide/apply), its grammar, results and ``status --json``, its Director policy, its
-narration facts and checks, how its state is shown, its rules reference and its data.
-``docs/new-rule-system.md`` walks through it with ENIGMA as the example.
+asks; a system answers. A system's entry point returns a manifest (``solo.kernel.manifest``)
+that declares its names and words and points at its parts: the required ``RuleSystem`` (the
+rules core) and the optional ``Flow``, ``Presentation``, ``TableTalk``, ``NarrationPart`` and
+``AdventurePart``, each with a default in ``solo.kernel.base``. ``docs/new-rule-system.md``
+names every member.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ C = TypeVar("C", bound=BaseModel)
 E = TypeVar("E", bound=BaseModel)
 S_contra = TypeVar("S_contra", bound=BaseModel, contravariant=True)
 E_contra = TypeVar("E_contra", bound=BaseModel, contravariant=True)
+C_co = TypeVar("C_co", bound=BaseModel, covariant=True)
 
 
 def visible_width(html: str) -> int:
@@ -168,7 +170,9 @@ def ask_choice(talk: Conversation, question: str, options: Sequence[str], rng: r
 class DirectorPolicy(Protocol[S_contra, C, E_contra]):
     """The Director emulator of one system, drawing from the oracle tables it was built with."""
 
-    narrator: OracleNarrator
+    @property
+    def narrator(self) -> OracleNarrator:
+        """The oracle narrator on the same tables (read-only: a system may hold a subclass)."""
 
     def react(self, before: S_contra, events: Sequence[E_contra], after: S_contra, rng: random.Random,
               story: StoryView) -> Reaction[C]:
@@ -192,195 +196,186 @@ class DirectorPolicy(Protocol[S_contra, C, E_contra]):
 
 
 class RuleSystem(Protocol[S, C, E]):
-    """One rule system, as the engine sees it. See docs/new-rule-system.md."""
+    """The required part of a rule system: its rules core, as the engine sees it. A system's
+    manifest (``solo.kernel.manifest.Manifest``) points at one; ``solo.kernel.base.Rules`` gives
+    the defaults of all but the six members a system writes itself (``initial_state``,
+    ``start_command``, ``decide``, ``apply``, ``status``, ``describe``). See docs/new-rule-system.md."""
 
-    name: str  # as `campaign new --rules NAME` spells it
-    aliases: tuple[str, ...]
-    title: str
-    credit: str  # the rules document's credit, shown wherever its data is used
-    data: Path  # its data folder: tables/, prompts/, adventures/, pregens.toml (each optional; docs/new-rule-system.md)
-    specs: Sequence[Spec]  # its command grammar
-    campaign_options: Sequence[Option]  # the options it adds to `campaign new`
-    intro: str  # the REPL's first line
-    narration_tasks: frozenset[str]  # tasks a model may retell
-    harm_track: str  # the word for the numbered harm its narration may mention ("Peril")
-    setting: str  # the default setting of its prompts (an adventure's premise replaces it)
-    apart_key: str  # the result key of Director proposals reported apart ("director_peril")
-    tension_start: int
-    tension_max: int
-    # the status bar's name for the tension track ("tension"), or None where the system moves none (its tension
-    # stays at ``tension_start`` and only sets the oracle's random events): the bar then leaves it out
-    tension_label: str | None
-    # narration tasks telling what a command ended (a game won): `export md` writes them before the section
-    # the command opens (``export_opening``), the command's other narration after it
-    closing_tasks: frozenset[str]
-    journal_only_events: frozenset[str]  # its event types that change nothing (a table roll): `undo` steps over them
-    # its words for where the story stands: the chapter ("Leg", "session", "day"), the scene ("scene", a "turn")
-    chapter_word: str
-    scene_word: str
-    # True where its chapter is an adventure file's Leg (ENIGMA): the Leg under way is the chapter; elsewhere
-    # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.director.story.Story)
-    chapter_is_leg: bool
-    # True where its status bar says the chapter and scene itself; else the REPL frame says them in its words
-    toolbar_where: bool
-    creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
-
-    # the rules core ------------------------------------------------------------------
     def initial_state(self) -> S: ...
 
-    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]]) -> C:
+    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]], /) -> C:
         """The command that opens a campaign, from `campaign new`'s system options (InvalidCommand if bad)."""
 
-    def decide(self, state: S, command: C, *, rng: random.Random) -> tuple[E, ...]:
+    def decide(self, state: S, command: C, /, *, rng: random.Random) -> tuple[E, ...]:
         """The events of ``command``; raises ``RuleViolation`` and changes nothing if illegal."""
 
-    def decide_apart(self, state: S, command: C, *, rng: random.Random) -> tuple[tuple[E, ...], dict[str, Any]]:
-        """A Director proposal reported on its own (a blunder's harm): decided without settling
-        open business, with its result object."""
+    def apply(self, state: S, event: E, /) -> S: ...
 
-    def apply(self, state: S, event: E) -> S: ...
+    def fold(self, state: S, events: Iterable[E], /) -> S: ...
 
-    def fold(self, state: S, events: Iterable[E]) -> S: ...
+    def event_from_dict(self, data: dict[str, Any], /) -> E: ...
 
-    def event_from_dict(self, data: dict[str, Any]) -> E: ...
+    def event_to_dict(self, event: E, /) -> dict[str, Any]: ...
 
-    def event_to_dict(self, event: E) -> dict[str, Any]: ...
+    def state_to_dict(self, state: S, /) -> dict[str, Any]: ...
 
-    def state_to_dict(self, state: S) -> dict[str, Any]: ...
+    def state_from_dict(self, data: dict[str, Any], /) -> S: ...
 
-    def state_from_dict(self, data: dict[str, Any]) -> S: ...
+    def status(self, state: S, /) -> dict[str, Any]:
+        """The ``status --json`` object (it always carries "rules")."""
 
-    def settle(self, state: S, command: BaseModel | None) -> tuple[E, ...]:
+    def describe(self, before: S, command: C, events: Sequence[E], after: S, /) -> dict[str, Any]:
+        """The result object of a decided command (events include any settled first)."""
+
+    def where(self, state: S, /) -> Where: ...
+
+
+class Flow(Protocol[S_contra, C, E]):
+    """Optional: how play flows around the rules core — open business settled before the next command,
+    scenes opened and closed, the tension track, read-only queries, the Director's choices filled in.
+    Default: ``solo.kernel.base.PlainFlow`` (nothing pending, no scenes of the system's own, no queries)."""
+
+    def settle(self, state: S_contra, command: BaseModel | None, /) -> tuple[E, ...]:
         """The events that settle open business (a pending roll) before ``command`` runs;
         none if ``command`` keeps it open (None: any command of the kernel's)."""
 
-    def pending(self, state: S) -> bool:
+    def pending(self, state: S_contra, /) -> bool:
         """Something awaits settling (``undo`` reverts back to where it opened)."""
 
-    def settle_command(self, state: S) -> C | None:
+    def settle_command(self, state: S_contra, /) -> C | None:
         """What Enter on an empty REPL line does with open business, if anything."""
 
-    def left_behind(self, state: S) -> Sequence[C]:
+    def describe_settled(self, before: S_contra, events: Sequence[E], /) -> dict[str, Any] | None:
+        """The ``resolved`` object for events ``settle`` produced."""
+
+    def paused(self, state: S_contra, /) -> str | None:
+        """A pause only the table can settle (a hit waiting for its soak, a fate to choose): the one-line
+        message that refuses whatever would step past it, the kernel's `scene end` included; None when none."""
+
+    def decide_apart(self, state: S_contra, command: C, /, *, rng: random.Random) -> tuple[tuple[E, ...], dict[str, Any]]:
+        """A Director proposal reported on its own (a blunder's harm): decided without settling
+        open business, with its result object."""
+
+    def left_behind(self, state: S_contra, /) -> Sequence[C]:
         """The commands that take the foes still on the board off when a new scene opens (each system's
         `enemy leave NAME --how removed`): foes stay with their scene. Empty where the system's own scene
         start clears the board (ENIGMA's ``SceneStarted.left``)."""
 
-    def paused(self, state: S) -> str | None:
-        """A pause only the table can settle (a hit waiting for its soak, a fate to choose): the one-line
-        message that refuses whatever would step past it, the kernel's `scene end` included; None when none."""
-
-    opens_pending: frozenset[str]  # event types that open it
-
-    def where(self, state: S) -> Where: ...
-
-    def scene_opening(self, command: C) -> tuple[bool, str | None]:
+    def scene_opening(self, command: C, /) -> tuple[bool, str | None]:
         """Whether ``command`` opens a scene, and the title it gives."""
 
-    def scene_closing(self, command: C) -> str | None:
+    def scene_closing(self, command: C, /) -> str | None:
         """How ``command`` ends the scene under way ("success", "failure"), when it is the system's
         own `scene end`: the adventure then tells its way forward; None if it ends none."""
 
-    def titled(self, command: C, title: str) -> C:
+    def titled(self, command: C, title: str, /) -> C:
         """The scene-opening ``command`` with the adventure's title for the scene."""
 
-    def tension_step(self, tension: int, event: E) -> int:
+    def tension_step(self, tension: int, event: E, /) -> int:
         """The tension (or the system's analog) after one event."""
 
-    def complete(self, state: S, command: C, rng: random.Random, propose: Proposer | None
+    def complete(self, state: S_contra, command: C, rng: random.Random, propose: Proposer | None, /
                  ) -> tuple[C, list[ModelCall]]:
         """``command`` with the choices it left to the Director filled in (an enemy's targets) by the
         system's policy, with or without narration; a model may propose them, checked by the rules;
         the calls made are returned for the journal."""
 
-    # results -------------------------------------------------------------------------
-    def status(self, state: S) -> dict[str, Any]:
-        """The ``status --json`` object (it always carries "rules")."""
-
-    def describe(self, before: S, command: C, events: Sequence[E], after: S) -> dict[str, Any]:
-        """The result object of a decided command (events include any settled first)."""
-
-    def describe_settled(self, before: S, events: Sequence[E]) -> dict[str, Any] | None:
-        """The ``resolved`` object for events ``settle`` produced."""
-
-    def is_query(self, command: BaseModel) -> bool:
+    def is_query(self, command: BaseModel, /) -> bool:
         """A read-only command of the system (answered by ``query``, nothing journaled)."""
 
-    def query(self, state: S, command: C) -> dict[str, Any]: ...
+    def query(self, state: S_contra, command: C, /) -> dict[str, Any]: ...
 
-    def reference(self, topic: str | None) -> dict[str, Any]:
-        """`rules [TOPIC]`: topics, or one summary naming the document's section."""
 
-    # the Director and narration --------------------------------------------------------
-    def director(self, tables: OracleTables) -> DirectorPolicy[S, C, E]:
-        """The Director emulator on these tables (``TableError`` if a table it needs is missing)."""
+class Presentation(Protocol):
+    """Optional: how the system's results, status bar, export and rules reference are shown.
+    Default: ``solo.kernel.base.PlainPresentation`` (the kernel's generic lines, `data/reference.toml`)."""
 
-    def record(self, narration: Narration, events: Sequence[E], after: S) -> OutcomeRecord:
-        """What the rules decided about ``narration``, for a model to be held to."""
-
-    def check(self, text: str, record: OutcomeRecord) -> list[str]:
-        """The system's own checks of model prose (beyond the kernel's); empty means fine."""
-
-    def cast(self, state: S) -> list[dict[str, str]]:
-        """Who is in the story, for the stable head of every prompt."""
-
-    def about(self, event: E) -> dict[str, Any] | None:
-        """Who did what with which dice and outcome, for a narration of ``event``."""
-
-    def recap(self, payload: dict[str, Any]) -> RecapLine | None: ...
-
-    # presentation ----------------------------------------------------------------------
-    def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
+    def render(self, kind: str, result: dict[str, Any], /) -> list[str] | None:
         """Rich-markup lines for a result of this system's (None: not one of its commands)."""
 
-    def toolbar(self, status: dict[str, Any], width: int) -> list[str]:
+    def toolbar(self, status: dict[str, Any], width: int, /) -> list[str]:
         """Status-bar fragments (prompt-toolkit HTML), most important first."""
 
-    def export_event(self, payload: dict[str, Any], first: bool, story: bool) -> list[str]:
+    def export_event(self, payload: dict[str, Any], first: bool, story: bool, /) -> list[str]:
         """Markdown lines for one stored event (``story``: without the mechanics)."""
 
-    def export_opening(self, payload: dict[str, Any], story: bool) -> list[str]:
+    def export_opening(self, payload: dict[str, Any], story: bool, /) -> list[str]:
         """Markdown lines by which one stored event opens a new section (a heading and its first lines),
         written after the narration of what its command ended (``closing_tasks``); none for most events."""
 
-    def export_cast(self, status: dict[str, Any]) -> list[str]: ...
+    def export_cast(self, status: dict[str, Any], /) -> list[str]: ...
 
-    def export_names(self, status: dict[str, Any]) -> list[str]:
+    def export_names(self, status: dict[str, Any], /) -> list[str]:
         """Who the story is about, by name: the `cast` of the export's front matter."""
 
-    def dice_needed(self, state: S, command: C) -> list[DiceNeed]:
+    def reference(self, topic: str | None, /) -> dict[str, Any]:
+        """`rules [TOPIC]`: topics, or one summary naming the document's section."""
+
+
+class TableTalk(Protocol[S_contra, C]):
+    """Optional: the REPL's conversation around a command, the Director co-pilot's physical dice,
+    Tab completion and the character walk-through. Default: ``solo.kernel.base.PlainTalk`` (none)."""
+
+    def dice_needed(self, state: S_contra, command: C, /) -> list[DiceNeed]:
         """The physical dice ``command`` still lacks (Director co-pilot)."""
 
-    def with_dice(self, state: S, command: C, faces: Mapping[str, tuple[int, ...]]) -> C:
+    def with_dice(self, state: S_contra, command: C, faces: Mapping[str, tuple[int, ...]], /) -> C:
         """``command`` carrying the faces rolled at the table, keyed by ``DiceNeed.who``."""
 
-    def completions(self, state: S, spec: str, args: Sequence[str], previous: str, current: str) -> list[str]:
+    def completions(self, state: S_contra, spec: str, args: Sequence[str], previous: str, current: str, /) -> list[str]:
         """Tab completion for one of its commands (the word being typed is ``current``)."""
 
-    def prepare(self, state: S, command: C, talk: Conversation) -> C:
+    def prepare(self, state: S_contra, command: C, talk: Conversation, /) -> C:
         """The REPL's conversation before ``command`` runs (odds shown, sounds asked for)."""
 
-    def after(self, state: S, command: C, talk: Conversation) -> None:
+    def after(self, state: S_contra, command: C, talk: Conversation, /) -> None:
         """The REPL's conversation after ``command`` ran (the choices a roll still has)."""
 
-    def as_line(self, command: C, typed: str) -> str:
+    def as_line(self, command: C, typed: str, /) -> str:
         """``command`` written out in the long form: a proposal shown to a human Director, or
         the journal's line for a command the REPL built or completed (``typed``: what was typed)."""
 
-    def create_character(self, state: S, talk: Conversation, tables: OracleTables | None,
-                         rng: random.Random) -> C | None:
+    def create_character(self, state: S_contra, talk: Conversation, tables: OracleTables | None,
+                         rng: random.Random, /) -> C | None:
         """The REPL's character walk-through; None if the player gave up."""
 
-    # adventures ------------------------------------------------------------------------
-    def check_adventure(self, adventure: Adventure) -> None:
+
+class NarrationPart(Protocol[S_contra, C, E_contra]):
+    """Optional: the Director emulator and what a narration is held to. Default:
+    ``solo.kernel.base.PlainNarration`` (a Director that answers nothing of its own, no facts)."""
+
+    def director(self, tables: OracleTables, /) -> DirectorPolicy[S_contra, C, E_contra]:
+        """The Director emulator on these tables (``TableError`` if a table it needs is missing)."""
+
+    def record(self, narration: Narration, events: Sequence[E_contra], after: S_contra, /) -> OutcomeRecord:
+        """What the rules decided about ``narration``, for a model to be held to."""
+
+    def check(self, text: str, record: OutcomeRecord, /) -> list[str]:
+        """The system's own checks of model prose (beyond the kernel's); empty means fine."""
+
+    def cast(self, state: S_contra, /) -> list[dict[str, str]]:
+        """Who is in the story, for the stable head of every prompt."""
+
+    def about(self, event: E_contra, /) -> dict[str, Any] | None:
+        """Who did what with which dice and outcome, for a narration of ``event``."""
+
+    def recap(self, payload: dict[str, Any], /) -> RecapLine | None:
+        """One line of a recap told from a stored event (None: the event tells none)."""
+
+
+class AdventurePart(Protocol[C_co]):
+    """Optional: the parts of an adventure file and of the data files the system defines (enemies,
+    ready-made characters). Default: ``solo.kernel.base.PlainAdventures`` (`data/pregens.toml` listed,
+    no character built from it)."""
+
+    def check_adventure(self, adventure: Adventure, /) -> None:
         """Validate the parts of an adventure file this system defines (enemies, pregens,
         lessons): ``ValueError`` naming the path inside the file."""
 
-    def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
+    def pregens(self, adventure: Adventure | None, /) -> list[PregenEntry]:
         """Ready-made characters: the adventure's first, then the system's own."""
 
-    def pregen_command(self, entry: PregenEntry, dice: int | None) -> C: ...
+    def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> C_co: ...
 
-    def validate_data_file(self, path: Path) -> dict[str, Any] | None:
+    def validate_data_file(self, path: Path, /) -> dict[str, Any] | None:
         """`campaign validate` of one of its own data files (pregens); None if not one of them."""
-
-

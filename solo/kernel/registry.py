@@ -6,6 +6,9 @@ The built-in systems register in pyproject.toml exactly as a third-party package
     enigma = "solo.rules.enigma:SYSTEM"
 
 so adding a system is one new package and one line in its own packaging, with no edit here.
+The entry point names a ``solo.kernel.manifest.Manifest``. One that fails to load (its import
+raises, or it names no manifest) is kept with its one-line error (``broken``): `rules` lists it
+and `campaign new --rules NAME` says why it cannot be played.
 """
 
 from __future__ import annotations
@@ -15,28 +18,55 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from solo.kernel.errors import RuleViolation
-from .protocol import RuleSystem
+from .manifest import AnySystem, Manifest
 
 GROUP = "solo.rule_systems"
 DEFAULT = "enigma"
 
-AnySystem = RuleSystem[Any, Any, Any]
+__all__ = ["DEFAULT", "GROUP", "AnySystem", "broken", "get_system", "installed", "rescan"]
 
 
 @cache
-def installed() -> dict[str, AnySystem]:
-    """Every installed system by name, loaded once per process. An entry point that fails
-    to load is left out: one broken plugin must not stop the others."""
+def _scan() -> tuple[dict[str, AnySystem], dict[str, str]]:
+    """The installed systems by name, and the entry points that failed to load with their error."""
     found: dict[str, AnySystem] = {}
+    failed: dict[str, str] = {}
     for point in entry_points(group=GROUP):
         try:
             system = point.load()
-        except Exception:  # noqa: BLE001 - a third party's import error is theirs; `rules` lists what loads
+        except Exception as exc:  # noqa: BLE001 - a third party's import error is theirs: listed, not raised
+            failed[point.name] = _one_line(exc)
             continue
-        found[getattr(system, "name", point.name)] = system
+        if not isinstance(system, Manifest):
+            failed[point.name] = f"{point.value} is a {type(system).__name__}, not a solo.kernel.manifest.Manifest"
+            continue
+        found[system.name] = system
     for system in _built_in():
         found.setdefault(system.name, system)
-    return dict(sorted(found.items()))
+    return dict(sorted(found.items())), {k: v for k, v in sorted(failed.items()) if k not in found}
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def installed() -> dict[str, AnySystem]:
+    """Every installed system by name, loaded once per process. An entry point that fails to
+    load is left out of it (one broken plugin must not stop the others) and kept in ``broken``."""
+    return dict(_scan()[0])
+
+
+def broken() -> dict[str, str]:
+    """The entry points of the group that failed to load, by name, each with its one-line error."""
+    return dict(_scan()[1])
+
+
+def rescan() -> None:
+    """Forget what was found, so the next look-up reads the entry points again (a package installed
+    while the program runs; the tests' out-of-tree systems)."""
+    _scan.cache_clear()
 
 
 @cache
@@ -65,7 +95,7 @@ def _built_in() -> list[AnySystem]:
             system = getattr(importlib.import_module(f"{rules.__name__}.{module.name}"), "SYSTEM", None)
         except Exception:  # noqa: BLE001 - a broken package is left out, like a broken entry point
             continue
-        if system is not None:
+        if isinstance(system, Manifest):
             out.append(system)
     return out
 
@@ -84,10 +114,14 @@ def get_system(name: str) -> AnySystem:
             found = getattr(importlib.import_module(f"{__package__.rpartition('.')[0]}.rules.{key}"), "SYSTEM", None)
         except Exception:  # noqa: BLE001 - a broken built-in package: the entry points say what is installed
             found = None
-        if found is not None and found.name == key:
-            return found  # type: ignore[no-any-return]
+        if isinstance(found, Manifest) and found.name == key:
+            return found
     systems = installed()
     for system in systems.values():
         if key == system.name or key in system.aliases:
             return system
+    failed = broken()
+    if key in failed:
+        raise RuleViolation(f"rules {name!r} are installed but fail to load ({failed[key]}): "
+                            f"reinstall or fix that package, or choose from {', '.join(systems) or 'none installed'}")
     raise RuleViolation(f"unknown rules {name!r}: choose from {', '.join(systems) or 'none installed'}")

@@ -86,8 +86,8 @@ class Ledger:
                 elif getattr(event, "type", None) in ORACLE:
                     oracle = oracle_step(oracle, session_event_to_dict(event))
             else:
-                state = self.system.apply(state, event)
-                tension = self.system.tension_step(tension, event)
+                state = self.system.rules.apply(state, event)
+                tension = self.system.flow.tension_step(tension, event)
         return Folded(state, tension, progress, canon, oracle)
 
     def decode(self, kind: str, payload: dict[str, Any], campaign: int | None = None,
@@ -95,7 +95,7 @@ class Ledger:
         """A stored event; ``JournalError`` (one line) for one this version cannot read: a newer
         solo's event type, or (``JournalDamage``, naming the campaign and ``where``) a damaged row."""
         try:
-            return session_event_from_dict(payload) if kind in TYPES else self.system.event_from_dict(payload)
+            return session_event_from_dict(payload) if kind in TYPES else self.system.rules.event_from_dict(payload)
         except (ValueError, KeyError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
             errors = exc.errors() if isinstance(exc, ValidationError) else []
             newer = kind not in TYPES and kind == payload.get("type") and any(
@@ -146,7 +146,7 @@ class Ledger:
         undone = self.journal.undone_commands(campaign)
         if upto is not None:
             undone = {t: by for t, by in undone.items() if by <= upto}
-        folded, after = Folded(self.system.initial_state(), self.system.tension_start, Progress()), 0
+        folded, after = Folded(self.system.rules.initial_state(), self.system.tension_start, Progress()), 0
         if use_snapshots:
             loaded = self._snapshot(campaign, undone)
             if loaded is not None:
@@ -156,7 +156,7 @@ class Ledger:
         return folded, self.journal.head(campaign)
 
     def snapshot_data(self, folded: Folded) -> dict[str, Any]:
-        data = {"v": SNAPSHOT_VERSION, "rules": self.system.state_to_dict(folded.state), "tension": folded.tension,
+        data = {"v": SNAPSHOT_VERSION, "rules": self.system.rules.state_to_dict(folded.state), "tension": folded.tension,
                 "progress": folded.progress.model_dump(mode="json"), "canon": folded.canon.model_dump(mode="json")}
         if folded.oracle != OracleState():  # a classic campaign's snapshot keeps the shape it always had
             data["oracle"] = folded.oracle.model_dump(mode="json")
@@ -171,7 +171,7 @@ class Ledger:
             if not isinstance(data, dict) or data.get("v") != SNAPSHOT_VERSION:
                 continue
             try:
-                folded = Folded(self.system.state_from_dict(data["rules"]), int(data["tension"]),
+                folded = Folded(self.system.rules.state_from_dict(data["rules"]), int(data["tension"]),
                                 Progress.model_validate(data["progress"]), Canon.model_validate(data["canon"]),
                                 OracleState.model_validate(data.get("oracle", {})))
             except (KeyError, TypeError, ValueError):
@@ -193,7 +193,7 @@ class Ledger:
                 if not any(t <= h.command < by for t, by in undone.items())]
         stops = sorted((c, data) for c, data in kept if isinstance(data, dict) and data.get("v") == SNAPSHOT_VERSION)
         problems: list[str] = []
-        folded = Folded(self.system.initial_state(), self.system.tension_start, Progress())
+        folded = Folded(self.system.rules.initial_state(), self.system.tension_start, Progress())
         at = 0
 
         def check_through(command: int) -> None:

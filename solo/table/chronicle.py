@@ -185,9 +185,9 @@ class Chronicle:
             return
         before = decision.before
         rules = [e for e in decision.events if not isinstance(e, SessionEvent)]
-        after = self.s.system.fold(before, rules)
+        after = self.s.system.rules.fold(before, rules)
         system = self.s.system
-        was, now = system.where(before), system.where(after)
+        was, now = system.rules.where(before), system.rules.where(after)
         moved = next((e for e in decision.events if isinstance(e, AdventureMoved)), None)
         ended = any(isinstance(e, SceneEnded) for e in decision.events)
         # recaps: a scene that ends (or is left for the next without an ending), a chapter that ends
@@ -235,10 +235,10 @@ class Chronicle:
         system = self.s.system
         reasons: list[str] = []
         for event in events:
-            facts = system.about(event)
+            facts = system.narration.about(event)
             if facts and facts.get("success") is False:
                 reasons.append("blunder")
-        if _fighting(system.status(after)) and not _fighting(system.status(before)):
+        if _fighting(system.rules.status(after)) and not _fighting(system.rules.status(before)):
             reasons.append("tumult")
         return reasons
 
@@ -304,7 +304,7 @@ class Chronicle:
     def scene_recap(self, ended_by: str | None = None) -> str:
         """The scene under way in a few lines, from the journal (the Wide Shot, what happened)."""
         told = self.s.talk.recap(leg=False).text
-        where = self.s.system.where(self.s.state)
+        where = self.s.system.rules.where(self.s.state)
         title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
         body = told.removeprefix(f"So far in this {self.s.system.scene_word}: ").rstrip(".")
         return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".")
@@ -329,7 +329,7 @@ class Chronicle:
     def unscened(self, chapter: int) -> str | None:
         """The chapter under way told from the journal (its recap, as `recap leg` has it), where no scene
         of it has stored a recap; None for another chapter, or one where nothing happened."""
-        if self.s.system.where(self.s.state).chapter != chapter:
+        if self.s.system.rules.where(self.s.state).chapter != chapter:
             return None
         told = self.s.talk.recap(leg=True).text
         prefix = f"So far in this {self.s.system.chapter_word}: "
@@ -338,7 +338,7 @@ class Chronicle:
     def campaign_recap(self) -> Narration:
         """`recap campaign`: every chapter's stored recap, then the scenes of the chapter under way."""
         recaps = self.stored_recaps()
-        where = self.s.system.where(self.s.state)
+        where = self.s.system.rules.where(self.s.state)
         lines = [p["text"] for p in recaps if p["level"] == "chapter"]
         scenes = [_clip(p["text"], 220) for p in recaps if p["level"] == "scene" and p["chapter"] == where.chapter]
         told = self.unscened(where.chapter) if not scenes else None
@@ -369,7 +369,7 @@ class Chronicle:
     def propose(self, narrations: list[Narration]) -> list[dict[str, Any]]:
         """Names the told narration brought up that neither the canon nor the cast knows: offered
         to the player (`canon accept`), never taken on their own."""
-        where = self.s.system.where(self.s.state).scene_title
+        where = self.s.system.rules.where(self.s.state).scene_title
         fresh: list[dict[str, str]] = []
         for n in narrations:
             if n.task in ("recap", "premise", "meaning"):
@@ -435,9 +435,9 @@ class Chronicle:
         """The names no proposal repeats (the canon's, the cast's, the scenes' titles, the adventure
         file's titles and places), and the adventure's people by name with their description: a
         narration naming one of them offers it with the file's words."""
-        known = [*self.s.canon.names(), *(m.get("name", "") for m in self.s.system.cast(self.s.state)),
-                 *_state_names(self.s.system.status(self.s.state))]
-        where = self.s.system.where(self.s.state).scene_title
+        known = [*self.s.canon.names(), *(m.get("name", "") for m in self.s.system.narration.cast(self.s.state)),
+                 *_state_names(self.s.system.rules.status(self.s.state))]
+        where = self.s.system.rules.where(self.s.state).scene_title
         known += [where] if where else []  # "The Museum at night": the scene's own words are no one
         people: dict[str, str] = {}
         if self.s.story is not None:
@@ -466,8 +466,8 @@ class Chronicle:
         lines = self.s.talk.recap_lines(since=scene_start or 0, until=until)
         start = max((i for i, line in enumerate(lines) if line.starts == "scene"), default=-1)
         scene = [line.text for line in lines[start + 1:] if line.text]
-        where = self.s.system.where(self.s.state)
-        cast = [m.get("name", "") for m in self.s.system.cast(self.s.state)]
+        where = self.s.system.rules.where(self.s.state)
+        cast = [m.get("name", "") for m in self.s.system.narration.cast(self.s.state)]
         terms = terms_in_play(cast, [*scene, where.scene_title or ""], canon.names())
         hits = [Hit(command=h["command"], text=h["text"], rank=h["rank"])
                 for h in self.s.journal.recall(campaign.id, terms, before=scene_start)] if terms else []

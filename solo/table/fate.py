@@ -86,12 +86,12 @@ class Fate:
         from solo.table.session import Decision
 
         def decide() -> Decision:
-            settled = list(self.s.system.settle(self.s.state, None))
+            settled = list(self.s.system.flow.settle(self.s.state, None))
             return Decision(events=[*settled, event], before=self.s.state)
 
         decision, _ = self.s._write(line, event.type, decide)  # type: ignore[attr-defined]
         settled = [e for e in decision.events if not isinstance(e, SessionEvent)]
-        resolved = self.s.system.describe_settled(decision.before, settled) if settled else None
+        resolved = self.s.system.flow.describe_settled(decision.before, settled) if settled else None
         return {"resolved": resolved} if resolved else {}
 
     def event(self, decision: Decision, state: Any, rng: random.Random, opening: str) -> dict[str, Any]:
@@ -104,7 +104,7 @@ class Fate:
         roll = focus_rng.randint(1, 100)
         threads = [e.name for e in self.s.canon.of("thread", status="open")]
         people = [e.name for e in self.s.canon.of("person", status="open") if e.attitude != "dead"]
-        cast = [c["name"] for c in self.s.system.cast(state) if c.get("name")]
+        cast = [c["name"] for c in self.s.system.narration.cast(state) if c.get("name")]
         event = mythic.event_focus(roll, threads, people, cast, focus_rng)
         director = self.s.director
         if director is not None:

@@ -264,7 +264,7 @@ def _campaign_new(a: Args) -> CampaignNew:
         foreign = [dest for dest in own if dest not in {o.dest for o in system.campaign_options}]
         if foreign:
             raise a.fail(f"--{foreign[0]} is not an option of {system.title} campaigns")
-        system.start_command(new.name, new.seed or 0, own)
+        system.rules.start_command(new.name, new.seed or 0, own)
     return new
 
 

@@ -164,7 +164,7 @@ class Session:
         self.chronicle = Chronicle(self)
         self.fate = Fate(self)  # the Mythic oracle
         self._context: tuple[tuple[Head, int], Context] | None = None  # the narrator's context, per head and command
-        self.state: Any = self.system.initial_state()
+        self.state: Any = self.system.rules.initial_state()
         self.tension = self.system.tension_start
         self.progress = Progress()
         self.canon = Canon()
@@ -203,7 +203,7 @@ class Session:
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
         if self.model is not None:
             self.model.use(prompts=self.system.data / "prompts", tasks=self.system.narration_tasks,
-                           check=self.system.check)
+                           check=self.system.narration.check)
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
         self.canon, self.oracle = folded.canon, folded.oracle
         for director in self._directors.values():  # the scene another campaign was drawn for is not this one's
@@ -247,7 +247,7 @@ class Session:
         if name not in self._directors:
             try:
                 tables = self._tables or system_tables(self.system.data)
-                director = self._directors[name] = self.system.director(tables)
+                director = self._directors[name] = self.system.narration.director(tables)
                 if self.model is not None:  # the model chooses among the oracle's fitting entries (solo.llm.choose)
                     from solo.llm.choose import chooser
 
@@ -393,10 +393,10 @@ class Session:
                 return result
             case parser.Meta():
                 raise InvalidCommand(f"{type(command).__name__} cannot be run here")
-            case _ if self.system.is_query(command):
+            case _ if self.system.flow.is_query(command):
                 self._need_campaign()
                 self._refresh()
-                return self.system.query(self.state, command)
+                return self.system.flow.query(self.state, command)
             case _:
                 return self._rules(command, line)
 
@@ -419,7 +419,7 @@ class Session:
         the Mythic oracle, whatever the system."""
         if topic is not None and len(topic.strip()) >= 3 and "mythic".startswith(topic.strip().casefold()):
             return mythic.reference()
-        result = self.system.reference(topic)
+        result = self.system.presentation.reference(topic)
         if topic is None and parser.has_scenes(self.system):
             result["topics"] = [*result.get("topics", []), "mythic"]  # where the Mythic oracle plays
             result["systems"] = [{"name": s.name, "title": s.title, "credit": s.credit,
@@ -445,15 +445,15 @@ class Session:
             self.fate.plays(system)
         seed = command.seed if command.seed is not None else self.seed_source()
         name = " ".join(command.name.split())
-        start = system.start_command(name, seed, command.options)
-        initial = system.initial_state()
-        events = system.decide(initial, start, rng=command_rng(seed, 1))
+        start = system.rules.start_command(name, seed, command.options)
+        initial = system.rules.initial_state()
+        events = system.rules.decide(initial, start, rng=command_rng(seed, 1))
         seeded = seed_canon(adventure) if adventure is not None else []
         with self.journal.transaction():
             campaign = self.journal.create_campaign(name, system.name, seed,
                                                     adventure.model_dump_json() if adventure else None)
             head = self.journal.append(campaign.id, Head(), line, "campaign_new",
-                                       [*(system.event_to_dict(e) for e in events),
+                                       [*(system.rules.event_to_dict(e) for e in events),
                                         *(session_event_to_dict(e) for e in [*seeded, *chosen])])
             if adventure is not None:
                 self.journal.add_narration(campaign.id, head.command, "premise", adventure.premise, "oracle",
@@ -463,7 +463,7 @@ class Session:
         self.unavailable = None
         self._keep_status()
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
-                                  **system.describe(initial, start, events, self.state), **self.fate.status()}
+                                  **system.rules.describe(initial, start, events, self.state), **self.fate.status()}
         if adventure is not None:
             result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
                                    "villain": adventure.villain.name,
@@ -483,7 +483,7 @@ class Session:
             # the file named, where it is; a bare name not found there: the system's own data file of that name
             for candidate in given or [system.data / Path(name).name]:
                 if candidate.is_file():
-                    checked = system.validate_data_file(candidate)
+                    checked = system.adventures.validate_data_file(candidate)
                     if checked is not None:
                         return checked
         path = find_adventure(name, self.base_dir)
@@ -496,7 +496,7 @@ class Session:
                 "teaching": adventure.lessons is not None}
 
     def pregens(self) -> list[PregenEntry]:
-        return self.system.pregens(self.story.adventure if self.story else None)
+        return self.system.adventures.pregens(self.story.adventure if self.story else None)
 
     def pregen_command(self, name: str, dice: int | None) -> Any:
         """The system's command adding the ready-made character ``name`` (a unique part will do)."""
@@ -507,7 +507,7 @@ class Session:
             names = ", ".join(p.name for p in (matches or pregens)) or "none"
             raise RuleViolation(f"no single ready-made character matches {name!r} (choose from {names})")
         try:
-            return self.system.pregen_command(matches[0], dice)
+            return self.system.adventures.pregen_command(matches[0], dice)
         except (ValueError, KeyError, TypeError) as exc:  # a file checked before pregens were built at validation
             why = f"{exc.args[0]!r} is missing" if isinstance(exc, KeyError) else str(exc).splitlines()[0][:160]
             raise RuleViolation(f"the ready-made character {matches[0].name} cannot be used: {why}; "
@@ -596,7 +596,7 @@ class Session:
 
     def _payloads(self, decision: Decision) -> list[dict[str, Any]]:
         """A decision's events as the journal stores them: the session's own, and the rule system's."""
-        return [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.event_to_dict(e)
+        return [session_event_to_dict(e) if isinstance(e, SessionEvent) else self.system.rules.event_to_dict(e)
                 for e in decision.events]
 
     def tell_recaps(self) -> bool:
@@ -632,7 +632,7 @@ class Session:
         """The session's picture moves to the journal's new head: the folded state, and the
         table's last words (a new scene leaves those of the last one behind). A speculation's dry
         run moves its copy of the session the same way (``_dry_run``)."""
-        if self.system.where(folded.state).scene != self.system.where(self.state).scene:
+        if self.system.rules.where(folded.state).scene != self.system.rules.where(self.state).scene:
             self.told_at_table = None  # a new scene: the table's words of the last one are behind it
         self.state, self.tension, self.progress, self.head = folded.state, folded.tension, folded.progress, head
         self.canon, self.oracle = folded.canon, folded.oracle
@@ -681,7 +681,7 @@ class Session:
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
         rng = command_rng(self.campaign.seed, head.command, stream)
         scene = self.stage(self.state, events=rules_events)  # the prose must fit the scene the oracle told
-        return [Retelling(n, self.system.record(n, rules_events, self.state).model_copy(
+        return [Retelling(n, self.system.narration.record(n, rules_events, self.state).model_copy(
                     update={"scene": scene.for_retelling(n.text)}), self._cast(head.command),
                           rng.randrange(2**31), self.told_at_table) for n in narrations]
 
@@ -725,7 +725,7 @@ class Session:
                                   self._decider(command, self._proposer(), check, chaos))
         start = min(decision.reported_from, len(decision.events))
         own = [e for e in decision.events[:start] if not isinstance(e, SessionEvent)]
-        result = self.system.describe(decision.before, decision.command, own, self.state)
+        result = self.system.rules.describe(decision.before, decision.command, own, self.state)
         result.update(decision.shown)
         if decision.apart:
             result[self.system.apart_key] = decision.apart
@@ -742,40 +742,40 @@ class Session:
         # The oracle's generator serves the Director's choices, then its narration, in that order.
         basis, oracle_rng = self.head, self._rng("oracle")
         propose = self._with_head(propose, self.head.command + 1) if propose is not None else None
-        settled = self.system.fold(self.state, self.system.settle(self.state, command))
-        completed, calls = self.system.complete(settled, command, oracle_rng, propose)
+        settled = self.system.rules.fold(self.state, self.system.flow.settle(self.state, command))
+        completed, calls = self.system.flow.complete(settled, command, oracle_rng, propose)
 
         def decide() -> Decision:
             nonlocal completed, oracle_rng
             state = self.state
-            base = self.system.fold(state, self.system.settle(state, command))
+            base = self.system.rules.fold(state, self.system.flow.settle(state, command))
             if self.head != basis:  # caught up with another process: choose afresh, without the model
                 oracle_rng = self._rng("oracle")
-                completed, _ = self.system.complete(base, command, oracle_rng, None)
-            opening, title = self.system.scene_opening(completed)
+                completed, _ = self.system.flow.complete(base, command, oracle_rng, None)
+            opening, title = self.system.flow.scene_opening(completed)
             scene = None
             if opening and self.story is not None:
-                scene = self.story.scene_to_start(self.progress, self.system.where(base), title)
+                scene = self.story.scene_to_start(self.progress, self.system.rules.where(base), title)
                 if scene is not None:
-                    completed = self.system.titled(completed, scene.title)
-            decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
+                    completed = self.system.flow.titled(completed, scene.title)
+            decision = Decision(events=list(self.system.rules.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
-            if opening and self.system.where(base).scene >= 1 and not self.progress.ended:
+            if opening and self.system.rules.where(base).scene >= 1 and not self.progress.ended:
                 self._leave_behind(decision)  # a scene left without its end: its foes stay behind with it
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
-                where = self.system.where(base)
+                where = self.system.rules.where(base)
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
                                                       leg=self.story.leg_of(scene, where) if self.story and scene
                                                       else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
             if opening and self.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
-                after = self.system.fold(state, [e for e in decision.events if not isinstance(e, SessionEvent)])
+                after = self.system.rules.fold(state, [e for e in decision.events if not isinstance(e, SessionEvent)])
                 self.fate.scene_check(decision, after, check)
             elif check is not None:
                 self.fate.need("the scene check (--check)")
-            closing = self.system.scene_closing(completed)
+            closing = self.system.flow.scene_closing(completed)
             if closing is not None:
                 self._scene_closed(decision, base, closing, oracle_rng, told_or_refused=False, chaos=chaos)
             elif chaos is not None:
@@ -790,14 +790,14 @@ class Session:
         """Foes stay with their scene: those still on the board when it ends leave with it
         (``RuleSystem.left_behind``), by the system's own leave command, so recaps, undo and replay see
         them go as any foe that leaves. Foes brought on after the end are the next scene's."""
-        opened = self.system.fold(decision.before, [e for e in decision.events if not isinstance(e, SessionEvent)])
-        for leave in self.system.left_behind(opened):
+        opened = self.system.rules.fold(decision.before, [e for e in decision.events if not isinstance(e, SessionEvent)])
+        for leave in self.system.flow.left_behind(opened):
             try:
-                extra = self.system.decide(opened, leave, rng=self._rng())
+                extra = self.system.rules.decide(opened, leave, rng=self._rng())
             except RuleViolation:
                 continue  # already gone by the scene's own start
             decision.events.extend(extra)
-            opened = self.system.fold(opened, extra)
+            opened = self.system.rules.fold(opened, extra)
 
     def _scene_closed(self, decision: Decision, state: Any, outcome: str, rng: random.Random,
                       told_or_refused: bool = True, chaos: mythic.Move | None = None) -> None:
@@ -806,7 +806,7 @@ class Session:
         and no adventure (``told_or_refused``); a system's, a rules command, ends untold. With the
         Mythic oracle the Chaos Factor moves as ``chaos`` says (None: it stays)."""
         self.fate.scene_closed(decision, chaos)
-        scene = self.story.current(self.progress, self.system.where(state)) if self.story else None
+        scene = self.story.current(self.progress, self.system.rules.where(state)) if self.story else None
         self._leave_behind(decision)
         decision.events.append(SceneEnded(outcome=outcome, scene=scene.id if scene else None))
         if self.story is not None and scene is not None:
@@ -835,8 +835,8 @@ class Session:
         campaign = self._need_campaign()
         since = max(0, self.head.command + 1 - TOLD_WINDOW)
         recent = tuple(r["text"] for r in self.journal.narrations(campaign.id, since=since)) + tuple(n.text for n in told)
-        last = next((f for f in (self.system.about(e) for e in reversed(list(events))) if f), None)
-        return scene_model(self.system.status(state), progress, self.story, self.system.where(state), recent, last)
+        last = next((f for f in (self.system.narration.about(e) for e in reversed(list(events))) if f), None)
+        return scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent, last)
 
     def _staged(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
                 told: Sequence[Narration] = ()) -> tuple[OracleNarrator, SceneModel] | None:
@@ -852,7 +852,7 @@ class Session:
     def _story_view(self, state: Any, progress: Any = None) -> StoryView:
         """What the adventure offers the Director at ``state`` (``progress``: the session's own by default)."""
         progress = self.progress if progress is None else progress
-        scene = self.story.current(progress, self.system.where(state)) if self.story else None
+        scene = self.story.current(progress, self.system.rules.where(state)) if self.story else None
         return StoryView(self.story, scene, progress.lessons, progress.scene_tags)
 
     def _react(self, decision: Decision, rng: random.Random) -> None:
@@ -864,7 +864,7 @@ class Session:
             return
         before = decision.before
         rules_events = [e for e in decision.events if not isinstance(e, SessionEvent)]
-        after = self.system.fold(before, rules_events)
+        after = self.system.rules.fold(before, rules_events)
         progress = self.ledger.step(Folded(after, self.tension, self.progress),
                               [e for e in decision.events if isinstance(e, SessionEvent)]).progress
         staged = self._staged(after, progress, rules_events, decision.narrations)
@@ -900,7 +900,7 @@ class Session:
             decision.suggested = [*(decision.suggested or []), *(n for n in reaction.narrations if n.task != "lesson")]
             moves = [*reaction.proposals, *reaction.solo_moves]
             if moves:
-                lines = [self.system.as_line(p, "") for p in moves]
+                lines = [self.system.talk.as_line(p, "") for p in moves]
                 decision.suggested.append(Narration(task="enemies", text="The Director proposes: " + "; ".join(lines),
                                                     origin="the Director's proposals"))
             if redraw:  # `reroll` draws the Director's answer to these events again
@@ -912,14 +912,14 @@ class Session:
         before_moves = after
         for proposal in [*reaction.proposals, *(reaction.solo_moves if self.director_peril else [])]:
             try:
-                extra = self.system.decide(after, proposal, rng=rng)
+                extra = self.system.rules.decide(after, proposal, rng=rng)
             except RuleViolation:
                 continue  # a proposal the rules refuse is dropped; the narration still stands
-            moved_to = self.system.fold(after, extra)
+            moved_to = self.system.rules.fold(after, extra)
             if reaction.tell_moves:  # each move's result shown apart from the command's own
                 decision.reported_from = min(decision.reported_from, len(decision.events))
                 decision.apart.append({"move": type(proposal).__name__,
-                                       **self.system.describe(after, proposal, extra, moved_to)})
+                                       **self.system.rules.describe(after, proposal, extra, moved_to)})
             decision.events.extend(extra)
             moved.extend(extra)
             after = moved_to
@@ -932,13 +932,13 @@ class Session:
             return  # Director harm stays in the narration, for the player or Director to apply
         for proposal in reaction.reported_apart:
             try:
-                extra, described = self.system.decide_apart(after, proposal, rng=rng)
+                extra, described = self.system.flow.decide_apart(after, proposal, rng=rng)
             except RuleViolation:
                 continue
             decision.reported_from = min(decision.reported_from, len(decision.events))
             decision.events.extend(extra)
             decision.apart.append(described)
-            after = self.system.fold(after, extra)
+            after = self.system.rules.fold(after, extra)
 
     def _cast(self, command: int) -> Cast:
         """The stable head of every prompt of ``command``: the setting and who is in the story,
@@ -949,7 +949,7 @@ class Session:
             self._context = ((self.head, command), self.chronicle.context(until=command))
         memory = self._context[1]
         stage = self.stage(self.state).lines() if self.campaign is not None else []
-        return Cast(setting=setting, members=self.system.cast(self.state), canon=list(memory.pinned),
+        return Cast(setting=setting, members=self.system.narration.cast(self.state), canon=list(memory.pinned),
                     earlier=list(memory.earlier), scene=[*stage, *memory.scene])  # the scene model first
 
     def _choosing_head(self) -> str:
@@ -1021,7 +1021,7 @@ class Session:
             if command == 1:
                 break  # `campaign new` cannot be undone
             targets.append(command)
-            if not self.system.pending(self.state) or set(types) & self.system.opens_pending:
+            if not self.system.flow.pending(self.state) or set(types) & self.system.opens_pending:
                 return sorted(targets)
         if targets:
             return sorted(targets)
@@ -1082,13 +1082,13 @@ class Session:
                 command = parser.parse(text, self.system)
             except SoloError:
                 return
-            rules = not isinstance(command, parser.Meta) and not self.system.is_query(command)
+            rules = not isinstance(command, parser.Meta) and not self.system.flow.is_query(command)
             if (rules or isinstance(command, TOLD_AHEAD_TALK)) and command not in found:
                 found.append(command)
 
         if typed and typed.strip():
             take(typed)
-        settle = self.system.settle_command(self.state)
+        settle = self.system.flow.settle_command(self.state)
         if settle is not None and settle not in found:
             found.append(settle)
         for text in [*(["scene start"] if self.story is not None and self.progress.ended else []), *lines]:
@@ -1130,13 +1130,13 @@ class Session:
         """``status --json`` of the current campaign, as the session holds it or as ``folded``."""
         self._need_campaign()
         f = self.folded if folded is None else folded
-        status = self.system.status(f.state)
+        status = self.system.rules.status(f.state)
         status["rules"] = self.system.name
         status["tension"] = f.tension
         status.update(self.fate.status(f.oracle))
         status["world"] = self.chronicle.status(f.canon)
         if self.story is not None:
-            status["adventure"] = self.story.status(f.progress, self.system.where(f.state))
+            status["adventure"] = self.story.status(f.progress, self.system.rules.where(f.state))
         return status
 
     def _export(self, command: parser.ExportMarkdown) -> dict[str, Any]:

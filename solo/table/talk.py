@@ -53,7 +53,7 @@ class TableTalk:
         # the settled roll's own events; the Director's harm that followed is reported apart
         own = decision.events[:min(decision.reported_from, len(decision.events))]
         settled = [e for e in own if not isinstance(e, SessionEvent)]
-        resolved = self.s.system.describe_settled(decision.before, settled) if settled else None
+        resolved = self.s.system.flow.describe_settled(decision.before, settled) if settled else None
         if resolved:
             result["resolved"] = resolved
         if decision.apart:
@@ -71,11 +71,11 @@ class TableTalk:
             before = self.s.state
             # the suggestions to take are chosen before a resolution could bring new ones
             chosen[:] = self.chosen(command.number) if isinstance(command, (parser.Accept, parser.Edit)) else []
-            decision = Decision(events=list(self.s.system.settle(before, None)), before=before)
+            decision = Decision(events=list(self.s.system.flow.settle(before, None)), before=before)
             rng = self.s._rng("oracle")  # the Director's answer to a settled roll first, then this command's
             if decision.events:
                 self.s._react(decision, rng)
-            state = self.s.system.fold(before, [e for e in decision.events if not isinstance(e, SessionEvent)])
+            state = self.s.system.rules.fold(before, [e for e in decision.events if not isinstance(e, SessionEvent)])
             match command:
                 case parser.Note():
                     result["note"] = decision.note = command.text
@@ -92,7 +92,7 @@ class TableTalk:
                     tension = self.s.tension
                     for e in decision.events:
                         if not isinstance(e, SessionEvent):
-                            tension = self.s.system.tension_step(tension, e)
+                            tension = self.s.system.flow.tension_step(tension, e)
                     asked = OracleAsked(question=command.question, odds=command.odds, dice=dice, answer=answer,
                                         yes_chance=round(oracle.yes_chance(command.odds), 4), tension=tension,
                                         tension_max=self.s.system.tension_max,
@@ -148,17 +148,17 @@ class TableTalk:
                     decision.narrations.append(self.s.chronicle.campaign_recap() if command.campaign
                                                else self.recap(command.leg))
                 case parser.Treasure():
-                    scene = self.s.story.current(self.s.progress, self.s.system.where(state)) if self.s.story else None
+                    scene = self.s.story.current(self.s.progress, self.s.system.rules.where(state)) if self.s.story else None
                     from_file = self.s.story.treasure(scene, rng) if self.s.story and scene else None
                     self.s._director_told(decision, from_file or self.s._need_director().treasure(
                         state, rng, self.s.progress.scene_tags))
                 case parser.SceneEnd():
-                    where = self.s.system.where(state)
+                    where = self.s.system.rules.where(state)
                     if where.scene == 0:
                         raise RuleViolation("no scene is under way: `scene start` first")
                     if self.s.progress.ended:
                         raise RuleViolation("this scene has already ended: `scene start` goes on")
-                    paused = self.s.system.paused(state)
+                    paused = self.s.system.flow.paused(state)
                     if paused:
                         raise RuleViolation(paused)
                     closing = [self.s.chronicle.need(name) for name in command.closes]
@@ -200,7 +200,7 @@ class TableTalk:
         """`scene show`: where the scene is, who is on stage and what stands in the way (from the
         adventure file), the clues found in it so far, and the enemies on the board."""
         self.s._need_campaign()
-        where = self.s.system.where(self.s.state)
+        where = self.s.system.rules.where(self.s.state)
         if where.scene == 0:
             raise RuleViolation("no scene is under way: `scene start` first")
         scene = self.s.story.current(self.s.progress, where) if self.s.story else None
@@ -213,7 +213,7 @@ class TableTalk:
         shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]
                           if line.text.startswith("a clue: ")]
         foes = self.s.stage(self.s.state).stage.foes or ()  # those standing: not one bested or dead
-        status = self.s.system.status(self.s.state)
+        status = self.s.system.rules.status(self.s.state)
         rows = {**(status.get("enemies") or {}), **(status.get("challenges") or {})} \
             if all(isinstance(status.get(k) or {}, dict) for k in ("enemies", "challenges")) else {}
         standing = [f for f in foes if not _left(rows.get(f))]  # nor one that left, gave up or went with its scene
@@ -290,7 +290,7 @@ class TableTalk:
             elif kind in ("oracle_asked", "fate_asked"):
                 line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {payload['answer']}")
             elif kind not in TYPES:
-                line = self.s.system.recap(payload)
+                line = self.s.system.narration.recap(payload)
             if line is not None:
                 by_command.setdefault(command, []).append(line)
         campaign = self.s._need_campaign()
@@ -310,7 +310,7 @@ class TableTalk:
         for command, kind, payload in reversed(self.stored()):
             if kind in TYPES:
                 continue
-            facts = self.s.system.about(self.s.system.event_from_dict(payload))
+            facts = self.s.system.narration.about(self.s.system.rules.event_from_dict(payload))
             if facts and facts.get("success") is True and facts.get("actor") and facts.get("action"):
                 return Narration(task="success", text=f"{facts['actor']} succeeds: {facts['action']}.",
                                  origin=f"the roll of command {command}", facts={"about": facts})
@@ -340,7 +340,7 @@ class TableTalk:
             cast = self.s._cast(self.s.head.command)
             retold = []
             for n in fresh:
-                again, calls = model.retell(n, self.s.system.record(n, events, after), cast=cast,
+                again, calls = model.retell(n, self.s.system.narration.record(n, events, after), cast=cast,
                                             seed=rng.randrange(2**31))
                 self.s._suggestion_calls[id(again)] = calls
                 retold.append(again)

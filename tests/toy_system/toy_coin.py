@@ -1,7 +1,12 @@
 """A toy rule system for the tests: the Coin of Fate. Anyone flips a coin (or a die of
 ``--sides`` faces); a 1 is heads. It lives outside the ``solo`` package and is installed the
 way a third party's system would be, through the ``solo.rule_systems`` entry point group, to
-show that a system is one package and no edit of the engine."""
+show that a system is one package and no edit of the engine.
+
+Written against docs/new-rule-system.md as a third party would: the required rules core
+(``CoinRules``, a ``solo.kernel.RuleSystem``), one optional part of its own (``CoinFlow``: its
+`scene start`), one overridden member of another (``CoinPresentation.render``), and the kernel's
+defaults for everything else, all named by the manifest its entry point returns (``SYSTEM``)."""
 
 from __future__ import annotations
 
@@ -12,9 +17,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from solo.kernel.errors import RuleViolation
-from solo.kernel.base import BaseSystem
-from solo.kernel.grammar import Args, Option, Spec, face, number
+from solo.kernel import Manifest
+from solo.kernel.base import PlainFlow, PlainPresentation, Rules
+from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.grammar import Args, Option, Spec, face
 
 
 class Frozen(BaseModel):
@@ -74,20 +80,19 @@ def _flip(a: Args) -> Flip:
     return Flip(who=a.positionals[0], dice=None if dice is None else face(a, dice, sides=20))
 
 
-class CoinSystem(BaseSystem[CoinState, Command, Event]):
-    name = "coin"
-    title = "Coin of Fate"
-    credit = "The Coin of Fate: a toy rule system of the test suite."
-    data = Path(__file__).resolve().parent / "coin_data"
+SPECS = (
+    Spec("flip", "flip NAME [--dice F]", "flip the coin of fate", _flip, (Option("--dice", "dice"),),
+         min_args=1, max_args=1),
+    Spec("scene start", "scene start [TITLE]", "a new scene",
+         lambda a: OpenScene(title=" ".join(a.positionals) or None)),
+)
+
+
+class CoinRules(Rules[CoinState, Command, Event]):
+    """The required part: the rules core."""
+
     state_type = CoinState
     event_adapter: TypeAdapter[Any] = TypeAdapter(Event)
-    campaign_options = (Option("--sides", "sides"),)
-    specs = (
-        Spec("flip", "flip NAME [--dice F]", "flip the coin of fate", _flip, (Option("--dice", "dice"),),
-             min_args=1, max_args=1),
-        Spec("scene start", "scene start [TITLE]", "a new scene",
-             lambda a: OpenScene(title=" ".join(a.positionals) or None)),
-    )
 
     def initial_state(self) -> CoinState:
         return CoinState()
@@ -95,8 +100,6 @@ class CoinSystem(BaseSystem[CoinState, Command, Event]):
     def start_command(self, name: str, seed: int, options: Mapping[str, list[str]]) -> Command:
         sides = options.get("sides", ["2"])[-1]
         if not sides.isdigit() or not 2 <= int(sides) <= 20:
-            from solo.kernel.errors import InvalidCommand
-
             raise InvalidCommand(f"a coin has 2 to 20 sides, not {sides!r}")
         return Begin(name=name, seed=seed, sides=int(sides))
 
@@ -123,12 +126,9 @@ class CoinSystem(BaseSystem[CoinState, Command, Event]):
                 return state.model_copy(update={"scene": event.scene, "scene_title": event.title})
         return state
 
-    def scene_opening(self, command: Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, OpenScene) else (False, None)
-
     def status(self, state: CoinState) -> dict[str, Any]:
         heads = sum(1 for _, f in state.flips if f == 1)
-        return {"campaign": state.campaign, "rules": self.name, "scene": state.scene, "pending": None,
+        return {"campaign": state.campaign, "rules": "coin", "scene": state.scene, "pending": None,
                 "sides": state.sides, "heads": heads, "tails": len(state.flips) - heads}
 
     def describe(self, before: CoinState, command: Command, events: Sequence[Event], after: CoinState
@@ -142,10 +142,25 @@ class CoinSystem(BaseSystem[CoinState, Command, Event]):
                 return {"scene": e.scene, "title": e.title}
         return {}
 
-    def render(self, kind: str, result: dict[str, Any]) -> list[str] | None:
+
+class CoinFlow(PlainFlow[CoinState, Command, Event]):
+    """An optional part: its own `scene start` opens the kernel's scenes."""
+
+    def scene_opening(self, command: Command, /) -> tuple[bool, str | None]:
+        return (True, command.title) if isinstance(command, OpenScene) else (False, None)
+
+
+class CoinPresentation(PlainPresentation):
+    """An optional part: a flip told in its own words; the kernel's lines for everything else."""
+
+    def render(self, kind: str, result: dict[str, Any], /) -> list[str] | None:
         if kind == "Flip":
             return [f"{result['who']} flips: {'heads' if result['heads'] else 'tails'}"]
         return None
 
 
-SYSTEM = CoinSystem()
+SYSTEM: Manifest[CoinState, Command, Event] = Manifest(
+    name="coin", title="Coin of Fate", credit="The Coin of Fate: a toy rule system of the test suite.",
+    data=Path(__file__).resolve().parent / "coin_data", specs=SPECS,
+    campaign_options=(Option("--sides", "sides"),),
+    rules=CoinRules(), flow=CoinFlow(), presentation=CoinPresentation())

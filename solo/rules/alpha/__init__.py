@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from .system import SYSTEM, AlphaSystem
+from .system import SYSTEM
 
-__all__ = ["SYSTEM", "AlphaSystem"]
+__all__ = ["SYSTEM"]

@@ -4,6 +4,6 @@ through the ``solo.rule_systems`` entry point."""
 
 from __future__ import annotations
 
-from .system import SYSTEM, BeyondCodeSystem
+from .system import SYSTEM
 
-__all__ = ["SYSTEM", "BeyondCodeSystem"]
+__all__ = ["SYSTEM"]

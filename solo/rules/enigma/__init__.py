@@ -13,12 +13,13 @@ from .apply import apply, fold
 from .decide import decide, enemies_due, peril_change, resolve_pending, roll
 from .odds import odds_report, saves_needed, success_chance
 from .state import Character, Enemy, GameState, PendingGamble
-from .system import SYSTEM, EnigmaSystem, status
+from .results import status
+from .system import SYSTEM
 
 ENIGMA = SYSTEM
 
 __all__ = [
-    "ENIGMA", "SYSTEM", "Character", "Enemy", "EnigmaSystem", "GameState", "PendingGamble", "apply", "commands",
+    "ENIGMA", "SYSTEM", "Character", "Enemy", "GameState", "PendingGamble", "apply", "commands",
     "decide", "enemies_due", "events", "fold", "odds_report", "peril_change", "resolve_pending", "roll",
     "saves_needed", "status", "success_chance",
 ]

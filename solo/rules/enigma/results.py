@@ -210,3 +210,45 @@ def odds(state: GameState, query: rc.Odds) -> dict[str, Any]:
     return {"character": rolled.character, "pool": report.pool, "bonus": list(rolled.bonus),
             "penalties": list(rolled.penalties), "helper": rolled.help.helper if rolled.help else None,
             **report.model_dump(exclude={"pool"})}
+
+
+def status(state: GameState) -> dict[str, Any]:
+    """The ``status --json`` object (CONTRACT.md), with a few extra fields."""
+    pending = None
+    if state.pending is not None:
+        p = state.pending
+        pending = {"character": p.character, "dice": list(p.dice), "pool": p.pool, "action": p.action}
+        if p.help is not None:
+            pending["help_die"] = p.help.die
+            pending["helper"] = p.help.helper
+    enemies = {
+        e.name: {"type": e.type.value, "hits": e.hits, "threshold": e.threshold, "danger": e.danger,
+                 "defeated": e.defeated}
+        for e in state.enemies
+    }
+    tumult = None
+    if state.tumult is not None:
+        tumult = {"active": True, "round": state.tumult.round, "enemies": enemies,
+                  "acted": list(state.tumult.acted), "enemies_acted": list(state.tumult.enemies_acted)}
+    return {
+        "campaign": state.campaign,
+        "rules": state.rules,
+        "optional": list(state.optional),
+        "leg": state.leg,
+        "scene": state.scene,
+        "scene_title": state.scene_title,
+        "pending": pending,
+        "tumult": tumult,
+        "enemies": enemies,
+        "characters": {
+            c.name: {
+                "peril": c.peril, "knockouts": c.knockouts, "blammo": c.blammo,
+                "lucky_saves": c.lucky_saves, "catchphrase_available": c.catchphrase_available,
+                "retired": c.retired, "incapacitated": c.incapacitated,
+                "archetype": c.archetype.value if c.archetype else None,
+                "knacks": list(c.knacks), "equipment": list(c.equipment), "catchphrase": c.catchphrase,
+                "items": list(c.items),
+            }
+            for c in state.characters
+        },
+    }

@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from .system import SYSTEM, HaasteetSystem
+from .system import SYSTEM
 
-__all__ = ["SYSTEM", "HaasteetSystem"]
+__all__ = ["SYSTEM"]

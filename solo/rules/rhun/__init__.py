@@ -3,6 +3,6 @@ of solo: ``SYSTEM`` is found through the ``solo.rule_systems`` entry point."""
 
 from __future__ import annotations
 
-from .system import SYSTEM, RhunSystem
+from .system import SYSTEM
 
-__all__ = ["SYSTEM", "RhunSystem"]
+__all__ = ["SYSTEM"]
