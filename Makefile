@@ -32,7 +32,7 @@ play: $(STAMP)
 	$(BIN)/solo --model bundled play
 
 test: $(STAMP)
-	$(BIN)/mypy --strict solo
+	MYPYPATH=tests/toy_system $(BIN)/mypy --strict solo tests/typing_systems.py
 	$(BIN)/python -m pytest -q
 
 # The release artefacts: dist/solo-VERSION.tar.gz and dist/solo-VERSION-py3-none-any.whl

@@ -365,3 +365,44 @@ def test_a_campaign_of_a_system_not_installed_here_is_one_line_and_others_play(t
         "Pulp", "Toss"}
     assert solo("campaign", "use", "Pulp").returncode == 0
     assert json.loads(solo("status", "--json").stdout)["rules"] == "enigma"
+
+
+def install_plugin(folder: Path, name: str, module: str, source: str) -> dict[str, str]:
+    """A one-module package declaring the ``solo.rule_systems`` entry point ``name``; the environment."""
+    (folder / f"{module}.py").write_text(source, encoding="utf-8")
+    info = folder / f"{module}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\n{name} = {module}:SYSTEM\n", encoding="utf-8")
+    path = os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path, "XDG_DATA_HOME": str(folder / "data")}
+
+
+@pytest.mark.parametrize(("source", "error"), [
+    ("raise ImportError('no module named coinlib')\n", "ImportError: no module named coinlib"),
+    ("SYSTEM = object()\n", "broken_rules:SYSTEM is a object, not a solo.kernel.manifest.Manifest"),
+])
+def test_a_plugin_that_fails_to_load_is_listed_with_its_error_and_named_when_chosen(tmp_path, source, error):
+    """An installed system whose entry point raises (or names no manifest) is listed by `rules` with its
+    one-line error, `campaign new --rules broken` says why it cannot be played and changes nothing, and
+    every other system still plays."""
+    import json
+
+    env = install_plugin(tmp_path, "broken", "broken_rules", source)
+    lines = ["rules", "campaign new Cracked --rules broken", "campaign new Fine --seed 1", "status"]
+    run = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "j.sqlite"), "script", "-",
+                          "--json"], input="\n".join(lines), capture_output=True, text=True, env=env,
+                         cwd=tmp_path, timeout=120)
+    assert "Traceback" not in run.stderr, run.stderr
+    out = [json.loads(x) for x in run.stdout.splitlines()]
+    assert len(out) == len(lines)
+    listed = out[0]["result"]
+    assert {"name": "broken", "error": error} in listed["broken"]
+    assert "broken" not in [s["name"] for s in listed["systems"]] and "enigma" in [s["name"] for s in listed["systems"]]
+    refused = out[1]
+    assert not refused["ok"] and "unknown rules" not in refused["error"]
+    assert "'broken' are installed but fail to load" in refused["error"] and error in refused["error"]
+    assert out[2]["ok"] and out[3]["result"]["campaign"] == "Fine"  # nothing else changed, ENIGMA plays
+    shown = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "k.sqlite"), "rules"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert "Traceback" not in shown.stderr and f"broken: installed but fails to load: {error}" in shown.stdout

@@ -199,6 +199,8 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
         if "systems" in r:
             lines.append("Rule systems: " + ", ".join(
                 f"{escape(s['name'])}{' (this campaign)' if s['current'] else ''}" for s in r["systems"]))
+        for b in r.get("broken", ()):
+            lines.append(f"[red]{escape(b['name'])}[/]: installed but fails to load: {escape(b['error'])}")
         if "topics" in r:
             lines.append("Topics: " + ", ".join(r["topics"]))
         else:

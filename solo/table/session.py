@@ -53,7 +53,7 @@ from solo.kernel.events import (
 )
 from solo.kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
-from solo.kernel.registry import DEFAULT, AnySystem, get_system, installed
+from solo.kernel.registry import DEFAULT, AnySystem, broken, get_system, installed
 from solo.store.ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from solo.llm.calls import Cast, ModelCall
 from solo.director.mythic import OracleState
@@ -426,6 +426,8 @@ class Session:
                                   "current": self.campaign is not None and s.name == self.system.name}
                                  for s in installed().values()]
             result["rules"] = self.system.name
+        if topic is None and (failed := broken()):  # installed, but its entry point fails to load: named, with why
+            result["broken"] = [{"name": name, "error": error} for name, error in failed.items()]
         return result
 
     # campaigns -----------------------------------------------------------------------
