@@ -155,7 +155,7 @@ def test_a_damaged_pregens_file_is_one_line_and_the_walk_through_builds_a_combat
     folder = tmp_path / "data"
     folder.mkdir()
     (folder / "pregens.toml").write_text('rules = "alpha"\n[[characters]\nname = "Mo"', encoding="utf-8")
-    monkeypatch.setattr(type(SYSTEM), "data", folder)
+    monkeypatch.setattr(SYSTEM, "data", folder)
     session, repl, out, asked = repl_for(tmp_path, ["Mo", "", "", "", "", ""])
     repl.handle("create")
     assert "error: pregens.toml: not valid TOML" in out.getvalue()
@@ -202,7 +202,7 @@ def test_completion_knows_names_targets_capacities_dice_and_choices(tmp_path):
     assert complete("hide", "Rook --from") == ["'Gate Warden 1'", "'Gate Warden 2'"]
     assert complete("rest", "Rook") == ["'Kaya Thorn'"]
     assert complete("remove") == ["'Gate Warden 1'", "'Kaya Thorn'", "'Gate Warden 2'", "Rook"]
-    assert "defaults" in SYSTEM.talk.completions(state, "rules", [], "rules", "")
+    assert "defaults" in SYSTEM.presentation.reference(None)["topics"]  # the REPL completes `rules` from these
     ok(session, "attack 'gate warden 1' 'Kaya Thorn' --melee --dice 6 --against 1 --damage 8")  # Kaya: 0 LP
     assert SYSTEM.talk.completions(session.state, "fate", [], "fate", "") == ["'Kaya Thorn'"]
     assert SYSTEM.talk.completions(session.state, "fate", ["'Kaya Thorn'"], "'Kaya Thorn'", "") == ["sacrifice", "survive"]

@@ -123,7 +123,7 @@ def test_completion_knows_names_strengths_and_actions(tmp_path):
     assert complete("raise", "Sammy") == ["daring", "tenacity", "instinct", "steadfastness"]
     assert complete("contest", "Sammy run --vs") == ["'Ruth Calloway'", "'Deep One'"]
     assert complete("enemy leave", "") == ["'Deep One'"]
-    assert "combat" in " ".join(SYSTEM.talk.completions(state, "rules", [], "", ""))
+    assert "combat" in " ".join(SYSTEM.presentation.reference(None)["topics"])  # the REPL completes `rules` from these
 
 
 def test_an_opponent_leaves_the_scene_and_its_round_goes_on_without_it(tmp_path):

@@ -150,4 +150,4 @@ def test_completion_knows_names_stats_advancements_and_challenges(tmp_path):
     advance = complete("advance", "Anna")
     assert "Cram" in advance and "Hardiness" not in advance and "Prowess" in advance and "Stone Hard" not in advance
     assert complete("scene end", "") == ["success", "failure"]
-    assert "risk" in SYSTEM.talk.completions(state, "rules", [], "", "")
+    assert "risk" in SYSTEM.presentation.reference(None)["topics"]  # the REPL completes `rules` from these
