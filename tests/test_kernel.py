@@ -406,3 +406,20 @@ def test_a_plugin_that_fails_to_load_is_listed_with_its_error_and_named_when_cho
     shown = subprocess.run([sys.executable, "-m", "solo.faces.cli", "--db", str(tmp_path / "k.sqlite"), "rules"],
                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert "Traceback" not in shown.stderr and f"broken: installed but fails to load: {error}" in shown.stdout
+
+
+def test_make_test_type_checks_every_built_in_system_as_a_rule_system():
+    """`make test` runs ``mypy --strict`` on tests/typing_systems.py, which assigns each system's rules core to
+    ``solo.kernel.RuleSystem`` (mypy itself is too slow to run cold here): every package under solo/rules/ and the
+    toy are in that file, and the Makefile checks it."""
+    import pkgutil
+
+    from solo import rules
+
+    root = Path(__file__).resolve().parent
+    text = (root / "typing_systems.py").read_text(encoding="utf-8")
+    assert "from solo.kernel import RuleSystem" in text and "from toy_coin import SYSTEM as COIN" in text
+    for package in (m.name for m in pkgutil.iter_modules(rules.__path__) if m.ispkg):
+        assert f"from solo.rules.{package}.system import SYSTEM" in text, f"{package} is not type-checked"
+    make = (root.parent / "Makefile").read_text(encoding="utf-8")
+    assert "MYPYPATH=tests/toy_system $(BIN)/mypy --strict solo tests/typing_systems.py" in make

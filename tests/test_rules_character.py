@@ -219,7 +219,7 @@ def test_the_walk_through_asks_again_for_a_knack_that_is_a_letter_or_a_number():
     number or r picks from a list) is not taken as a knack; the SRD's examples are shown."""
     from playing import Talk
 
-    from solo.rules.enigma.present import create_character
+    from solo.rules.enigma.talk import create_character
 
     talk = Talk(["Nara Quinn", "", "", "", "r", "2", "Climbing over walls", "", "", ""])
     built = create_character(GameState(), talk, None, random.Random(1))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any
 
 from solo.kernel.errors import RuleViolation
 from .manifest import AnySystem, Manifest

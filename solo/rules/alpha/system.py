@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
 from solo.kernel.errors import SoloError
 from solo.director.tables import OracleTables
 from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
@@ -25,7 +24,8 @@ from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
 from . import commands as rc
 from . import events as ev
-from . import journal, present, results, scenario
+from . import adventure as adv
+from . import journal, present, results
 from . import talk as talk_
 from .apply import apply, fold
 from .combat import band
@@ -159,16 +159,16 @@ class AlphaNarration(PlainNarration[AlphaState, rc.Command, Any]):
 
 
 class AlphaAdventures(PlainAdventures[rc.Command]):
-    """scenario.py: an adventure's foes and Alpha's ready-made combatants."""
+    """adventure.py: an adventure's foes and Alpha's ready-made combatants."""
 
-    check_adventure = staticmethod(scenario.check_adventure)
-    pregen_summary = staticmethod(scenario.summary)
+    check_adventure = staticmethod(adv.check_adventure)
+    pregen_summary = staticmethod(adv.summary)
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
-        return scenario.pregen_command(entry.data, dice)
+        return adv.pregen_command(entry.data, dice)
 
     def validate_data_file(self, path: Path) -> dict[str, Any] | None:
-        return scenario.validate_pregens(path, DATA / "pregens.toml")
+        return adv.validate_pregens(path, DATA / "pregens.toml")
 
 
 def defaults() -> list[dict[str, str]]:

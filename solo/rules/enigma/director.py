@@ -39,6 +39,7 @@ from .adventure import foes, lesson
 from .apply import fold
 from .decide import decide, enemies_due, enemy_named
 from .odds import saves_needed
+from .record import about
 from .state import Character, Enemy, EnemyType, GameState, fold_name
 
 TENSION_START = 2
@@ -194,21 +195,6 @@ def moment(state: GameState, rng: random.Random) -> dict[str, str]:
     if state.scene_title:
         context["place"] = state.scene_title
     return context
-
-
-def about(event: Any) -> dict[str, Any] | None:
-    """The rules' side of a narration: who, what, the dice, the outcome."""
-    match event:
-        case ev.GambleResolved():
-            dice = list(event.dice) + ([event.help.die] if event.help else [])
-            return {"actor": event.character, "action": event.action, "dice": dice, "success": event.success}
-        case ev.GroupGambleRolled():
-            return {"characters": list(event.members), "action": event.action, "success": event.success}
-        case ev.EnemyActed():
-            return {"enemy": event.enemy, "targets": dict(event.targets)}
-        case ev.SnoopRolled():
-            return {"actor": event.character, "dice": [event.die]}
-    return None
 
 
 def _tactics(story: StoryView, enemy: str) -> str | None:

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from ...llm.check import OutcomeRecord
 from solo.director.narration import Narration
 from . import events as ev
-from .director import about
 from .state import GameState
 
 HARM_TRACK = "Peril"  # [Peril]
 EXAMPLE_NAMES = ("Ines", "Paul", "Bruno")  # the people of data/prompts' worked examples
-
-__all__ = ["EXAMPLE_NAMES", "HARM_TRACK", "about", "cast", "check", "record"]
 
 
 def record(narration: Narration, events: Sequence[ev.Event], after: GameState) -> OutcomeRecord:
@@ -53,3 +51,18 @@ def cast(state: GameState) -> list[dict[str, str]]:
     return [{"name": c.name, "description": ", ".join(x for x in (c.archetype.value if c.archetype else None,
                                                                       c.profession) if x)}
             for c in state.characters]
+
+
+def about(event: Any) -> dict[str, Any] | None:
+    """The rules' side of a narration: who, what, the dice, the outcome."""
+    match event:
+        case ev.GambleResolved():
+            dice = list(event.dice) + ([event.help.die] if event.help else [])
+            return {"actor": event.character, "action": event.action, "dice": dice, "success": event.success}
+        case ev.GroupGambleRolled():
+            return {"characters": list(event.members), "action": event.action, "success": event.success}
+        case ev.EnemyActed():
+            return {"enemy": event.enemy, "targets": dict(event.targets)}
+        case ev.SnoopRolled():
+            return {"actor": event.character, "dice": [event.die]}
+    return None

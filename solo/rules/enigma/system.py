@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 

@@ -14,20 +14,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
 from solo.director.tables import OracleTables
 from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
-from ...kernel.bounds import whole
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
 from solo.kernel.resources import folder
+from . import adventure as adv
 from . import commands as rc
 from . import events as ev
 from . import journal, present, results
 from . import record as told
 from . import talk as talk_
 from .apply import apply, fold
-from .data_rules import CREATION_POINTS, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS, WEAPON
 from .decide import decide, waiting_hit
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
@@ -128,39 +126,10 @@ class HaasteetNarration(PlainNarration[HaasteetState, rc.Command, Any]):
 class HaasteetAdventures(PlainAdventures[rc.Command]):
     """An adventure's opponents and Haasteet's ready-made investigators."""
 
-    def check_adventure(self, adventure: Adventure) -> None:
-        check_adventure(adventure)
+    check_adventure = staticmethod(adv.check_adventure)
 
-    def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
-        p = entry.data
-        strengths = {s: whole(p.get(s, 0), s, CREATION_POINTS) for s in STRENGTHS}
-        describe = p.get("describe")
-        if describe is not None and not isinstance(describe, str):
-            raise ValueError("describe: text")
-        return rc.AddCharacter(name=str(p["name"]), strengths=strengths, mind=whole(p.get("mind", 2), "mind", MIND),
-                               describe=describe)
-
-
-def check_adventure(adventure: Adventure) -> None:
-    """A Haasteet adventure's scene `enemies` are opponents: name, the four strengths (0+), an
-    attack rating (1+), a weapon (0+) and tactics."""
-    allowed = {"name", *STRENGTHS, "rating", "weapon", "tactics"}
-    for li, leg in enumerate(adventure.legs):
-        for si, scene in enumerate(leg.scenes):
-            for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
-                extra = set(foe) - allowed
-                if extra:
-                    raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (an opponent has "
-                                     f"{', '.join(sorted(allowed))})")
-                if not isinstance(foe.get("name"), str) or not foe["name"].strip():
-                    raise ValueError(f"{where}.name: an opponent needs a name")
-                for key, bound in (*((s, STRENGTH_POINTS) for s in STRENGTHS), ("rating", OPPONENT_RATING),
-                                   ("weapon", WEAPON)):
-                    if key in foe:
-                        whole(foe[key], f"{where}.{key}", bound)
-                if not isinstance(foe.get("tactics", ""), str):
-                    raise ValueError(f"{where}.tactics: text")
+    def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> rc.Command:
+        return adv.pregen_command(entry.data)
 
 
 SYSTEM: Manifest[HaasteetState, rc.Command, Any] = Manifest(

@@ -10,18 +10,17 @@ data; every description is our own.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
 from solo.director.tables import OracleTables
 from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
 from solo.kernel.resources import folder
+from . import adventure as adv
 from . import commands as rc
 from . import events as ev
 from . import journal, present, results
@@ -137,29 +136,13 @@ class RhunNarration(PlainNarration[RhunState, rc.Command, Any]):
 class RhunAdventures(PlainAdventures[rc.Command]):
     """An adventure's Challenges and Rhûn's ready-made heroes."""
 
-    def check_adventure(self, adventure: Adventure) -> None:
-        check_adventure(adventure)
+    check_adventure = staticmethod(adv.check_adventure)
+    pregen_summary = staticmethod(adv.pregen_summary)
 
-    def pregen_summary(self, pregen: Mapping[str, Any]) -> str:
-        return f"{pregen.get('archetype', '')}, {pregen.get('race', '')}: {pregen.get('summary', '')}"
+    def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> rc.Command:
+        return adv.pregen_command(entry.data)
 
-    def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
-        from ...kernel.bounds import whole
-        from .data_rules import ATTRIBUTE_RATING
 
-        p = entry.data
-        advancement = p.get("advancement")
-        attributes, dice = p.get("attributes"), p.get("dice")
-        if not isinstance(attributes, dict):
-            raise ValueError("attributes: a table of the six Attributes' ratings")
-        if not isinstance(dice, list) or len(dice) != 5:
-            raise ValueError("dice: the five creation dice (Insight, Prowess, Resolve, Grit, Ego)")
-        rolled = [whole(d, f"dice[{i}]", (1, 6)) for i, d in enumerate(dice)]
-        return rc.AddHero(name=str(p["name"]), archetype=str(p["archetype"]), race=str(p["race"]),
-                          advancements=(str(advancement),) if advancement else tuple(p.get("advancements", ())),
-                          attributes={str(k): whole(v, f"attributes.{k}", ATTRIBUTE_RATING) for k, v in attributes.items()},
-                          aspects=tuple(p.get("aspects", ())), armour=tuple(p.get("armour", ())),
-                          dice=(rolled[0], rolled[1], rolled[2], rolled[3], rolled[4]))
 
 
 def odds(state: RhunState, command: rc.Odds) -> dict[str, Any]:
@@ -182,33 +165,6 @@ def odds(state: RhunState, command: rc.Odds) -> dict[str, Any]:
                                                                     "expected_effect")},
                                "lost_chance": ego["lost_chance"]})
     return out
-
-
-def check_adventure(adventure: Adventure) -> None:
-    """A Rhûn adventure's scene `enemies` are Challenges: name, tier, sentient, tactics, and for an
-    Exceptional one optionally disposition (20+) and effect_dice (4+) ([Tiers])."""
-    from ...kernel.bounds import whole
-    from .data_rules import DISPOSITION, EFFECT_DICE, TIERS
-
-    allowed = {"name", "tier", "sentient", "tactics", "disposition", "effect_dice"}
-    for li, leg in enumerate(adventure.legs):
-        for si, scene in enumerate(leg.scenes):
-            for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
-                extra = set(foe) - allowed
-                if extra:
-                    raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (a Challenge has {', '.join(sorted(allowed))})")
-                if not isinstance(foe.get("name"), str) or not foe["name"].strip():
-                    raise ValueError(f"{where}.name: a Challenge needs a name")
-                if not isinstance(foe.get("tier"), str) or foe["tier"] not in TIERS:
-                    raise ValueError(f"{where}.tier: one of {', '.join(TIERS)}, not {foe.get('tier')!r}")
-                if not isinstance(foe.get("sentient", False), bool) or not isinstance(foe.get("tactics", ""), str):
-                    raise ValueError(f"{where}: sentient is true or false and tactics is text")
-                for key, least, bound in (("disposition", 20, DISPOSITION), ("effect_dice", 4, EFFECT_DICE)):
-                    if key in foe and foe["tier"] != "exceptional":
-                        raise ValueError(f"{where}.{key}: for an exceptional Challenge only, at least {least}")
-                    if key in foe:
-                        whole(foe[key], f"{where}.{key}", (max(least, bound[0]), bound[1]))
 
 
 SYSTEM: Manifest[RhunState, rc.Command, Any] = Manifest(
