@@ -125,6 +125,12 @@ class Adventure(Strict):
                 seen.add(scene.id)
         return legs
 
+    def foes(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every scene's foe as the file writes it (the rule system's to check), with its path in the
+        file ("legs[0].scenes[1].enemies[2]") for the one-line error naming it."""
+        return [(f"legs[{li}].scenes[{si}].enemies[{ei}]", foe) for li, leg in enumerate(self.legs)
+                for si, scene in enumerate(leg.scenes) for ei, foe in enumerate(scene.enemies)]
+
     @model_validator(mode="after")
     def _ways_lead_somewhere(self) -> Adventure:
         ids = {s.id for leg in self.legs for s in leg.scenes}

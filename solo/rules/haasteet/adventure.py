@@ -18,22 +18,19 @@ def check_adventure(adventure: Adventure) -> None:
     """A Haasteet adventure's scene `enemies` are opponents: name, the four strengths (0+), an
     attack rating (1+), a weapon (0+) and tactics."""
     allowed = {"name", *STRENGTHS, "rating", "weapon", "tactics"}
-    for li, leg in enumerate(adventure.legs):
-        for si, scene in enumerate(leg.scenes):
-            for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
-                extra = set(foe) - allowed
-                if extra:
-                    raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (an opponent has "
-                                     f"{', '.join(sorted(allowed))})")
-                if not isinstance(foe.get("name"), str) or not foe["name"].strip():
-                    raise ValueError(f"{where}.name: an opponent needs a name")
-                for key, bound in (*((s, STRENGTH_POINTS) for s in STRENGTHS), ("rating", OPPONENT_RATING),
-                                   ("weapon", WEAPON)):
-                    if key in foe:
-                        whole(foe[key], f"{where}.{key}", bound)
-                if not isinstance(foe.get("tactics", ""), str):
-                    raise ValueError(f"{where}.tactics: text")
+    for where, foe in adventure.foes():
+        extra = set(foe) - allowed
+        if extra:
+            raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (an opponent has "
+                             f"{', '.join(sorted(allowed))})")
+        if not isinstance(foe.get("name"), str) or not foe["name"].strip():
+            raise ValueError(f"{where}.name: an opponent needs a name")
+        for key, bound in (*((s, STRENGTH_POINTS) for s in STRENGTHS), ("rating", OPPONENT_RATING),
+                           ("weapon", WEAPON)):
+            if key in foe:
+                whole(foe[key], f"{where}.{key}", bound)
+        if not isinstance(foe.get("tactics", ""), str):
+            raise ValueError(f"{where}.tactics: text")
 
 
 def pregen_command(p: Mapping[str, Any]) -> rc.Command:

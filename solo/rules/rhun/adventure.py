@@ -18,24 +18,21 @@ def check_adventure(adventure: Adventure) -> None:
     """A Rhûn adventure's scene `enemies` are Challenges: name, tier, sentient, tactics, and for an
     Exceptional one optionally disposition (20+) and effect_dice (4+) ([Tiers])."""
     allowed = {"name", "tier", "sentient", "tactics", "disposition", "effect_dice"}
-    for li, leg in enumerate(adventure.legs):
-        for si, scene in enumerate(leg.scenes):
-            for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
-                extra = set(foe) - allowed
-                if extra:
-                    raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (a Challenge has {', '.join(sorted(allowed))})")
-                if not isinstance(foe.get("name"), str) or not foe["name"].strip():
-                    raise ValueError(f"{where}.name: a Challenge needs a name")
-                if not isinstance(foe.get("tier"), str) or foe["tier"] not in TIERS:
-                    raise ValueError(f"{where}.tier: one of {', '.join(TIERS)}, not {foe.get('tier')!r}")
-                if not isinstance(foe.get("sentient", False), bool) or not isinstance(foe.get("tactics", ""), str):
-                    raise ValueError(f"{where}: sentient is true or false and tactics is text")
-                for key, least, bound in (("disposition", 20, DISPOSITION), ("effect_dice", 4, EFFECT_DICE)):
-                    if key in foe and foe["tier"] != "exceptional":
-                        raise ValueError(f"{where}.{key}: for an exceptional Challenge only, at least {least}")
-                    if key in foe:
-                        whole(foe[key], f"{where}.{key}", (max(least, bound[0]), bound[1]))
+    for where, foe in adventure.foes():
+        extra = set(foe) - allowed
+        if extra:
+            raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (a Challenge has {', '.join(sorted(allowed))})")
+        if not isinstance(foe.get("name"), str) or not foe["name"].strip():
+            raise ValueError(f"{where}.name: a Challenge needs a name")
+        if not isinstance(foe.get("tier"), str) or foe["tier"] not in TIERS:
+            raise ValueError(f"{where}.tier: one of {', '.join(TIERS)}, not {foe.get('tier')!r}")
+        if not isinstance(foe.get("sentient", False), bool) or not isinstance(foe.get("tactics", ""), str):
+            raise ValueError(f"{where}: sentient is true or false and tactics is text")
+        for key, least, bound in (("disposition", 20, DISPOSITION), ("effect_dice", 4, EFFECT_DICE)):
+            if key in foe and foe["tier"] != "exceptional":
+                raise ValueError(f"{where}.{key}: for an exceptional Challenge only, at least {least}")
+            if key in foe:
+                whole(foe[key], f"{where}.{key}", (max(least, bound[0]), bound[1]))
 
 
 def pregen_command(p: Mapping[str, Any]) -> rc.Command:
