@@ -4,10 +4,16 @@ defect and says that it failed on the code before its fix."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from playing import ok, refused
 from solo.store.journal import Journal
+from solo.director.narration import Narration, OracleNarrator
+from solo.director.tables import OracleTables, default_folder
+from solo.kernel.scene import CONSEQUENCES, Action, SceneModel, Stage
 from solo.table.session import Session
 
 
@@ -73,3 +79,36 @@ def test_a_fight_is_not_carried_into_the_next_chapter(tmp_path, start, cast, fig
         ok(s, "scene start")
     ok(s, fight)
     refused(s, chapter, "end` first")
+
+
+SALT = ("campaign new Salt --rules rhun --from rhun_salt_and_ash.toml --seed 3", "pc pregen Halden Roe",
+        "pc pregen Brokka Ironsalt", "scene start")
+
+
+def test_rhun_a_success_at_a_cost_is_not_narrated_as_a_failure(tmp_path):
+    """Failed before the fix: Rhûn's "success, with a consequence" was told "Lightning shows Halden Roe failing
+    to hold the line": the narration read the outcome from its task's name (a consequence, so a failure move)
+    instead of the rules core's result (a success)."""
+    s = _session(tmp_path, *SALT)
+    result = ok(s, "risk Halden exertion 'hold the line' --dark 1 --vs casks --dice 5,1/4")
+    assert result["outcome"] == "success_with_consequence" and result["success"] is True
+    told = " ".join(n["text"] for n in result["narration"]) if isinstance(result["narration"], list) \
+        else result["narration"]["text"]
+    assert not re.search(r"(?i)\bfail", told), told
+    assert "manages to hold the line" in told, told
+
+
+@pytest.mark.parametrize("task", sorted(CONSEQUENCES))
+def test_a_consequence_after_a_success_is_never_retold_as_a_failure_move(task):
+    """The shared narrator (every system's): a consequence whose roll succeeded (the rules' result in the
+    scene's last action) keeps its words, led by the action done in the scene's place; before the fix a scene with a storm, a fire,
+    a foe or a person retold it as a failure move ("X fails to ...") in every system."""
+    stage = SceneModel(title="the lighthouse in the gale", place="the lighthouse in the gale",
+                       tags=frozenset({"storm"}), stage=Stage(cast=("Max", "Nara"), foes=("Thug",), people=("Ilse",)),
+                       last=Action(actor="Max", action="hold the line", success=True))
+    narrator = OracleNarrator(OracleTables.load(default_folder()))
+    for seed in range(30):
+        told = narrator.bound(Narration(task=task, text="The lamp gutters and goes out."), stage,
+                              random.Random(seed))
+        assert told.text.startswith("Max manages to hold the line in the lighthouse") and told.text.endswith(
+            ": the lamp gutters and goes out."), told.text
