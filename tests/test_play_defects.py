@@ -112,3 +112,41 @@ def test_a_consequence_after_a_success_is_never_retold_as_a_failure_move(task):
                               random.Random(seed))
         assert told.text.startswith("Max manages to hold the line in the lighthouse") and told.text.endswith(
             ": the lamp gutters and goes out."), told.text
+
+
+IMPROVISED = {
+    "enigma": ("campaign new C --seed 5", "pc pregen Felix Plume --dice 3", "gamble Felix 'climb the rope' --dice 6"),
+    "rhun": ("campaign new C --rules rhun --seed 5", "pc pregen Halden Roe", "risk Halden exertion 'lift the beam'"),
+    "haasteet": ("campaign new C --rules haasteet --seed 5", "pc pregen Ruth Calloway",
+                 "challenge Ruth 'search the room' --rating 2"),
+    "alpha": ("campaign new C --rules alpha --seed 5", "pc pregen Odile Barrow", "check Odile navigate --difficulty 6"),
+    "beyond-code": ("campaign new C --rules beyond-code --deck example --seed 5", "choose 5"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_recap_campaign_tells_every_scene_as_whole_as_recap_scene(tmp_path, system):
+    """Failed before the fix: `recap campaign` cut each scene at 220 characters (a Wide Shot's first sentence
+    and little more: "...; a fight began; the…") and, once a scene of the chapter had ended, left out the scene
+    under way and every turn outside a scene (Beyond Code)."""
+    start, *cast, act = IMPROVISED[system]
+    s = _session(tmp_path, start, *cast)
+    ok(s, "scene start The Old Mill")
+    ok(s, act)
+    for question in ("Is the miller at home?", "Is the wheel turning?", "Does the dog bark?", "Is the door barred?"):
+        ok(s, f"ask {question} --odds likely")
+    scene = ok(s, "recap scene")["narration"]["text"]
+    clauses = scene.split(": ", 1)[1].rstrip(".").split("; ")
+    assert len(clauses) >= 5, scene
+    ok(s, "scene end success")
+    if system == "beyond-code":
+        ok(s, "turn end")
+        ok(s, "choose 1")  # a turn played outside any scene
+    ok(s, "scene start The Ferry")
+    ok(s, "ask Is the ferryman late? --odds likely")
+    told = ok(s, "recap campaign")["narration"]["text"]
+    for clause in clauses:
+        assert clause in told, (clause, told)
+    assert "Is the ferryman late?" in told, told
+    if system == "beyond-code":
+        assert "Enigma Machine (position 1)" in told, told
