@@ -150,3 +150,15 @@ def test_recap_campaign_tells_every_scene_as_whole_as_recap_scene(tmp_path, syst
     assert "Is the ferryman late?" in told, told
     if system == "beyond-code":
         assert "Enigma Machine (position 1)" in told, told
+
+
+@pytest.mark.parametrize("scene", [False, True])
+def test_beyond_code_recap_tells_the_cards_turned_when_a_turn_has_just_begun(tmp_path, scene):
+    """Failed before the fix: right after `turn end`, Beyond Code's `recap` said only "Nothing much has happened
+    yet in this turn", ignoring the cards just turned (with or without a scene under way)."""
+    s = _session(tmp_path, "campaign new Run --rules beyond-code --deck example --seed 5",
+                 *(["scene start The Library"] if scene else []), "choose 5", "turn end", "choose 2", "turn end")
+    told = ok(s, "recap")["narration"]["text"]
+    assert "turned up Room B (position 2)" in told and "Solowork" not in told, told
+    ok(s, "choose 3")
+    assert "Room B" not in ok(s, "recap")["narration"]["text"]  # a turn with happenings of its own tells those

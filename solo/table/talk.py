@@ -275,9 +275,20 @@ class TableTalk:
                 text = f"Nothing much has happened yet in this {scene_word} ({'; '.join(said)})."
             else:
                 text = ""
+            before = self._scene_before(lines, start) if not happened else []
+            if before:  # a Beyond Code turn just begun inside a scene: the turn before it, its cards turned
+                text = (f"{text or f'Nothing much has happened yet in this {scene_word}.'}"[:-1]
+                        + f"; the {scene_word} before: " + "; ".join(before[-SCENE_RECAP_LINES:]) + ".")
         text = text or f"Nothing much has happened yet in this {what}."
         return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
                          facts={"about": {"characters": list(dict.fromkeys(names))}})
+
+    @staticmethod
+    def _scene_before(lines: list[RecapLine], start: int) -> list[str]:
+        """What the recap's unit before the one under way told (its opening line included), where the scene
+        holds more than one (Beyond Code's turns): empty where the one under way is the scene's first."""
+        begun = max((i for i in range(start) if lines[i].starts == "scene"), default=None)
+        return [] if begun is None else [line.text for line in lines[begun:start] if line.text]
 
     def recap_lines(self, since: int = 0, until: int | None = None) -> list[RecapLine]:
         """Every journaled happening as a line of a recap, in the order played (``since``: from
