@@ -162,3 +162,24 @@ def test_beyond_code_recap_tells_the_cards_turned_when_a_turn_has_just_begun(tmp
     assert "turned up Room B (position 2)" in told and "Solowork" not in told, told
     ok(s, "choose 3")
     assert "Room B" not in ok(s, "recap")["narration"]["text"]  # a turn with happenings of its own tells those
+
+
+def test_canon_offers_read_a_place_as_a_place_and_a_name_only_as_a_whole_word(tmp_path):
+    """Failed before the fix: the offers read "Quai du Mont-Blanc (person)" (a name after "on the" was not read as
+    a place, nor a quay by its first word) and "Tic (person)" where the text said only "Tick-Tock Men" (the file's
+    person "Tic" was found inside another word)."""
+    s = _session(tmp_path, "campaign new Z --from the_clockwork_zeppelin.toml --seed 3", "pc pregen Felix --dice 3")
+    offered = s.chronicle.names_in("The Tick-Tock Men march down to the boathouse on the Quai du Mont-Blanc.")
+    assert not any(name == "Tic" for _, name, _ in offered), offered
+    assert ("place", "Quai du Mont-Blanc", "") in offered, offered
+    assert any(kind == "person" and name == "Tic" for kind, name, _ in s.chronicle.names_in("Tic's head spins round."))
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_a_place_named_after_on_the_or_by_its_street_word_is_offered_as_a_place(tmp_path, system):
+    """The canon's reading of a told text is the table's, the same in every system (before the fix: a person)."""
+    start, *cast, _ = IMPROVISED[system]
+    s = _session(tmp_path, start, *cast)
+    offered = s.chronicle.names_in("They wait on the Quai des Bergues, then walk up the Piazza Grande to Lake Brienz.")
+    kinds = {name: kind for kind, name, _ in offered}
+    assert kinds == {"Quai des Bergues": "place", "Piazza Grande": "place", "Lake Brienz": "place"}, offered

@@ -398,7 +398,8 @@ class Chronicle:
         found: list[tuple[Kind, str, str]] = []
         taken = {canon_key(k) for k in known}
         for name, description in people.items():
-            if name in text and canon_key(name) not in taken:
+            # a whole word of the text: "Tic" is not in "Tick-Tock Men"
+            if re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text) and canon_key(name) not in taken:
                 found.append(("person", name, description))
         vocabulary = self.vocabulary()
         scene = self.scene_words()
