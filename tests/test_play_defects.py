@@ -183,3 +183,26 @@ def test_a_place_named_after_on_the_or_by_its_street_word_is_offered_as_a_place(
     offered = s.chronicle.names_in("They wait on the Quai des Bergues, then walk up the Piazza Grande to Lake Brienz.")
     kinds = {name: kind for kind, name, _ in offered}
     assert kinds == {"Quai des Bergues": "place", "Piazza Grande": "place", "Lake Brienz": "place"}, offered
+
+
+@pytest.mark.parametrize(("start", "cast", "foes"), [
+    ("campaign new A --rules alpha --seed 3", ("pc pregen Odile Barrow", "pc pregen Wren Tallow"),
+     ("enemy add Bog Goblin --count 7", "combat start")),
+    ("campaign new E --seed 3", ("pc pregen Felix --dice 3", "pc pregen Agathe --dice 4"),
+     tuple(f"enemy add 'Clockwork Sentry {i}' --type minion" for i in range(1, 8)) + ("tumult start",)),
+])
+def test_a_bar_with_many_numbered_foes_fits_two_lines_at_80_columns_uncut(tmp_path, start, cast, foes):
+    """A group of foes numbered in a row is shown as one fragment ("Bog Goblin 1 4/4, 2 4/4, ...") when the bar
+    would otherwise be cut: before the fix Alpha's bar with seven goblins ended in "…", every system's likewise."""
+    import io
+
+    from rich.console import Console
+
+    from solo.faces.repl import Repl
+    from solo.kernel.protocol import visible_width
+
+    s = _session(tmp_path, start, *cast, "scene start The Bog", *foes)
+    repl = Repl(s, console=Console(file=io.StringIO(), width=80), history_dir=tmp_path, ask=lambda q: "")
+    bar = repl.toolbar().value.splitlines()
+    assert len(bar) <= 2 and all(visible_width(line) <= 80 for line in bar), bar
+    assert "…" not in " ".join(bar), bar

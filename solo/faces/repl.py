@@ -57,6 +57,39 @@ def _wrap(parts: list[str], width: int) -> list[list[str]]:
     return lines
 
 
+_NUMBERED = re.compile(r"(?P<base>[^<>│]+?) (?P<n>\d+) (?P<rest>[^<>│ ]+)")
+
+
+def _numbered_together(parts: list[str]) -> list[str]:
+    """Fragments of one group of foes numbered in a row ("Gate Warden 1 6/6", "Gate Warden 2 6/6", "Gate Warden
+    3 2/6") as one, a run of the same state told once ("Gate Warden 1-2 6/6, 3 2/6"): the bar's last resort
+    before it cuts, the same for every system."""
+    groups: list[tuple[str | None, list[tuple[int, str]] | str]] = []
+    for part in parts:
+        found = _NUMBERED.fullmatch(part)
+        if found is None:
+            groups.append((None, part))
+            continue
+        last = groups[-1] if groups else None
+        if last is not None and last[0] == found["base"] and isinstance(last[1], list):
+            last[1].append((int(found["n"]), found["rest"]))
+        else:
+            groups.append((found["base"], [(int(found["n"]), found["rest"])]))
+    out: list[str] = []
+    for base, members in groups:
+        if base is None or isinstance(members, str):
+            out.append(str(members))
+            continue
+        runs: list[list[Any]] = []  # [first, last, state]
+        for n, rest in members:
+            if runs and runs[-1][2] == rest and runs[-1][1] + 1 == n:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n, rest])
+        out.append(f"{base} " + ", ".join(f"{a}{f'-{b}' if b != a else ''} {rest}" for a, b, rest in runs))
+    return out
+
+
 def _two_lines(parts: list[str], width: int) -> list[list[str]]:
     """Status-bar fragments, most important first, in two lines of ``width`` at most: a fragment too wide
     for a line of its own is left out, and what did not fit is marked with an ellipsis at the end."""
@@ -320,12 +353,14 @@ class Repl:
         lines: list[list[str]] = []
         # two lines at most: the system's own short form (asked with less room), then without the world's
         # clock, and at the last a second line cut short
-        for room, world in ((width, True), (width // 2, True), (width // 2, False)):
-            lines = _wrap(self._bar_parts(status, room, world), width - 1)
+        for room, world, grouped in ((width, True, False), (width // 2, True, False), (width // 2, False, False),
+                                     (width // 2, False, True)):
+            parts = self._bar_parts(status, room, world)
+            lines = _wrap(_numbered_together(parts) if grouped else parts, width - 1)
             if len(lines) <= 2:
                 break
         else:
-            lines = _two_lines(self._bar_parts(status, width // 2, False), width - 1)
+            lines = _two_lines(_numbered_together(self._bar_parts(status, width // 2, False)), width - 1)
         return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
 
     def _bar_parts(self, status: dict[str, Any], width: int, world: bool) -> list[str]:
