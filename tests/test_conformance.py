@@ -512,6 +512,36 @@ def test_in_a_real_terminal_a_fight_s_bar_fits_two_lines_at_80_columns_uncut(sys
         t.close()
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_walk_through_s_questions_break_between_words_at_80_columns(system, tmp_path):
+    """The character walk-through (`create`, its own character where a system offers ready-made ones) at 80
+    columns: every question reaches the prompt broken between words, each line within the terminal, no word
+    lost. Found: prompt-toolkit's prompt was left to the terminal to wrap, which broke words at its edge (Alpha's
+    "Endure die, for taking blows; its size is the Life Points (d4-d12, Enter for d6)" left its ":" alone on
+    the next line; Rhûn's ready-made list split "numenoreans" in two)."""
+    p = PROFILES[system]
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    assert session.execute(f"campaign new Adv {p.improvised}").ok
+    repl = Repl(session, console=Console(file=io.StringIO(), width=80), history_dir=tmp_path)
+    answers = iter(["n", "", "", "", "Walker", "", "", "", "", ""])
+    shown: list[str] = []
+
+    def prompt(message: str, **_: Any) -> str:
+        shown.append(message)
+        return next(answers, "/status")  # the walk-through is left with a command once the answers run out
+
+    repl._questions.prompt = prompt  # type: ignore[method-assign]
+    asked: list[str] = []
+    ask = repl.ask
+    repl.ask = lambda question: (asked.append(question), ask(question))[1]  # type: ignore[method-assign]
+    repl._guarded(lambda: repl.handle("create"))
+    if not shown:
+        pytest.skip(f"{system} has no character walk-through")
+    for question, message in zip(asked, shown, strict=True):  # the answer's cursor too stays within the line
+        assert all(visible_width(line) < 80 for line in message.splitlines()), message
+        assert message.split() == question.split(), (question, message)
+
+
 # --- answers are answers ---------------------------------------------------------------------------------
 
 WALK = ["y", "", "", "Walk", "3", "", "Nara", "1", "archivist", "r", "old maps", "", "1", "", "Snakes!", "n"]

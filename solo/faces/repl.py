@@ -13,6 +13,7 @@ import asyncio
 import random
 import re
 import shlex
+import textwrap
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,13 @@ def _wrap(parts: list[str], width: int) -> list[list[str]]:
         used += size + (3 if lines[-1] else 0)
         lines[-1].append(part)
     return lines
+
+
+def _wrapped(text: str, width: int) -> str:
+    """A question as the prompt shows it: each of its lines broken between words to fit ``width`` columns (a
+    prompt left to the terminal breaks mid-word at its edge)."""
+    return "\n".join("\n".join(textwrap.wrap(line, max(width, 20), break_long_words=False, break_on_hyphens=False,
+                                             drop_whitespace=True)) or line for line in text.split("\n"))
 
 
 _NUMBERED = re.compile(r"(?P<base>[^<>│]+?) (?P<n>\d+) (?P<rest>[^<>│ ]+)")
@@ -292,7 +300,8 @@ class Repl:
                 if self._ask is not None:
                     answer = self._ask(question)
                 else:
-                    answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
+                    answer = self._questions.prompt(f"{_wrapped(question, self._width() - 2)} ",
+                                                    pre_run=_first_screen_up)
             except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
                 raise Cancelled from None
         if self._open_questions and self._is_command(question, answer):
@@ -384,10 +393,11 @@ class Repl:
 
     def _width(self) -> int:
         try:
-            from prompt_toolkit.application import get_app
+            from prompt_toolkit.application import get_app_or_none
 
-            return get_app().output.get_size().columns
-        except Exception:  # noqa: BLE001 - no running application (tests): the console's width
+            app = get_app_or_none()  # none running (a question about to be asked, tests): the console's width
+            return app.output.get_size().columns if app is not None else self.console.width
+        except Exception:  # noqa: BLE001 - an output that cannot tell its size: the console's width
             return self.console.width
 
     # output -----------------------------------------------------------------------------
