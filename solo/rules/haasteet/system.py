@@ -26,7 +26,8 @@ from . import journal, present, results
 from . import record as told
 from . import talk as talk_
 from .apply import apply, fold
-from .decide import decide, waiting_hit
+from .decide import decide
+from .decide import paused as held
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
@@ -59,7 +60,7 @@ class HaasteetRules(Rules[HaasteetState, rc.Command, Any]):
 class HaasteetFlow(PlainFlow[HaasteetState, rc.Command, Any]):
     """A hit waiting for its soak pauses play; foes stay with their scene; odds and sheets are queries."""
 
-    paused = staticmethod(waiting_hit)
+    paused = staticmethod(held)  # a hit waiting for its soak, a declared round
 
     def left_behind(self, state: HaasteetState) -> Sequence[rc.Command]:
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
