@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel.frozen import Frozen
 
 from .deck import DeckFile
 
 POSITIONS = 9
 SILENCE_TOKENS = 4  # [Face to Face with Chaos › Setup]: the Supply holds all four Silence tokens
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Cell(Frozen):

@@ -12,17 +12,13 @@ import unicodedata
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel.frozen import Frozen
 
 MAX_PERIL = 6  # [Peril] ranges 0-6; [Knockouts] at 6
 KNOCKOUTS_TO_RETIRE = 4  # [Knockouts] the fourth means Retirement
 MAX_KNACKS = 3  # [Knacks]
 MAX_EQUIPMENT = 2  # [Equipment]
 SUCCESS_FACE = 5  # [Success] any die showing 5 or 6
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Archetype(StrEnum):
@@ -63,8 +59,9 @@ def sound_key(sound: str) -> str:
     return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", sound).casefold())
 
 
-class Character(Frozen):
-    """A member of the Cast, as built in [Making a Character]."""
+class Profile(Frozen):
+    """[Making a Character] a character as the player wrote them: the fields the ``pc add`` command
+    carries, its ``character_added`` event records and the Cast's member keeps, in that order."""
 
     name: str
     archetype: Archetype | None = None
@@ -76,6 +73,11 @@ class Character(Frozen):
     knacks: tuple[str, ...] = ()
     equipment: tuple[str, ...] = ()
     catchphrase: str | None = None
+
+
+class Character(Profile):
+    """A member of the Cast, as built in [Making a Character]."""
+
     lucky_saves: int = 0
     peril: int = 0
     knockouts: int = 0

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel.frozen import Frozen
 
 from .data_rules import STAGES, STRENGTHS, fold
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Hit(Frozen):

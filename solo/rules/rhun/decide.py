@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
+from solo.kernel import dice
 from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
@@ -356,11 +357,7 @@ def ego_dice(who: Hero) -> int:
 
 
 def _roll_or_given(count: int, given: tuple[int, ...] | None, rng: random.Random, what: str) -> tuple[int, ...]:
-    if given is None:
-        return tuple(_d6(rng) for _ in range(count))
-    if len(given) != count:
-        raise RuleViolation(f"{what} is {count} dice: give {count} faces, not {len(given)}")
-    return tuple(given)
+    return dice.roll(count, 6, given, rng, what)
 
 
 def _panic(state: RhunState, c: rc.Panic, rng: random.Random) -> tuple[ev.Event, ...]:
@@ -494,7 +491,7 @@ def _tend(state: RhunState, c: rc.Tend, rng: random.Random) -> tuple[ev.Event, .
     who = hero(state, c.character)
     if not who.mortally_wounded:
         raise RuleViolation(f"{who.name} is not Mortally Wounded")
-    face = c.dice if c.dice is not None else _d6(rng)
+    face = dice.one(6, c.dice, rng, f"{who.name}'s Malaise roll")
     group = {2: "fortitude", 3: "evasion", 4: "resolve"}.get(face)
     asked = None
     if c.attribute is not None:
@@ -575,7 +572,7 @@ def _path(who: Hero, path: str | None, die: int | None, rng: random.Random) -> e
         if found is None:
             raise RuleViolation(f"no Shadow Path {path[:30]!r}: {', '.join(n for n, _ in SHADOW_PATHS)}")
         return ev.PathChosen(character=who.name, path=found[0])
-    face = die if die is not None else _d6(rng)
+    face = dice.one(6, die, rng, f"{who.name}'s Shadow Path roll")
     return ev.PathChosen(character=who.name, path=SHADOW_PATHS[face - 1][0], dice=(face,))
 
 
@@ -683,7 +680,7 @@ def decide(state: RhunState, command: rc.Command, *, rng: random.Random) -> tupl
         case rc.TableRoll():
             return _table_roll(command, rng)
         case rc.CreationDice():
-            dice = command.dice or tuple(_d6(rng) for _ in range(5))
+            dice = _roll_or_given(5, command.dice, rng, "the creation roll")
             return (ev.CreationRolled(dice=dice, points=_creation_points(dice)),)  # type: ignore[arg-type]
         case rc.AddHero():
             return _add_hero(state, command)

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel.frozen import Frozen
 
 from .data_rules import ADVANCEMENT_BY_KEY, ARMOUR, BODY_ARMOUR, CANCELS, SAVES, TRACK_SAVE, fold
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Hero(Frozen):
