@@ -97,3 +97,20 @@ def test_a_typed_shadow_path_die_off_the_d6_is_refused_not_a_crash(tmp_path):
                 "--finesse 0 --exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4")
     with pytest.raises(RuleViolation, match="a d6 shows 1 to 6, not 9"):
         decide(session.state, rc.ChooseShadow(character="Anna", dice=9), rng=random.Random(1))
+
+
+@pytest.mark.parametrize("fields, error", [
+    ({"light_dice": (9, 1, 1)}, "the pool is 3 d6: a d6 shows 1 to 6, not 9 (--dice)"),
+    ({"light_dice": (6, 6, 1), "explode": (7,)}, "an explosion is 1 d6: a d6 shows 1 to 6, not 7 (--explode)"),
+])
+def test_a_typed_rhun_pool_or_explosion_off_the_d6_is_refused(tmp_path, fields, error):
+    from solo.rules.rhun import commands as rc
+    from solo.rules.rhun.decide import decide
+
+    session = Session(Journal(tmp_path / "rhun.sqlite"))
+    ok(session, "campaign new Rhun --rules rhun --seed 7")
+    ok(session, "pc add Anna --archetype champion --race men --advancement hardiness --intuition 0 --reason 2 "
+                "--finesse 0 --exertion 3 --psyche 2 --influence 1 --dice 4,5,6,3,4")
+    with pytest.raises(RuleViolation) as refusal:
+        decide(session.state, rc.Risk(character="Anna", stat="exertion", **fields), rng=random.Random(1))
+    assert str(refusal.value) == error

@@ -43,6 +43,12 @@ def roll(count: int, sides: int, given: tuple[int, ...] | None, rng: random.Rand
     ``flag`` is the option the player types the faces with (``--dice``), named in the refusal."""
     if given is None:
         return tuple(rng.randint(1, sides) for _ in range(count))
+    return check(count, sides, given, what, flag=flag, wording=wording)
+
+
+def check(count: int, sides: int, given: tuple[int, ...], what: str, *, flag: str | None = None,
+          wording: Wording = STANDARD) -> tuple[int, ...]:
+    """The typed faces ``given``, if they are ``count`` faces of a d``sides``; else a one-line refusal."""
     words = {"what": what, "count": count, "die": die(sides), "sides": sides, "given": len(given),
              "dice": f"{count} {'die' if count == 1 else 'dice'}", "faces": f"{count} face{'' if count == 1 else 's'}",
              "with": f" with {flag}" if flag else "", "option": f" ({flag})" if flag else ""}

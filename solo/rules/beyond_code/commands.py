@@ -7,18 +7,12 @@ from typing import Literal
 
 from solo.kernel.frozen import CommandBase
 
-from .deck import DeckFile
+from .state import Setup
 
 TokenName = Literal["chaos", "decryption"]
 
 
-class StartCampaign(CommandBase, kind="campaign_new"):
-    name: str
-    seed: int
-    deck: DeckFile
-    deck_file: str
-    late_expiry: bool = False
-    keep_tokens: bool = False
+class StartCampaign(Setup, CommandBase, kind="campaign_new"):
     draw: str | None = None
 
 

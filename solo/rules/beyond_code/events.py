@@ -11,19 +11,12 @@ from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase
 
-from .deck import DeckFile
-from .state import Cell, Effect, Victory
+from .state import Cell, Effect, Setup, Victory
 
 
-class CampaignStarted(EventBase, type="beyond_campaign_started"):
+class CampaignStarted(Setup, EventBase, type="beyond_campaign_started"):
     """[Face to Face with Chaos › Setup]: the deck (a copy of the file), the deal, the first Character."""
 
-    name: str
-    seed: int
-    deck: DeckFile
-    deck_file: str
-    late_expiry: bool = False
-    keep_tokens: bool = False
     deal: tuple[str, ...]  # the card at each position 1-9, all face-down
     character: str
     stack: tuple[str, ...]

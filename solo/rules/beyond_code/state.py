@@ -42,6 +42,19 @@ class Victory(Frozen):
     reserve: int
 
 
+class Setup(Frozen):
+    """A run as ``campaign new`` sets it up: its name and seed, the deck (a copy of the file, and
+    where it came from) and the Rulings' options; the command carries it, the run's first event
+    records it, in that order."""
+
+    name: str
+    seed: int
+    deck: DeckFile
+    deck_file: str
+    late_expiry: bool = False
+    keep_tokens: bool = False
+
+
 class BeyondState(Frozen):
     campaign: str = ""
     seed: int = 0

@@ -30,6 +30,7 @@ from .state import (
     GameState,
     HelpDie,
     PendingGamble,
+    Profile,
     Tumult,
     fold_name,
     sound_key,
@@ -293,21 +294,9 @@ def _(c: cmd.AddCharacter, state: GameState, rng: random.Random) -> Events:
     _unique(equipment, "equipment")
     catchphrase = " ".join(c.catchphrase.split()) if c.catchphrase and c.catchphrase.strip() else None
     (die,) = roll(1, None if c.dice is None else (c.dice,), rng, f"{name}'s Lucky Saves roll")
-    return (
-        ev.CharacterAdded(
-            name=name,
-            archetype=c.archetype,
-            profession=c.profession,
-            biography=c.biography,
-            appearance=c.appearance,
-            drive=c.drive,
-            relationships=c.relationships,
-            knacks=tuple(knacks),
-            equipment=tuple(equipment),
-            catchphrase=catchphrase,
-            lucky_die=die,
-        ),
-    )
+    profile = {field: getattr(c, field) for field in Profile.model_fields}
+    return (ev.CharacterAdded(**{**profile, "name": name, "knacks": tuple(knacks), "equipment": tuple(equipment),
+                                 "catchphrase": catchphrase}, lucky_die=die),)
 
 
 @_decide.register

@@ -27,10 +27,6 @@ MAX_DARK = 12
 _T = TypeVar("_T", Hero, Challenge)
 
 
-def _d6(rng: random.Random) -> int:
-    return rng.randint(1, 6)
-
-
 def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
     """One of ``items`` (characters, Challenges) by its name, a unique start of it, or else unique
     whole words of it (names fold case, accents and punctuation; a leading "the" is optional)."""
@@ -94,12 +90,9 @@ def _explode(first: int, extra: list[int] | None, rng: random.Random, what: str)
     """[Effects] an exploding die: each 6 adds a die (given faces first, else rolled)."""
     faces = [first]
     while faces[-1] == 6:
-        if extra is None:
-            faces.append(_d6(rng))
-        elif extra:
-            faces.append(extra.pop(0))
-        else:
+        if extra is not None and not extra:
             raise MissingExplosion(what)
+        faces.append(dice.one(6, None if extra is None else extra.pop(0), rng, "an explosion", flag="--explode"))
     return tuple(faces)
 
 
@@ -265,6 +258,7 @@ def _split_dice(c: rc.Risk, light: int, dark: int) -> tuple[tuple[int, ...], tup
                                 f"not {len(c.light_dice or ())}")
     if len(lights) != light or len(darks) != dark:
         raise RuleViolation(f"the pool is {light} light and {dark} dark dice, not {len(lights)} and {len(darks)}")
+    dice.check(light + dark, 6, (*lights, *darks), "the pool", flag="--dice")
     return tuple(lights), tuple(darks)
 
 
@@ -295,8 +289,8 @@ def _risk(state: RhunState, c: rc.Risk, rng: random.Random) -> tuple[ev.Event, .
         raise RuleViolation("no dice are rolled: --explode has nothing to follow")
     if c.explode is not None and given is None:
         raise RuleViolation("--explode goes with --dice: the engine rolls the explosions when it rolls the dice")
-    lights, darks = given if given is not None else (tuple(_d6(rng) for _ in range(light)),
-                                                    tuple(_d6(rng) for _ in range(dark)))
+    lights, darks = given if given is not None else (dice.roll(light, 6, None, rng, "the light dice"),
+                                                    dice.roll(dark, 6, None, rng, "the dark dice"))
     pool = [*lights, *darks]
     ego_before = who.ego
     if not pool:  # Rulings *No dice*: a Fail with no roll
