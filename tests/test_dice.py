@@ -114,3 +114,28 @@ def test_a_typed_rhun_pool_or_explosion_off_the_d6_is_refused(tmp_path, fields, 
     with pytest.raises(RuleViolation) as refusal:
         decide(session.state, rc.Risk(character="Anna", stat="exertion", **fields), rng=random.Random(1))
     assert str(refusal.value) == error
+
+
+@pytest.mark.parametrize("rules, setup, line", [
+    ("enigma", ["pc add Nara --dice 3", "leg start --dice Nara=4"], "gamble Nara leap"),
+    ("alpha", ["pc add Kit --attack d8"], "check Kit attack --difficulty 3"),
+    ("haasteet", ["pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2"], "challenge Sammy x"),
+    ("rhun", [], "pc roll"),
+])
+def test_every_dice_system_rolls_through_the_kernel_stage(tmp_path, monkeypatch, rules, setup, line):
+    """Beyond Code draws cards, not dice: it has no roll to send through the stage."""
+    session = Session(Journal(tmp_path / f"{rules}.sqlite"))
+    ok(session, f"campaign new Dice --rules {rules} --seed 1")
+    for text in setup:
+        ok(session, text)
+    seen: list[tuple[int, int, str]] = []
+    real = dice.roll
+
+    def noted(count: int, sides: int, given: tuple[int, ...] | None, rng: random.Random, what: str,
+              **options: object) -> tuple[int, ...]:
+        seen.append((count, sides, what))
+        return real(count, sides, given, rng, what, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dice, "roll", noted)
+    ok(session, line)
+    assert seen and all(count >= 1 and sides >= 4 and what for count, sides, what in seen)
