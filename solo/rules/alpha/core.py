@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from solo.kernel import dice
+from solo.kernel import dice, named
 from solo.kernel.errors import RuleViolation
 from .data_rules import ACTIONS, LEFT, MAX_DEBT, die_label, fold
 from .state import AlphaState, Combat, Creature, Side
@@ -23,7 +23,7 @@ def find(state: AlphaState, name: str, side: Side | None = None) -> Creature:
     ``side`` narrows the search to the party or the foes."""
     pool = [c for c in state.everyone if side is None or c.side == side]
     key = fold(name)
-    exact = next((c for c in pool if fold(c.name) == key), None)
+    exact = named.find(pool, name, fold)
     if exact is not None:
         return exact
     other = state.get(name)

@@ -12,6 +12,7 @@ import unicodedata
 from enum import StrEnum
 from typing import Literal
 
+from solo.kernel import named
 from solo.kernel.frozen import Frozen
 
 MAX_PERIL = 6  # [Peril] ranges 0-6; [Knockouts] at 6
@@ -171,22 +172,16 @@ class GameState(Frozen):
     used_sounds: tuple[str, ...] = ()  # sound keys spent in this campaign
 
     def find(self, name: str) -> Character | None:
-        key = fold_name(name)
-        return next((c for c in self.characters if fold_name(c.name) == key), None)
+        return named.find(self.characters, name, fold_name)
 
     def find_enemy(self, name: str) -> Enemy | None:
-        key = fold_name(name)
-        return next((e for e in self.enemies if fold_name(e.name) == key), None)
+        return named.find(self.enemies, name, fold_name)
 
     def replace_character(self, character: Character) -> GameState:
-        key = fold_name(character.name)
-        chars = tuple(character if fold_name(c.name) == key else c for c in self.characters)
-        return self.model_copy(update={"characters": chars})
+        return self.model_copy(update={"characters": named.replace(self.characters, character, fold_name)})
 
     def replace_enemy(self, enemy: Enemy) -> GameState:
-        key = fold_name(enemy.name)
-        enemies = tuple(enemy if fold_name(e.name) == key else e for e in self.enemies)
-        return self.model_copy(update={"enemies": enemies})
+        return self.model_copy(update={"enemies": named.replace(self.enemies, enemy, fold_name)})
 
     def active_characters(self) -> tuple[Character, ...]:
         return tuple(c for c in self.characters if c.active)

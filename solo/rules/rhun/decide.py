@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from solo.kernel import dice
+from solo.kernel import dice, named
 from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
@@ -119,7 +119,7 @@ def _add_hero(state: RhunState, c: rc.AddHero) -> tuple[ev.Event, ...]:
         dice = state.creation_roll.dice
     else:
         raise RuleViolation("no creation dice: `pc roll` first, or give --dice I,P,R,G,E")
-    archetype = next((a for a in ARCHETYPES if fold(a.name) == fold(c.archetype)), None)
+    archetype = named.find(ARCHETYPES, c.archetype, fold)
     if archetype is None:
         raise RuleViolation(f"no archetype {c.archetype[:30]!r}: choose from {', '.join(a.name for a in ARCHETYPES)}")
     race = fold(c.race).replace(" ", "")
