@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from solo.kernel.inert import escape
-from .grammar import Option, Spec
 
 if TYPE_CHECKING:
     from solo.director.adventure import Adventure, Scene
