@@ -5,7 +5,7 @@ the system's interface: a third party's system ships its own the same way); a us
 ``campaigns/`` (of the folder solo runs from, or of solo's data folder; ``SOLO_CAMPAIGNS`` names
 another) or anywhere, named by path.
 
-An adventure names its rule system (``rules``, default ``enigma``), a title, a premise, a
+An adventure names its rule system (``rules``, default: solo's shipped default system), a title, a premise, a
 villain and its scheme, 1-5 Legs (the system's chapters) of Scenes, and optional
 pregenerated characters. Each Scene names its location, people, obstacles, the clues a
 search reveals at low and high rolls, its enemies, treasure and the ways forward on success
@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, 
 
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import RuleViolation, SoloError
+from solo.kernel.registry import shipped_rules
 
 
 class AdventureError(SoloError):
@@ -104,7 +105,8 @@ class Villain(Strict):
 
 
 class Adventure(Strict):
-    rules: str = "enigma"  # the rule system the adventure is written for
+    # the rule system the adventure is written for (none named: the one solo ships as its default)
+    rules: str = Field(default_factory=lambda: shipped_rules())
     title: str = Field(min_length=1)
     premise: str = Field(min_length=1)
     setting: str = "Pulp adventure in an alternate early twentieth century"

@@ -30,7 +30,7 @@ PLURALS: dict[str, Kind] = {"people": "person", "persons": "person", "places": "
            "npc": "person", "npcs": "person", "location": "place", "locations": "place"}
 CLOCK_SIZE = 6  # segments of the world's clock
 # how far each kind of pressure moves the clock
-PRESSURE = {"blunder": 1, "knockout": 1, "tumult": 2, "scene": 1, "chapter": 2, "director": 1}
+PRESSURE = {"blunder": 1, "knockout": 1, "fight": 2, "scene": 1, "chapter": 2, "director": 1}
 
 
 def canon_key(name: str) -> str:

@@ -20,6 +20,7 @@ from solo.director.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
 from solo.kernel.protocol import Where
 from solo.kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
+from solo.kernel.words import NEUTRAL, Words, capitalized
 from solo.director.narration import Narration
 
 Outcome = Literal["success", "failure"]
@@ -206,12 +207,14 @@ class Story:
     Haasteet session, an Alpha day) is the table's own rhythm: the file is followed scene by scene, its parts
     in order, and a session or a day that ends in the middle of a part skips nothing."""
 
-    def __init__(self, adventure: Adventure, *, follows_chapter: bool = True, chapter_word: str = "Leg"):
+    def __init__(self, adventure: Adventure, *, follows_chapter: bool = True, chapter_word: str = "chapter",
+                 words: Words = NEUTRAL):
         self.adventure = adventure
         self.follows_chapter = follows_chapter
         # what the file's parts are called in this system's words
-        self.part = "Leg" if follows_chapter else "part"
+        self.part = capitalized(chapter_word) if follows_chapter else "part"
         self.chapter_word = chapter_word
+        self.words = words
 
     def leg_of(self, scene: Scene, where: Where) -> int:
         """The Leg (1-based) a scene of the file is played in: the system's chapter where it follows the
@@ -250,12 +253,15 @@ class Story:
         if upcoming is not None:
             if (self.adventure.scene(upcoming.id) or (0, 0, upcoming))[0] <= leg_index:
                 return upcoming
-            raise RuleViolation(f"Leg {where.chapter} of {self.adventure.title} is over: `leg start` begins the "
-                                "next Leg (or improvise with `scene start TITLE`)")
+            begins = (f"`{self.words.chapter_command}` begins the next {self.part}" if self.words.chapter_command
+                      else f"the next {self.part} goes on with it")
+            raise RuleViolation(f"{self.part} {where.chapter} of {self.adventure.title} is over: {begins} "
+                                "(or improvise with `scene start TITLE`)")
         if leg_index >= len(self.adventure.legs):
-            raise RuleViolation(f"{self.adventure.title} has no Leg {where.chapter}: improvise with `scene start TITLE`")
-        raise RuleViolation(f"Leg {where.chapter} of {self.adventure.title} is over: the adventure is complete: "
-                            "well played! (or improvise with `scene start TITLE`)")
+            raise RuleViolation(f"{self.adventure.title} has no {self.part} {where.chapter}: improvise with "
+                                "`scene start TITLE`")
+        raise RuleViolation(f"{self.part} {where.chapter} of {self.adventure.title} is over: the adventure is "
+                            "complete: well played! (or improvise with `scene start TITLE`)")
 
     def _next_in_file(self, progress: Progress) -> Scene:
         """The scene after the last one played, the file's parts in order (the next part's first scene when
@@ -275,8 +281,9 @@ class Story:
         scene = self.current(progress, where)
         last = self.adventure.scene(progress.scene) if progress.scene else None
         leg = where.chapter if self.follows_chapter else (last[0] + 1 if last else 1)
-        out: dict[str, Any] = {"title": self.adventure.title, "leg": leg, "legs": len(legs),
-                               "leg_title": legs[leg - 1].title if leg <= len(legs) else None,
+        key = self.words.chapter_key  # the system's own (ENIGMA's status says "leg")
+        out: dict[str, Any] = {"title": self.adventure.title, key: leg, f"{key}s": len(legs),
+                               f"{key}_title": legs[leg - 1].title if leg <= len(legs) else None,
                                "scene": None, "scene_title": None, "outcome": progress.outcome, "next": None}
         if scene is not None:
             li, si, _ = self.adventure.scene(scene.id) or (0, 0, scene)
@@ -324,13 +331,15 @@ class Story:
                 "obstacles": list(scene.obstacles), "enemies": [str(f.get("name", "")) for f in scene.enemies],
                 "tumult": scene.tumult}
 
-    def leg_opening(self, chapter: int) -> Narration | None:
-        """A new Leg of the adventure: its title and arc (None past the file's last Leg)."""
+    def chapter_opening(self, chapter: int) -> Narration | None:
+        """A new chapter of the adventure, where the system's chapter is the file's: its title and arc
+        (None past the file's last one); told as the system's ``CHAPTER_transition`` task."""
         if not 1 <= chapter <= len(self.adventure.legs):
             return None
-        leg = self.adventure.legs[chapter - 1]
-        return Narration(task="leg_transition", text=f"Leg {chapter}: {leg.title}. {leg.arc}",
-                         origin=f"adventure leg {chapter}")
+        part = self.adventure.legs[chapter - 1]
+        word = self.chapter_word.casefold()
+        return Narration(task=f"{word}_transition", text=f"{self.part} {chapter}: {part.title}. {part.arc}",
+                         origin=f"adventure {word} {chapter}")
 
     def scene_opening(self, scene: Scene) -> Narration:
         """The way into an adventure scene: where the cast goes next."""
@@ -375,7 +384,8 @@ class Story:
         else:  # the end of a Leg, or of the whole adventure, is told as such
             li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
             legs = self.adventure.legs
-            begin = "`leg start`" if self.follows_chapter else "`scene start`"
+            begin = (f"`{self.words.chapter_command}`" if self.follows_chapter and self.words.chapter_command
+                     else "`scene start`")
             after = (f" So ends {self.part} {li + 1}, {legs[li].title}. Next comes {self.part} {li + 2}: "
                      f"{legs[li + 1].title} ({begin})." if li + 1 < len(legs)
                      else f" So ends {self.adventure.title}. Well played!")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from solo.kernel.inert import escape
+from .words import Words
 from .grammar import Option, Spec
 
 if TYPE_CHECKING:
@@ -224,6 +225,7 @@ class RuleSystem(Protocol[S, C, E]):
     # True where its status bar says the chapter and scene itself; else the REPL frame says them in its words
     toolbar_where: bool
     creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
+    words: Words  # its own words for foes, a scene's opening, a fight, the clock (solo.kernel.words; neutral defaults)
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> S: ...

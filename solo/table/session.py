@@ -53,7 +53,8 @@ from solo.kernel.events import (
 )
 from solo.kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
-from solo.kernel.registry import DEFAULT, AnySystem, get_system, installed
+from solo.kernel.registry import AnySystem, default_system, fallback_system, get_system, installed
+from solo.kernel.words import words_of
 from solo.store.ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from solo.llm.calls import Cast, ModelCall
 from solo.director.mythic import OracleState
@@ -158,7 +159,7 @@ class Session:
         self.base_dir = base_dir or Path.cwd()
         self.campaign: Campaign | None = None
         self.story: Story | None = None
-        self.system: AnySystem = get_system(DEFAULT)
+        self.system: AnySystem = fallback_system()
         self.ledger = Ledger(journal, self.system)
         self.talk = TableTalk(self)
         self.chronicle = Chronicle(self)
@@ -197,7 +198,7 @@ class Session:
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
         try:
             story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
-                          chapter_word=system.chapter_word) if campaign.adventure else None
+                          chapter_word=system.chapter_word, words=words_of(system)) if campaign.adventure else None
         except ValueError:  # pydantic's ValidationError: the adventure stored with the campaign is damaged
             raise self.journal.damage(campaign.id, "the adventure stored with it", "it does not read") from None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
@@ -433,7 +434,8 @@ class Session:
     def _campaign_new(self, command: parser.CampaignNew, line: str) -> dict[str, Any]:
         source = command.source
         adventure = load_adventure(find_adventure(source, self.base_dir)) if source is not None else None
-        system = get_system(command.rules or (adventure.rules if adventure else DEFAULT))
+        rules = command.rules or (adventure.rules if adventure else None)
+        system = get_system(rules) if rules else default_system()
         if adventure is not None and system.name != get_system(adventure.rules).name:
             raise RuleViolation(f"{adventure.title} is written for the {adventure.rules} rules, not {system.name}")
         own = {o.dest for o in system.campaign_options}

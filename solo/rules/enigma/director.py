@@ -379,7 +379,7 @@ class EnigmaDirector:
         story, scene = view.story, view.scene
         assert story is not None
         for event in events:  # [Legs] a new Leg of the adventure is the file's, not the oracle's
-            opening = story.leg_opening(event.leg) if isinstance(event, ev.LegStarted) else None
+            opening = story.chapter_opening(event.leg) if isinstance(event, ev.LegStarted) else None
             if opening is not None:
                 out.narrations = [opening if x.task == "leg_transition" else x for x in out.narrations]
         if scene is not None:

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from solo.director.adventure import Adventure
 from solo.kernel.datafile import load_toml
+from solo.kernel.words import Words
 from solo.kernel.errors import SoloError
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
 from ...llm.calls import ModelCall
@@ -111,6 +112,9 @@ class EnigmaSystem:
     opens_pending = frozenset({"gamble_rolled"})
     journal_only_events: frozenset[str] = frozenset()
     creates_characters: bool = True
+    words = Words(chapter_command="leg start", foe="enemy", opening="Wide Shot", opening_task="wide_shot",  # [Legs]
+                  fight="Tumult", fight_keys=("tumult",), clock="the world's clock", chapter_key="leg",  # [Tumults]
+                  first_move="What does the cast do first?")  # [The Wide Shot]
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> GameState:

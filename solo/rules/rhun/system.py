@@ -21,6 +21,7 @@ from ...llm.check import OutcomeRecord
 from solo.director.narration import Narration
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from . import commands as rc
 from . import events as ev
 from . import journal, record, results
@@ -49,6 +50,7 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
     event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
     journal_only_events: ClassVar[frozenset[str]] = ev.JOURNAL_ONLY
     harm_track = "Grit"
+    words: ClassVar[Words] = Words(foe="Challenge", opening_task="wide_shot", fight="Challenge", fight_keys=("challenges",))
     narration_tasks = frozenset({"wide_shot", "consequence", "success", "strike", "panic", "shadow", "morale",
                                  "path_forward", "scene_transition", "session_transition", "random_event",
                                  "treasure", "recap"})
