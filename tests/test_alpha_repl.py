@@ -383,9 +383,9 @@ def test_the_scenario_validates_and_its_foes_are_alpha_s_own(tmp_path):
     session = Session(Journal(tmp_path / "s.sqlite"))
     checked = ok(session, f"campaign validate {SCENARIO}")
     assert (checked["rules"], checked["title"]) == ("alpha", "The Salt-Road Toll")
-    assert checked["legs"][0]["scenes"] == ["reed_causeway", "toll_yard", "bridge_house"]
+    assert checked["chapters"][0]["scenes"] == ["reed_causeway", "toll_yard", "bridge_house"]
     adventure = load_adventure(SCENARIO)
-    foes = [f for leg in adventure.legs for s in leg.scenes for f in s.enemies]
+    foes = [f for leg in adventure.parts for s in leg.scenes for f in s.enemies]
     assert sum(int(f.get("count", 1)) for f in foes) == 9
     ok(session, f"campaign new Toll --from {SCENARIO} --seed 2")
     for foe in foes:  # each written as `enemy add` takes it

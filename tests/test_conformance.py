@@ -208,13 +208,13 @@ def scenes_in_order(name: str) -> list[tuple[int, str, list[str]]]:
     """The adventure's scenes on its path of successes: (Leg, scene id, foe names)."""
     adventure = load_adventure(find_adventure(name))
     out: list[tuple[int, str, list[str]]] = []
-    found: tuple[int, int, Any] | None = (0, 0, adventure.legs[0].scenes[0])
+    found: tuple[int, int, Any] | None = (0, 0, adventure.parts[0].scenes[0])
     while found is not None:
         li, _, scene = found
         out.append((li + 1, scene.id, [str(e["name"]) for e in scene.enemies]))
         found = adventure.next_scene(scene.id, "success")
-        if found is None and li + 1 < len(adventure.legs):
-            found = (li + 1, 0, adventure.legs[li + 1].scenes[0])
+        if found is None and li + 1 < len(adventure.parts):
+            found = (li + 1, 0, adventure.parts[li + 1].scenes[0])
     return out
 
 

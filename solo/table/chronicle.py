@@ -214,7 +214,7 @@ class Chronicle:
         # an adventure scene opening: its people and its place enter the canon
         canon = self._canon_after(decision)
         if moved is not None and moved.scene and self.s.story is not None:
-            scene = next((s for leg in self.s.story.adventure.legs for s in leg.scenes if s.id == moved.scene), None)
+            scene = next((s for part in self.s.story.adventure.parts for s in part.scenes if s.id == moved.scene), None)
             if scene is not None:
                 known = {e.key for e in canon.entries}
                 for npc in scene.npcs:
@@ -418,7 +418,7 @@ class Chronicle:
         tells a barge or a village from a person."""
         if self.s.story is None:
             return []
-        return [t for leg in self.s.story.adventure.legs for sc in leg.scenes for t in (sc.location, sc.wide_shot or "")]
+        return [t for part in self.s.story.adventure.parts for sc in part.scenes for t in (sc.location, sc.opening or "")]
 
     def vocabulary(self) -> frozenset[str]:
         """The capitalised words of the rule system's own texts (its tables, prompts and rules
@@ -445,9 +445,9 @@ class Chronicle:
         people: dict[str, str] = {}
         if self.s.story is not None:
             adventure = self.s.story.adventure
-            known += [adventure.title, *(leg.title for leg in adventure.legs)]
-            for leg in adventure.legs:
-                for scene in leg.scenes:
+            known += [adventure.title, *(part.title for part in adventure.parts)]
+            for part in adventure.parts:
+                for scene in part.scenes:
                     known += [scene.title, scene.location]
                     people.update({npc.name: npc.description for npc in scene.npcs})
         return known, people

@@ -467,7 +467,7 @@ class Session:
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
                                   **system.describe(initial, start, events, self.state), **self.fate.status()}
         if adventure is not None:
-            result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
+            result["adventure"] = {"title": adventure.title, f"{words_of(system).chapter_key}s": len(adventure.parts),
                                    "villain": adventure.villain.name,
                                    "pregens": [str(p.get("name", "")) for p in adventure.pregens]}
             result["narration"] = Narration(task="premise", text=adventure.premise,
@@ -490,10 +490,12 @@ class Session:
                         return checked
         path = find_adventure(name, self.base_dir)
         adventure = load_adventure(path)
+        words = words_of(get_system(adventure.rules))  # the keys in the words of the system it is written for
         return {"file": str(path), "ok": True, "kind": "adventure", "rules": adventure.rules,
                 "title": adventure.title, "villain": adventure.villain.name,
-                "legs": [{"title": leg.title, "scenes": [s.id for s in leg.scenes],
-                          "tumults": sum(s.tumult for s in leg.scenes)} for leg in adventure.legs],
+                f"{words.chapter_key}s": [{"title": part.title, "scenes": [s.id for s in part.scenes],
+                                           f"{words.fight.casefold()}s": sum(s.fight for s in part.scenes)}
+                                          for part in adventure.parts],
                 "pregens": [str(p.get("name", "")) for p in adventure.pregens],
                 "teaching": adventure.lessons is not None}
 
@@ -768,7 +770,7 @@ class Session:
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
                 where = self.system.where(base)
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.story.leg_of(scene, where) if self.story and scene
+                                                      leg=self.story.part_of(scene, where) if self.story and scene
                                                       else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)

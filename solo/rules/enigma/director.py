@@ -385,7 +385,7 @@ class EnigmaDirector:
         if scene is not None:
             for i, told in enumerate(out.narrations):
                 if told.task == "wide_shot":
-                    out.narrations[i] = story.wide_shot(scene, told)
+                    out.narrations[i] = story.opening(scene, told)
                 elif told.task == "scene_transition":  # the way to the file's scene, not a generic twist
                     out.narrations[i] = story.scene_opening(scene)
             for event in events:

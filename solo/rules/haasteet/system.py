@@ -192,10 +192,10 @@ def check_adventure(adventure: Adventure) -> None:
     """A Haasteet adventure's scene `enemies` are opponents: name, the four strengths (0+), an
     attack rating (1+), a weapon (0+) and tactics."""
     allowed = {"name", *STRENGTHS, "rating", "weapon", "tactics"}
-    for li, leg in enumerate(adventure.legs):
+    for li, leg in enumerate(adventure.parts):
         for si, scene in enumerate(leg.scenes):
             for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                where = f"parts[{li}].scenes[{si}].enemies[{ei}]"
                 extra = set(foe) - allowed
                 if extra:
                     raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (an opponent has "

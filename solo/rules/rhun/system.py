@@ -237,10 +237,10 @@ def check_adventure(adventure: Adventure) -> None:
     from .data_rules import DISPOSITION, EFFECT_DICE, TIERS
 
     allowed = {"name", "tier", "sentient", "tactics", "disposition", "effect_dice"}
-    for li, leg in enumerate(adventure.legs):
+    for li, leg in enumerate(adventure.parts):
         for si, scene in enumerate(leg.scenes):
             for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                where = f"parts[{li}].scenes[{si}].enemies[{ei}]"
                 extra = set(foe) - allowed
                 if extra:
                     raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (a Challenge has {', '.join(sorted(allowed))})")
