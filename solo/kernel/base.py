@@ -88,7 +88,7 @@ class BaseSystem(Generic[S, C, E]):
     creates_characters: ClassVar[bool] = True
     chapter_word: ClassVar[str] = "chapter"
     scene_word: ClassVar[str] = "scene"
-    chapter_is_leg: ClassVar[bool] = False
+    chapter_is_part: ClassVar[bool] = False
     toolbar_where: ClassVar[bool] = False  # its status bar says the chapter and scene itself
     words: ClassVar[Words] = NEUTRAL
 

@@ -197,7 +197,7 @@ class Session:
         self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
         try:
-            story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
+            story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_part,
                           chapter_word=system.chapter_word, words=words_of(system)) if campaign.adventure else None
         except ValueError:  # pydantic's ValidationError: the adventure stored with the campaign is damaged
             raise self.journal.damage(campaign.id, "the adventure stored with it", "it does not read") from None

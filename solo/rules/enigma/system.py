@@ -92,7 +92,7 @@ class EnigmaSystem:
     title = "ENIGMA"
     chapter_word = "Leg"  # [Legs]
     scene_word = "scene"
-    chapter_is_leg = True
+    chapter_is_part = True
     toolbar_where = True
     credit = CREDIT
     data = folder("solo.rules.enigma", "data")
