@@ -202,7 +202,7 @@ def play_through(path: Path, tmp_path: Path, seed: int) -> dict[str, int]:
             do(f"snoop {actor()}")
             do(f"gamble {actor()} 'press on' --knack 1")
             do("resolve")
-            if session.story and session.story.current(session.progress, SYSTEM.where(session.state)).tumult:
+            if session.story and session.story.current(session.progress, SYSTEM.where(session.state)).fight:
                 do("tumult start")
                 do(f"gamble {actor()} 'fight' --knack 1")
                 do("round end")
