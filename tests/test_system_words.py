@@ -121,3 +121,30 @@ def test_the_default_system_is_the_user_s_setting_else_the_shipped_one(monkeypat
     refused = session.execute("campaign new N --seed 1")
     assert not refused.ok and "SOLO_RULES" in (refused.error or "") and "choose from" in (refused.error or "")
     assert session.execute("campaign list").ok
+
+
+def test_a_description_after_a_name_reads_on_in_lower_case():
+    """Found: "Here: Mireille Pinson, Haggles fiercely with every trader", "Captain Yann Le Goff, Skipper of the
+    tug" in The Clockwork Zeppelin and The Lantern of Lost Atlantis (ENIGMA), "Wenna Cobb, Master of the Patient
+    Goose" in Salt and Ash (Rhûn): a description's capital kept in the middle of a sentence."""
+    import re
+
+    from solo.director.adventure import load_adventure, shipped_adventures
+    from solo.director.story import Story, _lower
+
+    assert [_lower(t, described=True) for t in ("Haggles fiercely", "Skipper of the tug", "The museum's director",
+                                                 "Breton fisherman", "Valdrac's apprentice", "NASA agent", "Miu")] == [
+        "haggles fiercely", "skipper of the tug", "the museum's director", "Breton fisherman", "Valdrac's apprentice",
+        "NASA agent", "Miu"]
+    assert _lower("Marseille docks at dawn") == "Marseille docks at dawn"  # a place keeps its name
+    slips = []
+    for name, path in shipped_adventures().items():
+        for part in load_adventure(path).parts:
+            for scene in part.scenes:
+                here = re.search(r"Here: ([^.]*)", Story.on_stage(scene))
+                people = {w for p in scene.npcs for w in p.name.split()}
+                for piece in (here.group(1).split("; ") if here else []):
+                    found = re.search(r", ([A-Z]\w+) [a-z]", piece)
+                    if found and found.group(1) not in people and not found.group(1).endswith(("an", "on")):
+                        slips.append(f"{name}: {piece[:80]}")
+    assert slips == []

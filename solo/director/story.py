@@ -319,7 +319,7 @@ class Story:
     @staticmethod
     def on_stage(scene: Scene) -> str:
         """The people of a scene and what stands in the way, as the file gives them."""
-        people = "; ".join(f"{p.name}, {_lower(_clause(p.description))}" for p in scene.npcs)
+        people = "; ".join(f"{p.name}, {_lower(_clause(p.description), described=True)}" for p in scene.npcs)
         obstacles = "; ".join(_lower(_clause(o)) for o in scene.obstacles)
         return " ".join(x for x in ((f"Here: {people}." if people else ""),
                                     (f"In the way: {obstacles}." if obstacles else "")) if x)
@@ -407,10 +407,24 @@ def _clause(text: str) -> str:
 CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
 
 
-def _lower(text: str) -> str:
-    """A clause as it reads after a colon: a leading article in lower case."""
+def _lower(text: str, described: bool = False) -> str:
+    """A clause as it reads after a colon: a leading article in lower case. ``described``: a description
+    after a name's comma or in a list, whose first word a capital began as a sentence ("Haggles fiercely",
+    "Skipper of the tug") reads in lower case too; a name, a possessive ("Valdrac's apprentice"), an
+    acronym or a people's adjective ("Breton", "Egyptian") keeps its capital. A place is never lowered
+    past its article ("Marseille docks")."""
     first, _, rest = text.partition(" ")
-    return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
+    if not rest or not first[:1].isupper() or first.isupper():
+        return text
+    if first in ("The", "A", "An"):
+        return f"{first.lower()} {rest}"
+    plain = described and rest[:1].islower() and first[1:].islower() and first.isalpha()
+    if plain and not first.endswith(PEOPLES):
+        return f"{first.lower()} {rest}"
+    return text
+
+
+PEOPLES = ("an", "ian", "ese", "ish", "ch", "on", "ic", "i")  # Egyptian, Chinese, English, French, Breton, Arabic, Iraqi
 
 
 def _names(found: Any) -> tuple[str, ...]:
