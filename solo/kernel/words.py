@@ -27,6 +27,7 @@ class Words:
     first_move: str = "What do you do first?"  # asked once a scene's opening question is answered
     chapter_key: str = "chapter"  # the result key that numbers the chapter (`scene show`)
     task_titles: Mapping[str, str] = field(default_factory=dict)  # a narration task's heading, where not its name
+    terms: tuple[str, ...] = ()  # its game words, which a narration may capitalise and which name no one
 
     def title(self, task: str) -> str:
         """The heading of a narration ``task`` (the export's): its own title, else its name in words."""

@@ -114,7 +114,9 @@ class EnigmaSystem:
     creates_characters: bool = True
     words = Words(chapter_command="leg start", foe="enemy", opening="Wide Shot", opening_task="wide_shot",  # [Legs]
                   fight="Tumult", fight_keys=("tumult",), clock="the world's clock", chapter_key="leg",  # [Tumults]
-                  first_move="What does the cast do first?")  # [The Wide Shot]
+                  first_move="What does the cast do first?",  # [The Wide Shot]
+                  terms=("Blammo", "Peril", "Lucky Saves", "Lucky Save", "Catchphrase", "Leg", "Legs", "Tumult", "Gamble",
+                         "Snoop", "Wide Shot", "ENIGMA"))
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> GameState:
