@@ -21,6 +21,7 @@ from typing import Any, Generic
 
 from .base import Part, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
 from .grammar import Option, Spec
+from .words import NEUTRAL, Words
 from .protocol import AdventurePart, C, E, Flow, NarrationPart, Presentation, RuleSystem, S, TableTalk
 
 
@@ -39,11 +40,12 @@ class Manifest(Generic[S, C, E]):
         campaign_options: Sequence[Option] = (),
         intro: str | None = None,
         chapter_word: str = "chapter", scene_word: str = "scene",
-        chapter_is_leg: bool = False, toolbar_where: bool = False, creates_characters: bool = True,
+        chapter_is_part: bool = False, toolbar_where: bool = False, creates_characters: bool = True,
         narration_tasks: frozenset[str] = frozenset(), closing_tasks: frozenset[str] = frozenset(),
         harm_track: str = "harm", setting: str = "", apart_key: str = "director",
         tension_start: int = 2, tension_max: int = 6, tension_label: str | None = None,
         opens_pending: frozenset[str] = frozenset(), journal_only_events: frozenset[str] = frozenset(),
+        words: Words = NEUTRAL,
     ) -> None:
         self.name = name  # as `campaign new --rules NAME` spells it
         self.aliases = aliases
@@ -58,9 +60,10 @@ class Manifest(Generic[S, C, E]):
         # its words for where the story stands: the chapter ("Leg", "session", "day"), the scene ("scene", a "turn")
         self.chapter_word = chapter_word
         self.scene_word = scene_word
-        # True where its chapter is an adventure file's Leg (ENIGMA): the Leg under way is the chapter; elsewhere
-        # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.director.story.Story)
-        self.chapter_is_leg = chapter_is_leg
+        # True where its chapter is an adventure file's part (ENIGMA's Leg): the part under way is the chapter;
+        # elsewhere the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.director.story.Story)
+        self.chapter_is_part = chapter_is_part
+        self.words = words  # its own words for foes, a scene's opening, a fight, the clock (solo.kernel.words)
         self.toolbar_where = toolbar_where  # its status bar says the chapter and scene itself
         self.creates_characters = creates_characters  # False: the walk-through builds no cast
         self.narration_tasks = narration_tasks  # tasks a model may retell

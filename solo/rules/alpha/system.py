@@ -36,6 +36,7 @@ from .odds import as_result, check, opposed
 from .state import AlphaState
 
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from . import record as told
 
 if TYPE_CHECKING:
@@ -196,6 +197,7 @@ def attack_odds(state: AlphaState, c: rc.AttackOdds) -> dict[str, Any]:
 SYSTEM: Manifest[AlphaState, rc.Command, Any] = Manifest(
     name="alpha", aliases=("alpha 1.1",), title="Alpha", credit=CREDIT, data=DATA, specs=SPECS,
     chapter_word="day", opens_pending=ev.OPENS_PENDING,
+    words=Words(opening_task="wide_shot", fight="combat", fight_keys=("combat",), task_titles={"peril": "Mortal Peril"}),
     journal_only_events=ev.JOURNAL_ONLY,  # a command that only reports (a free check)
     harm_track=told.HARM_TRACK,
     narration_tasks=frozenset({

@@ -21,6 +21,7 @@ from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPres
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, Where
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from solo.director.tables import OracleTables
 from . import commands as rc
 from . import events as ev
@@ -145,7 +146,7 @@ class BeyondAdventures(PlainAdventures[rc.Command]):
 SYSTEM: Manifest[BeyondState, rc.Command, Any] = Manifest(
     name="beyond-code", aliases=("beyondcode", "beyond_code", "beyond"), title="Beyond Code", credit=CREDIT,
     data=folder("solo.rules.beyond_code", "data"), specs=SPECS, campaign_options=CAMPAIGN_OPTIONS,
-    chapter_word="game", scene_word="turn",
+    chapter_word="game", scene_word="turn", words=Words(opening_task="wide_shot"),
     toolbar_where=True,  # game and turn, beside the Time track
     # a command whose only event is its result changed nothing (a token taken while held): `undo` steps over it
     journal_only_events=frozenset({"beyond_resolved"}),

@@ -87,8 +87,10 @@ def _valid(model: type[Strict], data: Any, where: str) -> Any:
 
 def check_adventure(adventure: Adventure) -> None:
     """Every enemy, pregen and lesson of ``adventure`` in ENIGMA's terms (``ValueError`` naming the path)."""
-    for where, foe in adventure.foes():
-        _valid(Foe, foe, where)
+    for li, leg in enumerate(adventure.parts):
+        for si, scene in enumerate(leg.scenes):
+            for ei, foe in enumerate(scene.enemies):
+                _valid(Foe, foe, f"legs[{li}].scenes[{si}].enemies[{ei}]")
     for pi, pregen in enumerate(adventure.pregens):
         _valid(Pregen, pregen, f"pregens[{pi}]")
     if adventure.lessons is not None:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from solo.kernel.words import agree, plural
 from ...kernel.protocol import RecapLine
 
 # --- Markdown export --------------------------------------------------------------------------
@@ -53,8 +54,8 @@ STORY_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "peril_changed": _story_peril,
     "enemy_added": lambda e: f"**{e['name']}** stands in the way.",
     "enemy_hit": lambda e: f"{e['enemy']} is **bested**." if e["defeated"] else f"{e['enemy']} is hit.",
-    "enemy_acted": lambda e: (f"{e['enemy']} attacks {' and '.join(e['targets'])}." if e["targets"]
-                              else f"{e['enemy']} finds nobody in reach."),
+    "enemy_acted": lambda e: (f"{agree(e['enemy'], 'attacks')} {' and '.join(e['targets'])}." if e["targets"]
+                              else f"{agree(e['enemy'], 'finds')} nobody in reach."),
     "thing_produced": lambda e: f"{e['character']} has just the thing: {e['item']}.",
     "flashpoint_bought": lambda e: "**Flashpoint!**",
 }
@@ -109,7 +110,7 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         why = f" ({'; '.join(parts)})" if parts else ""
         lines.append(f"- **{e['character']}** gambles to *{e['action']}*: {pool}d6{why}, rolled {_faces(e['dice'])}.")
     elif t == "luck_spent":
-        lines.append(f"  - {e['character']} spends {e['count']} Lucky Save(s): die {e['die']} {e['before']} → {e['after']}.")
+        lines.append(f"  - {e['character']} spends {plural(e['count'], 'Lucky Save')}: die {e['die']} {e['before']} → {e['after']}.")
     elif t == "catchphrase_spoken":
         lines.append(f"  - “{e['catchphrase']}” — {e['character']} re-rolls {_faces(e['old_dice'])} into {_faces(e['dice'])}.")
     elif t == "gamble_resolved":
@@ -140,13 +141,13 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         lines.append(f"- Enemy: **{e['name']}**, {e['enemy_type']} (threshold {e['threshold']}, danger {e['danger']}).")
     elif t == "enemy_left":
         how = {"flee": "flees", "surrender": "surrenders"}.get(e["how"], "is gone")
-        lines.append(f"- {e['enemy']} {how}.")
+        lines.append(f"- {agree(e['enemy'], how)}.")
     elif t == "enemy_hit":
         end = " and is **bested**" if e["defeated"] else ""
-        lines.append(f"- {e['enemy']} takes {e['count']} hit(s), {e['hits']} so far{end}.")
+        lines.append(f"- {agree(e['enemy'], 'takes')} {plural(e['count'], 'hit')}, {e['hits']} so far{end}.")
     elif t == "enemy_acted":
         split = ", ".join(f"{n} {a}" for n, a in e["targets"].items()) or "nobody in reach"
-        lines.append(f"- {e['enemy']} attacks: {split}.")
+        lines.append(f"- {agree(e['enemy'], 'attacks')}: {split}.")
     elif t == "round_ended":
         lines.append(f"- End of round {e['round']}.")
     elif t == "flashpoint_bought":

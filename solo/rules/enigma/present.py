@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solo.kernel.inert import escape
+from solo.kernel.words import agree, plural
 from ...kernel.protocol import visible_width
 
 # --- rendered results ------------------------------------------------------------------------
@@ -64,7 +65,7 @@ def pending_lines(r: Mapping[str, Any]) -> list[str]:
     if r.get("saves_needed", 0) == 0:
         out.append("  a success as it stands: `resolve` (or any other command) settles it")
     else:
-        out.append(f"  {r['saves_needed']} Lucky Save(s) on the best die would turn it into a success; "
+        out.append(f"  {plural(r['saves_needed'], 'Lucky Save')} on the best die would turn it into a success; "
                    f"{escape(r['character'])} has {r['lucky_saves']}")
     if r.get("catchphrase_available"):
         out.append(f"  `catchphrase {escape(r['character'])}` re-rolls once this Leg")
@@ -128,7 +129,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
                          f"danger {r['danger']}")
         case "RemoveEnemy":
             how = {"flee": "flees", "surrender": "surrenders", "removed": "is off the board"}[r["how"]]
-            lines.append(f"{escape(r['enemy'])} {how}")
+            lines.append(escape(agree(r["enemy"], how)))
         case "Hit":
             state = "[bold]bested![/]" if r["defeated"] else f"{r['hits']}/{r['threshold']} hits"
             lines.append(f"{escape(r['enemy'])}: {state}")
@@ -156,7 +157,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
         case "EnemyAct" | "EndRound":
             for turn in r.get("enemies", [r] if "enemy" in r else []):
                 split = ", ".join(f"{escape(n)} {a}" for n, a in turn["targets"].items()) or "nobody"
-                lines.append(f"{escape(turn['enemy'])} attacks: {split}")
+                lines.append(f"{escape(agree(turn['enemy'], 'attacks'))}: {split}")
             lines += peril_lines(r.get("peril_changes", []))
             if kind == "EndRound":
                 lines.append(f"Round {r['next_round']} begins")
@@ -235,4 +236,4 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
 
 def _dice(count: int) -> str:
     """A count of dice in words: "1 die", "2 dice"."""
-    return f"{count} {'die' if count == 1 else 'dice'}"
+    return plural(count, "die")

@@ -21,6 +21,7 @@ from solo.director.tables import OracleTables
 from solo.kernel.datafile import load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import PregenEntry, Where
@@ -174,7 +175,12 @@ SYSTEM: Manifest[GameState, rc.Command, ev.Event] = Manifest(
     name="enigma", aliases=("enigma srd",), title="ENIGMA", credit=CREDIT,
     data=folder("solo.rules.enigma", "data"), specs=SPECS, campaign_options=CAMPAIGN_OPTIONS,
     chapter_word="Leg",  # [Legs]
-    scene_word="scene", chapter_is_leg=True, toolbar_where=True,
+    scene_word="scene", chapter_is_part=True, toolbar_where=True,
+    words=Words(chapter_command="leg start", foe="enemy", opening="Wide Shot", opening_task="wide_shot",  # [Legs]
+                fight="Tumult", fight_keys=("tumult",), clock="the world's clock", chapter_key="leg",  # [Tumults]
+                first_move="What does the cast do first?",  # [The Wide Shot]
+                terms=("Blammo", "Peril", "Lucky Saves", "Lucky Save", "Catchphrase", "Leg", "Legs", "Tumult", "Gamble",
+                       "Snoop", "Wide Shot", "ENIGMA")),
     intro=("[bold]solo[/] — ENIGMA pulp adventures. `help` lists commands; Tab completes; Enter on an empty "
            "line resolves a pending roll; Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
     narration_tasks=frozenset({"wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure",

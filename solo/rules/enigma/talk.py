@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solo.kernel.inert import escape
+from solo.kernel.words import plural
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, ask_choice, ask_required
 from solo.director.tables import OracleTables
 from . import commands as rc
@@ -188,7 +189,7 @@ def roll_choices(state: GameState) -> list[str]:
                              f"turns {'the 1' if spare == 1 else 'those 1s'} into 2 and avoids it")
             else:
                 lines.append(f"  [bold]a Knockout is coming[/] (Peril {actor.peril} + {len(ones)}), "
-                             f"and {actor.lucky_saves} Lucky Save(s) cannot raise enough of the 1s")
+                             f"and {plural(actor.lucky_saves, 'Lucky Save')} cannot raise enough of the 1s")
     return lines
 
 

@@ -19,6 +19,7 @@ from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPres
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from . import adventure as adv
 from . import commands as rc
 from . import events as ev
@@ -137,6 +138,7 @@ SYSTEM: Manifest[HaasteetState, rc.Command, Any] = Manifest(
     name="haasteet", aliases=("haaste", "finnish"), title="Haasteet", credit=CREDIT,
     data=folder("solo.rules.haasteet", "data"), specs=SPECS, campaign_options=CAMPAIGN_OPTIONS,
     chapter_word="session",
+    words=Words(foe="opponent", opening_task="wide_shot", fight="combat", fight_keys=("combat",)),
     intro=("[bold]solo[/] — Haasteet. `help` lists commands (Finnish names work too); Tab completes; "
            "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
     harm_track=told.HARM_TRACK,

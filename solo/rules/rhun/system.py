@@ -20,6 +20,7 @@ from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPres
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from . import adventure as adv
 from . import commands as rc
 from . import events as ev
@@ -170,6 +171,7 @@ def odds(state: RhunState, command: rc.Odds) -> dict[str, Any]:
 SYSTEM: Manifest[RhunState, rc.Command, Any] = Manifest(
     name="rhun", aliases=("rhûn", "terra", "terra rhun"), title="Rhûn", credit=CREDIT,
     data=folder("solo.rules.rhun", "data"), specs=SPECS, chapter_word="session",
+    words=Words(foe="Challenge", opening_task="wide_shot", fight="Challenge", fight_keys=("challenges",)),
     intro=("[bold]solo[/] — Rhûn. `help` lists commands; `pc pregen` offers ready-made characters; Tab completes; "
            "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
     journal_only_events=ev.JOURNAL_ONLY, harm_track="Grit",
