@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import InvalidCommand, RuleViolation
 from ..llm.calls import ModelCall
@@ -31,6 +30,7 @@ from .protocol import (C, Conversation, DiceNeed, DirectorPolicy, E, PregenEntry
                        StoryView, Where)
 
 if TYPE_CHECKING:
+    from solo.director.adventure import Adventure
     from .manifest import Manifest
 
 
