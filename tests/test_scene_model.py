@@ -13,7 +13,7 @@ import pytest
 
 from solo.director.adventure import load_adventure, shipped_adventures
 from solo.store.journal import Journal
-from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, SceneModel, Stage
+from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, Action, SceneModel, Stage
 from solo.table.session import Session
 from solo.director.story import tags_from_words
 from solo.director.tables import OracleTables, default_folder
@@ -449,3 +449,42 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     if len(legs) > 1 or len(legs[0].scenes) > 1:  # an earlier scene ended is not the end of the adventure
         early = Progress(scene=first.id, leg=1, outcome="success", ended=True)
         assert not story.over(early, Where(chapter=1, scene=1, scene_title=first.title))
+
+
+def test_after_the_adventure_no_deadline_no_other_side_and_no_clue_is_told():
+    """Found by blind readers: "time is running out", "a moment the other side gains" and a random clue
+    told after the adventure's last scene had ended."""
+    from solo.director.narration import Narration, OracleNarrator
+
+    tables = OracleTables.load(default_folder())
+    over = SceneModel(title="The Bridge House", place="The far toll house at Kettle Ford", over=True,
+                      tags=frozenset({"indoors", "night"}), stage=Stage(cast=("Null", "Berrik"), foes=()),
+                      last=Action(actor="Null", action="navigate", success=False))
+    assert over.moves() == ["over"] and over.moves(success=True) == ["success_over"]
+    assert "time" in over.model_copy(update={"over": False}).moves()
+    narrator = OracleNarrator(tables)
+    for seed in range(20):
+        rng = random.Random(seed)
+        failed = narrator.bound(Narration(task="failure", text="Null stumbles."), over, rng)
+        assert not re.search(r"time is running out|time left|other side", failed.text), failed.text
+        assert "Null" in failed.text and "navigate" in failed.text
+        clue = narrator.bound(Narration(task="clue", text="A railway timetable has a single train circled."), over, rng)
+        assert "timetable" not in clue.text and "Null" in clue.text and "toll house" in clue.text
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_the_way_into_and_out_of_an_improvised_scene_is_told_of_that_scene(tmp_path, system):
+    """Found by blind readers: "By nightfall they are somewhere else entirely. Meaning: seize a stranger." before
+    a riverboat in the fog; "A stranger pays the party's bill at the inn" after a jungle temple."""
+    session = opened(tmp_path, system, 5)
+    names = [line.split()[2] for line in CAST[system]]
+    told(session, "scene start a frozen lake at dawn")
+    way_out = [n["text"] for n in told(session, "scene end failure") if n.get("task") == "path_forward"]
+    assert way_out and "frozen lake" in way_out[0] and any(n in way_out[0] for n in names), way_out
+    assert "Meaning:" not in way_out[0]
+    for title, shows in (("the burning warehouse by the docks", SHOWS["fire"]),
+                         ("a snowbound village inn", SHOWS["cold"])):
+        way_in = [n["text"] for n in told(session, f"scene start {title}") if n.get("task") == "scene_transition"]
+        assert way_in and title.split()[-1] in way_in[0] and any(n in way_in[0] for n in names), way_in
+        assert shows.search(way_in[0]) and "Meaning:" not in way_in[0], way_in
+        told(session, "scene end success")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -75,6 +76,11 @@ def one_of(name: str) -> str:
         return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
     return name
 
+
+# the verbs the moves put after {cast}, as they read of one of the cast
+_SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "leave": "leaves", "know": "knows",
+             "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
+             "wade": "wades", "get": "gets"}
 
 MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
 
@@ -164,6 +170,10 @@ class OracleNarrator:
         put to the player; a consequence that harms keeps its words (the harm is the rules'), led by
         the actor and the action when it does not name them."""
         stage = stage.told_of(told.facts.get("about"))
+        if told.task == "scene_transition" and stage.improvised:  # the way in, told of where it leads
+            return self.of_scene(told, stage, rng, "arrive")
+        if told.task in CLUES and stage.over and stage.last.actor:  # the adventure over: its clues are spent
+            return self.of_scene(told, stage, rng, "search_over")
         if told.task in CLUES and stage.repeats(told.text):  # the same clue found again is nothing new
             who = stage.last.actor or "The cast"
             return told.model_copy(update={"text": f"{who} searches again, but turns up nothing that was not "
@@ -185,6 +195,37 @@ class OracleNarrator:
         if success and not placed:
             return told
         return told.model_copy(update={"text": stage.bound(told.text, placed, success)})
+
+    def of_scene(self, told: Narration, stage: SceneModel, rng: random.Random, kind: str) -> Narration:
+        """``told`` retold as the move ``moves.<kind>`` fills from the scene (its place, its cast, the one
+        who acted): the way into an improvised scene, the way on from it, a search after the adventure;
+        ``told`` itself where the tables or the scene lack what the move names."""
+        table = f"moves.{kind}"
+        if table not in self.tables:
+            return told
+        context = stage.move_context(rng.choice)
+        needed = set(re.findall(r"\{([a-z_]+)\}", " ".join(e.text for e in self.tables.tables[table].entries)))
+        if any(k not in context or not context[k] for k in needed & {"cast", "place", "character"}):
+            return told
+        teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self  # where it is now
+        fallback: tuple[str, Draw] | None = None
+        for _ in range(8):  # a line told lately gives way to another; one that shows the setting is taken first
+            text, drawn = teller.draw(table, rng, context)
+            text = text[:1].upper() + text[1:]
+            if stage.repeats(text):
+                continue
+            if not stage.settings or set(drawn.entry.tags) & stage.settings:
+                fallback = (text, drawn)
+                break
+            fallback = fallback or (text, drawn)
+        if fallback is None:
+            return told
+        text, drawn = fallback
+        if len(stage.stage.cast) == 1:  # one of the cast: "Nara comes to the market", not "come"
+            text = re.sub(rf"\b({re.escape(stage.stage.cast[0])}) ({'|'.join(_SINGULAR)})\b",
+                          lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
+        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
+                                       "facts": {**told.facts, "move": kind}})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared
@@ -247,7 +288,14 @@ class OracleNarrator:
         return action.text, subject.text, f"{action.origin()}; {subject.origin()}"
 
     def with_meaning(self, told: Narration, rng: random.Random) -> Narration:
-        """``told`` with an action and a subject to read it by (a twist, a random event)."""
+        """``told`` with an action and a subject to read it by (a twist, a random event). The way on
+        from an improvised scene that has ended is told of that scene instead: where it was, who
+        leaves it and how it ended (a lead of the place, not a stranger's words to interpret)."""
+        stage = getattr(self.tables, "stage", None)
+        if told.task == "path_forward" and isinstance(stage, SceneModel) and stage.improvised and stage.ended:
+            bound = self.of_scene(told, stage, rng, f"lead_{'failure' if stage.ended == 'failure' else 'success'}")
+            if bound is not told:
+                return bound
         meaning = self.meaning(rng)
         if meaning is None:
             return told

@@ -36,7 +36,7 @@ REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
-                          "action", "obstacle", "where"})
+                          "action", "obstacle", "where", "cast"})
 MAX_DEPTH = 6
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.

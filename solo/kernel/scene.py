@@ -336,6 +336,8 @@ class SceneModel(BaseModel):
         an actor and an action to tell them of."""
         if not self.last.actor or not self.last.action:
             return []
+        if self.over:  # the adventure over: no deadline, no other side, nobody left to bind
+            return self.place_moves(success)
         s = self.stage
         settings = () if self.over else sorted(self.settings)  # the adventure over, its fire or storm is spent
         bound = [*settings, *(["foe"] if s.foes else []), *(["person"] if s.people else []),
@@ -347,7 +349,9 @@ class SceneModel(BaseModel):
 
     def place_moves(self, success: bool = False) -> list[str]:
         """The moves told of the place alone ({where}): where the scene holds nothing else, or
-        what it holds was told lately."""
+        what it holds was told lately; after the adventure's end, the moves of its aftermath."""
+        if self.over:
+            return ["success_over" if success else "over"]
         if success:
             return ["success"]
         return [*(["separate"] if any(c != self.last.actor for c in self.stage.cast) else []), "take", "time"]
@@ -357,6 +361,11 @@ class SceneModel(BaseModel):
         s, actor = self.stage, self.last.actor or ""
         out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
         out["where"] = locative(self.place) if self.place else "here"
+        if self.title:  # the scene's title mid-sentence: "come to the burning warehouse by the docks"
+            first, _, rest = self.title.strip().partition(" ")
+            out["place"] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else self.title.strip()
+        if s.cast:
+            out["cast"] = " and ".join(s.cast) if len(s.cast) < 3 else ", ".join(s.cast[:-1]) + " and " + s.cast[-1]
         others = [c for c in s.cast if c != actor]
         for key, names in (("enemy", s.foes or ()), ("person", s.people), ("helper", others),
                            ("obstacle", tuple(_gist(o) for o in s.obstacles))):
