@@ -278,6 +278,13 @@ def scene_things(stage: SceneModel) -> list[str]:
     return [n.casefold() for n in names]
 
 
+# what shows where a scene is (the dark, the water, a crowd...): a roll told of it is told of the scene
+ASPECT_WORDS = {"night": re.compile(r"\bdark\b"), "water": re.compile(r"\b(water|wet)\b"),
+                "crowd": re.compile(r"\b(crowd|people)\b"), "underground": re.compile(r"below ground|low stone|passages"),
+                "vehicle": re.compile(r"\b(lurch\w*|sway\w*)\b"), "hot": re.compile(r"\bheat\b"),
+                "wilderness": re.compile(r"open country|out here|rough ground|far from any help", re.I)}
+
+
 @pytest.mark.parametrize("source", [None, "adventure"])
 @pytest.mark.parametrize("system", WIDE_SHOTS)
 def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_scene(tmp_path, system, source):
@@ -305,6 +312,7 @@ def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_sce
             if n.get("peril"):
                 continue
             setting = any(SHOWS[s].search(text) for s in stage.settings)
+            setting = setting or any(ASPECT_WORDS[a].search(text) for a in (stage.tags or set()) & set(ASPECT_WORDS))
             assert setting or any(thing in text.casefold() for thing in scene_things(stage)), (line, text, stage.lines())
     assert seen >= 10
 
@@ -488,3 +496,30 @@ def test_the_way_into_and_out_of_an_improvised_scene_is_told_of_that_scene(tmp_p
         assert way_in and title.split()[-1] in way_in[0] and any(n in way_in[0] for n in names), way_in
         assert shows.search(way_in[0]) and "Meaning:" not in way_in[0], way_in
         told(session, "scene end success")
+
+
+def test_open_country_has_no_doors_or_street_lamps_and_a_hot_scene_no_chill():
+    """Found by blind readers: "the lock on the door has been picked" and gas lamps at a frozen lake, "Rain
+    starts, fine and cold" in a jungle temple."""
+    lake = SceneModel(title="a frozen lake at dawn", tags=frozenset({"cold", "day", "outdoors", "water"}))
+    assert lake.clash("The lock on the door has been picked from the inside.")
+    assert lake.clash("Gas lamps gutter in their brackets.") and lake.clash("The water in the fountain is green.")
+    assert lake.clash("Ice creaks underfoot.") is None
+    street = lake.model_copy(update={"tags": frozenset({"city", "outdoors", "night"})})
+    assert street.clash("Gas lamps gutter in their brackets.") is None
+    jungle = SceneModel(title="a jungle temple", tags=frozenset({"ancient", "hot", "outdoors", "wilderness"}))
+    assert jungle.clash("Rain starts, fine and cold, and the light goes grey.")
+    assert jungle.clash("Rain drums on the leaves.") is None
+
+
+def test_a_roll_is_told_of_where_the_scene_is_and_not_of_water_under_a_roof():
+    """Found by blind readers: "Max manages to hide before Thug can stop it" on a quay at midnight could be told
+    anywhere; a success or a failure is told of the dark, the water, the crowd, the heat where the scene has them."""
+    quay = SceneModel(title="Ambush on the Quay", tags=frozenset({"city", "night", "outdoors", "water"}),
+                      stage=Stage(cast=("Nara", "Max"), foes=()), last=Action(actor="Max", action="hide"))
+    assert {"success_night", "success_water"} <= set(quay.moves(success=True))
+    assert {"fail_night", "fail_water"} <= set(quay.moves())
+    house = quay.model_copy(update={"tags": frozenset({"indoors", "night", "water"})})
+    assert not any(m.endswith(("water", "night")) for m in house.moves() + house.moves(success=True))
+    tables = OracleTables.load(default_folder())
+    assert all(f"moves.{m}" in tables for m in quay.moves() + quay.moves(success=True))

@@ -23,7 +23,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 TOLD_WINDOW = 60  # commands whose narration a new one may not repeat word for word
-SETTINGS = frozenset({"fire", "cold", "storm", "flood"})  # scene tags a Wide Shot must show ("hot" only rules out)
+SETTINGS = frozenset({"fire", "cold", "storm", "flood"})
+# where a scene is that a move can tell an action of (the dark, the water's edge, a crowd, below ground, aboard...)
+ASPECTS = frozenset({"night", "water", "crowd", "underground", "vehicle", "hot", "wilderness"})  # scene tags a Wide Shot must show ("hot" only rules out)
 # What shows a setting in prose (a Wide Shot of a burning scene names fire, smoke or flames).
 SHOWS = {
     "fire": re.compile(r"\b(fire\w*|flam\w*|burn\w*|smok\w*|blaz\w*|ember\w*|soot)\b", re.I),
@@ -52,6 +54,10 @@ _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
                    r"flies buzz|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
+# a town's things (a door, a street lamp, a fountain) have no place in open country or on a frozen lake
+_TOWN = re.compile(r"\b(doors?|doorways?|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
+                   r"cobbled|wireless sets?)\b", re.I)
+_CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
 # a current that runs downstream needs a river (not a harbour, a lake or the sea); a flood has one too
 _DOWNSTREAM = re.compile(r"\b(downstream|upstream|downriver|upriver)\b", re.I)
@@ -213,6 +219,8 @@ class SceneModel(BaseModel):
                 (_HEAT, "cold" in tags, "heat in a cold scene"),
                 (_CALM, "storm" in tags, "calm in a storm"),
                 (_COLD, bool(tags & {"fire", "hot"}) and "cold" not in tags, "snow and ice in a burning or hot scene"),
+                (_CHILL, "hot" in tags and "cold" not in tags, "a chill in a hot scene"),
+                (_TOWN, outside and "city" not in tags, "a town's doors and lamps in the open country"),
                 (_DRY, "flood" in tags, "dust in a flooded place"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
@@ -342,10 +350,14 @@ class SceneModel(BaseModel):
         settings = () if self.over else sorted(self.settings)  # the adventure over, its fire or storm is spent
         bound = [*settings, *(["foe"] if s.foes else []), *(["person"] if s.people else []),
                  *(["obstacle"] if s.obstacles else [])]
+        tags = self.tags or frozenset()
+        # where it is: the dark, the water's edge, a crowd... (under a roof or aboard, the water and the dark are
+        # outside, and the wilds too)
+        aspects = sorted(tags & ASPECTS - ({"water", "wilderness", "night"} if tags & {"indoors", "vehicle"} else set()))
         if success:
-            return [f"success_{k}" for k in bound] or ["success"]
+            return [f"success_{k}" for k in (*bound, *aspects)] or ["success"]
         named = {"foe": "foe_acts", "person": "person_turns"}
-        return [named.get(k, k) for k in bound] or self.place_moves(success)
+        return [*(named.get(k, k) for k in bound), *(f"fail_{a}" for a in aspects)] or self.place_moves(success)
 
     def place_moves(self, success: bool = False) -> list[str]:
         """The moves told of the place alone ({where}): where the scene holds nothing else, or
