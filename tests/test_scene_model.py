@@ -505,6 +505,11 @@ def test_open_country_has_no_doors_or_street_lamps_and_a_hot_scene_no_chill():
     assert lake.clash("The lock on the door has been picked from the inside.")
     assert lake.clash("Gas lamps gutter in their brackets.") and lake.clash("The water in the fountain is green.")
     assert lake.clash("Ice creaks underfoot.") is None
+    assert lake.clash("Lightning turns everything stark silver for an instant.")  # no storm named
+    assert lake.clash("The dust has been swept in a tidy circle.")  # snow lies on it
+    assert lake.clash("Fresh footprints lead straight up to a blank wall and stop.")
+    gale = lake.model_copy(update={"tags": frozenset({"storm", "outdoors"})})
+    assert gale.clash("Lightning turns everything stark silver for an instant.") is None
     street = lake.model_copy(update={"tags": frozenset({"city", "outdoors", "night"})})
     assert street.clash("Gas lamps gutter in their brackets.") is None
     jungle = SceneModel(title="a jungle temple", tags=frozenset({"ancient", "hot", "outdoors", "wilderness"}))
@@ -523,3 +528,23 @@ def test_a_roll_is_told_of_where_the_scene_is_and_not_of_water_under_a_roof():
     assert not any(m.endswith(("water", "night")) for m in house.moves() + house.moves(success=True))
     tables = OracleTables.load(default_folder())
     assert all(f"moves.{m}" in tables for m in quay.moves() + quay.moves(success=True))
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_an_improvised_wide_shot_shows_the_place_its_title_names(tmp_path, system):
+    """Found by blind readers: "lighthouse itself never shown", "observatory not shown", "nothing of an opening
+    night": an improvised scene's Wide Shot tells what its place looks like, after the words that name it."""
+    from solo.director.narration import place_table
+
+    tables = OracleTables.load(default_folder())
+    assert place_table("the burning warehouse by the docks", tables) == "places.warehouse"
+    assert place_table("the deck of a burning airship", tables) == "places.airship"
+    assert place_table("a snowbound village inn", tables) == "places.inn"
+    assert place_table("The Duke's masquerade", tables) is None
+    session = opened(tmp_path, system, 7)
+    for title, noun in (("the lighthouse in the gale", "lighthouse"), ("a snowbound mountain observatory", "observatory"),
+                        ("a desert oasis at noon", "oasis")):
+        text = shot(told(session, f"scene start {title}"))
+        lines = [e.text for e in tables.tables[f"places.{noun}"].entries]
+        assert any(line in text for line in lines), text
+        told(session, "scene end success")

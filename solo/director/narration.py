@@ -112,6 +112,27 @@ def _question(text: str) -> str:
     return text[cut + 2:] if cut >= 0 else ""
 
 
+# words that close a place's head noun in a title ("the warehouse by the docks": the warehouse)
+_AFTER_HEAD = frozenset({"at", "in", "by", "on", "under", "of", "near", "beneath", "below", "above", "during"})
+
+
+def place_table(title: str, tables: OracleTables) -> str | None:
+    """The ``places`` table of the place ``title`` names: its head noun (the last word with a table
+    before "at", "in", "by", "of"...), else any word of it that has one; None: no table knows it."""
+    words = re.findall(r"[a-z]+", title.casefold())
+    head = words[:next((i for i, w in enumerate(words) if w in _AFTER_HEAD), len(words))]
+
+    def table(word: str) -> str | None:
+        forms = (word, word[:-1]) if word.endswith("s") else (word, word + "s")
+        return next((f"places.{f}" for f in forms if f"places.{f}" in tables), None)
+
+    for group in (head, words):
+        found = [t for t in (table(w) for w in reversed(group)) if t]
+        if found:
+            return found[0]
+    return None
+
+
 class OracleNarrator:
     """Tells tasks straight from the oracle tables; a system's narrator adds its tasks."""
 
@@ -172,6 +193,8 @@ class OracleNarrator:
         stage = stage.told_of(told.facts.get("about"))
         if told.task == "scene_transition" and stage.improvised:  # the way in, told of where it leads
             return self.of_scene(told, stage, rng, "arrive")
+        if told.task == "wide_shot" and stage.improvised:  # the place itself, beside its mood and trouble
+            return self.placed(told, stage, rng)
         if told.task in CLUES and stage.over and stage.last.actor:  # the adventure over: its clues are spent
             return self.of_scene(told, stage, rng, "search_over")
         if told.task in CLUES and stage.repeats(told.text):  # the same clue found again is nothing new
@@ -195,6 +218,25 @@ class OracleNarrator:
         if success and not placed:
             return told
         return told.model_copy(update={"text": stage.bound(told.text, placed, success)})
+
+    def placed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """An improvised scene's Wide Shot with a line of what its place looks like (``places.<noun>``,
+        the noun its title names: "the burning warehouse by the docks" -> a warehouse), after the
+        sentence that names the place; ``told`` itself where no table knows the place."""
+        table = place_table(stage.title or "", self.tables)
+        if table is None:
+            return told
+        teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self
+        line, drawn = teller.draw(table, rng, {})
+        if stage.clash(line) or line.casefold() in told.text.casefold():
+            return told
+        text, title = told.text, (stage.title or "").casefold()
+        at = text.casefold().find(title) if title else -1
+        ends = [i + 1 for i in (text.find(mark, at + len(title)) for mark in (". ", "... ", "? ", "! ")) if i >= 0] \
+            if at >= 0 else []
+        cut = min(ends) + (2 if text[min(ends) - 1:min(ends) + 2].startswith("...") else 0) if ends else 0
+        text = f"{text[:cut].rstrip()} {line} {text[cut:].lstrip()}".strip()
+        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {drawn.origin()}"})
 
     def of_scene(self, told: Narration, stage: SceneModel, rng: random.Random, kind: str) -> Narration:
         """``told`` retold as the move ``moves.<kind>`` fills from the scene (its place, its cast, the one

@@ -55,8 +55,9 @@ _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|h
                    r"flies buzz|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
 # a town's things (a door, a street lamp, a fountain) have no place in open country or on a frozen lake
-_TOWN = re.compile(r"\b(doors?|doorways?|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
+_TOWN = re.compile(r"\b(doors?|doorways?|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
                    r"cobbled|wireless sets?)\b", re.I)
+_THUNDER = re.compile(r"\b(lightning|thunder\w*)\b", re.I)  # a storm's, where the scene has one
 _CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
 # a current that runs downstream needs a river (not a harbour, a lake or the sea); a flood has one too
@@ -220,8 +221,10 @@ class SceneModel(BaseModel):
                 (_CALM, "storm" in tags, "calm in a storm"),
                 (_COLD, bool(tags & {"fire", "hot"}) and "cold" not in tags, "snow and ice in a burning or hot scene"),
                 (_CHILL, "hot" in tags and "cold" not in tags, "a chill in a hot scene"),
+                (_THUNDER, "storm" not in tags and bool(tags & SETTINGS | {"hot", "day"} & tags),
+                 "lightning where the scene names no storm"),
                 (_TOWN, outside and "city" not in tags, "a town's doors and lamps in the open country"),
-                (_DRY, "flood" in tags, "dust in a flooded place"),
+                (_DRY, "flood" in tags or ("cold" in tags and outside), "dust in a flooded or snowbound place"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
                 (_ONLOOKERS, "crowd" not in tags and bool(tags & {"underground", "wilderness", "air"}),
