@@ -548,3 +548,34 @@ def test_an_improvised_wide_shot_shows_the_place_its_title_names(tmp_path, syste
         lines = [e.text for e in tables.tables[f"places.{noun}"].entries]
         assert any(line in text for line in lines), text
         told(session, "scene end success")
+
+
+def test_the_world_moves_where_the_cast_finds_it():
+    """Found by blind readers: every world move was "a generic villain move" that could be told anywhere. Drawn
+    for a scene whose place is known, a world move is told of that place; with none known, an entry without a
+    place stands in (never a bare "{where}")."""
+    tables = OracleTables.load(default_folder())
+    staged = tables.staged(SceneModel(title="The Bridge House", place="The far toll house at Kettle Ford, a stone house",
+                                      tags=frozenset({"indoors", "night", "water"}), stage=Stage(cast=("Null",))))
+    context = {"villain": "Hesper Gall", "thread": "the toll", "person": "Pim Sallow"}
+    for seed in range(30):
+        drawn = staged.draw("world.consequence", random.Random(seed))
+        text = drawn.filled(context)
+        assert "{" not in text
+        if "{where}" in drawn.entry.text:
+            assert "in the far toll house at Kettle Ford" in text
+        loose = tables.draw("world.consequence", random.Random(seed))
+        assert "{where}" not in loose.entry.text
+    assert sum("{where}" in e.text for e in tables.tables["world.consequence"].entries) >= 15
+
+
+def test_a_place_takes_its_own_preposition_and_a_foe_named_a_something_is_one():
+    from solo.director.narration import one_of
+    from solo.kernel.scene import locative
+
+    assert locative("a frozen lake at dawn") == "at a frozen lake at dawn"
+    assert locative("the deck of a burning airship") == "on the deck of a burning airship"
+    assert locative("a riverboat in the fog") == "aboard a riverboat in the fog"
+    assert locative("The far toll house at Kettle Ford, by the bridge") == "in the far toll house at Kettle Ford"
+    assert one_of("A ghoul pack in the tunnels") == "A ghoul pack in the tunnels"
+    assert one_of("The Tick-Tock Men") == "one of the Tick-Tock Men"

@@ -68,8 +68,8 @@ def one_of(name: str) -> str:
     """A foe's name as the subject of a sentence whose verb is singular ("{enemy} hurls a crate"): a group's
     name reads as one of it ("one of the Tick-Tock Men", "one of the Brethren of the Tide"); a single foe's
     name as it is. A group is a name of two words or more whose head noun is plural."""
-    words = name.split(" of ")[0].split()
-    if len(words) < 2:
+    words = re.split(r" (?:of|in|on|at|under|by|from) ", name)[0].split()
+    if len(words) < 2 or words[0] in ("A", "An", "a", "an"):  # "A ghoul pack in the tunnels" is one
         return name
     head = words[-1].casefold()
     if head in PLURAL_HEADS or (head.endswith("s") and not head.endswith(("ss", "us", "'s"))):

@@ -54,8 +54,8 @@ _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
                    r"flies buzz|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
-# a town's things (a door, a street lamp, a fountain) have no place in open country or on a frozen lake
-_TOWN = re.compile(r"\b(doors?|doorways?|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
+# a town's things (a street lamp, a fountain, a locked door) have no place in open country or on a frozen lake
+_TOWN = re.compile(r"\b(the lock on the door|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
                    r"cobbled|wireless sets?)\b", re.I)
 _THUNDER = re.compile(r"\b(lightning|thunder\w*)\b", re.I)  # a storm's, where the scene has one
 _CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
@@ -138,7 +138,23 @@ def locative(place: str) -> str:
     first = gist.split(" ", 1)[0]
     if first.casefold() in PREPOSITIONS:
         return first.lower() + gist[len(first):]
-    return f"in {gist}"
+    words = re.findall(r"[a-z]+", gist.casefold())
+    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in PREPOSITIONS or w == "of"), len(words))]
+    noun = head[-1] if head else ""
+    preposition = next((p for p, nouns in _PLACED.items() if noun in nouns), "in")
+    return f"{preposition} {gist}"
+
+
+# the preposition a place's head noun takes ("at a frozen lake", "aboard a riverboat"); "in" for the rest
+_PLACED = {
+    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station",
+                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate",
+                     "ford", "lighthouse", "fair", "funfair", "races", "shore", "waterfront"}),
+    "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
+                         "ferry", "yacht", "liner", "express"}),
+    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff",
+                     "moor", "plain", "plains", "steppe", "battlements", "platform"}),
+}
 
 
 def literal(text: str) -> str:
@@ -223,7 +239,8 @@ class SceneModel(BaseModel):
                 (_CHILL, "hot" in tags and "cold" not in tags, "a chill in a hot scene"),
                 (_THUNDER, "storm" not in tags and bool(tags & SETTINGS | {"hot", "day"} & tags),
                  "lightning where the scene names no storm"),
-                (_TOWN, outside and "city" not in tags, "a town's doors and lamps in the open country"),
+                (_TOWN, outside and "city" not in tags and bool(tags & {"wilderness", "water", "cold", "hot"}),
+                 "a town's doors and lamps in the open country"),
                 (_DRY, "flood" in tags or ("cold" in tags and outside), "dust in a flooded or snowbound place"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
@@ -356,7 +373,8 @@ class SceneModel(BaseModel):
         tags = self.tags or frozenset()
         # where it is: the dark, the water's edge, a crowd... (under a roof or aboard, the water and the dark are
         # outside, and the wilds too)
-        aspects = sorted(tags & ASPECTS - ({"water", "wilderness", "night"} if tags & {"indoors", "vehicle"} else set()))
+        aspects = sorted(tags & ASPECTS - ({"water", "wilderness", "night"} if tags & {"indoors", "vehicle"} else set())
+                         - ({"water"} if "cold" in tags else set()))  # frozen water has no wet edge
         if success:
             return [f"success_{k}" for k in (*bound, *aspects)] or ["success"]
         named = {"foe": "foe_acts", "person": "person_turns"}
