@@ -579,3 +579,21 @@ def test_a_place_takes_its_own_preposition_and_a_foe_named_a_something_is_one():
     assert locative("The far toll house at Kettle Ford, by the bridge") == "in the far toll house at Kettle Ford"
     assert one_of("A ghoul pack in the tunnels") == "A ghoul pack in the tunnels"
     assert one_of("The Tick-Tock Men") == "one of the Tick-Tock Men"
+
+
+@pytest.mark.parametrize("system", ["enigma", "haasteet"])
+def test_a_stock_clue_is_found_where_the_scene_is(tmp_path, system):
+    """Found by blind readers: "A railway timetable has a single train circled" at a frozen lake, "a freight train
+    clue out of place at an oasis": a clue from a stock table is one of the scene's place, found by the one
+    who searched; an adventure's own clue keeps the file's words."""
+    session = opened(tmp_path, system, 3)
+    told(session, "scene start a frozen lake at dawn")
+    search = "snoop Nara the area" if system == "enigma" else "challenge Mabel 'search around' --clue"
+    clues = [n["text"] for _ in range(2) for n in told(session, search) if n.get("task") in ("snoop", "clue")]
+    assert clues
+    for text in clues:
+        assert "frozen lake" in text and ("Nara" in text or "Mabel" in text), text
+    adventure = opened(tmp_path, "enigma", 4, ADVENTURES["enigma"])
+    told(adventure, "scene start")
+    found = [n for n in told(adventure, "snoop Nara the area") if n.get("task") == "snoop"]
+    assert found and "frozen" not in found[0]["text"] and found[0]["origin"].startswith("adventure")

@@ -197,6 +197,16 @@ class OracleNarrator:
             return self.placed(told, stage, rng)
         if told.task in CLUES and stage.over and stage.last.actor:  # the adventure over: its clues are spent
             return self.of_scene(told, stage, rng, "search_over")
+        if told.task in CLUES and not told.origin.startswith("adventure") and stage.last.actor and stage.tags:
+            # a stock clue could be found anywhere: one of the place is found where the scene is
+            kinds = [f"clue_{t}" for t in sorted(stage.tags) if f"moves.clue_{t}" in self.tables]
+            setting = [k for k in kinds if k.removeprefix("clue_") in stage.settings]
+            first = rng.choice(setting or kinds) if kinds else ""
+            for kind in ([first, *(k for k in kinds if k != first)] if kinds else []):
+                found = self.of_scene(told, stage, rng, kind)
+                lead = told.text.split(": ", 1)[0] + ": " if told.text.startswith("Looking into ") else ""
+                if found is not told:
+                    return found.model_copy(update={"text": lead + found.text})
         if told.task in CLUES and stage.repeats(told.text):  # the same clue found again is nothing new
             who = stage.last.actor or "The cast"
             return told.model_copy(update={"text": f"{who} searches again, but turns up nothing that was not "
