@@ -597,3 +597,14 @@ def test_a_stock_clue_is_found_where_the_scene_is(tmp_path, system):
     told(adventure, "scene start")
     found = [n for n in told(adventure, "snoop Nara the area") if n.get("task") == "snoop"]
     assert found and "frozen" not in found[0]["text"] and found[0]["origin"].startswith("adventure")
+
+
+def test_an_open_deck_has_no_room_and_the_aftermath_has_words_enough():
+    """Found by blind readers: "a crackling jolt hurls them across the room" in a chase across an open harbour
+    (aboard boats, in the open air); and after the adventure the same few aftermath lines came round again."""
+    chase = SceneModel(title="Chase through the Old Port", tags=frozenset({"city", "night", "outdoors", "vehicle", "water"}))
+    assert chase.clash("Max touches the artefact, and a crackling jolt hurls them across the room.")
+    cabin = chase.model_copy(update={"tags": frozenset({"indoors", "vehicle", "water"})})
+    assert cabin.clash("Max touches the artefact, and a crackling jolt hurls them across the room.") is None
+    tables = OracleTables.load(default_folder())
+    assert all(len(tables.tables[f"moves.{t}"].entries) >= 8 for t in ("over", "success_over"))

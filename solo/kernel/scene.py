@@ -226,7 +226,7 @@ class SceneModel(BaseModel):
         ("{enemy}") are read as the roles they fill."""
         tags = self.tags
         if tags is not None:
-            outside = "outdoors" in tags and "indoors" not in tags and "vehicle" not in tags
+            outside = "outdoors" in tags and "indoors" not in tags  # an open deck is no room either
             checks = (
                 (_RAIN, "cold" in tags or "underground" in tags, "rain in a scene that is snowbound or underground"),
                 (_SUN, "night" in tags or "underground" in tags, "the sun at night or underground"),
