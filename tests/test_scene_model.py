@@ -608,3 +608,18 @@ def test_an_open_deck_has_no_room_and_the_aftermath_has_words_enough():
     assert cabin.clash("Max touches the artefact, and a crackling jolt hurls them across the room.") is None
     tables = OracleTables.load(default_folder())
     assert all(len(tables.tables[f"moves.{t}"].entries) >= 8 for t in ("over", "success_over"))
+
+
+def test_enigmas_blunders_in_the_open_burst_no_pipe_and_touch_no_artefact_across_a_room():
+    """Found by blind readers: "a pipe bursts" and "a jolt hurls them across the room" in a chase across an open
+    harbour; "something in the shadows" at a brightly lit gala."""
+    from solo.rules.enigma.system import SYSTEM as ENIGMA
+    from solo.director.tables import system_tables
+
+    tables = system_tables(ENIGMA.data)
+    harbour = frozenset({"city", "night", "outdoors", "vehicle", "water"})
+    gala = frozenset({"city", "crowd", "indoors", "night", "water"})
+    for seed in range(200):
+        text = tables.draw("consequences.blunder", random.Random(seed), scene=harbour).text
+        assert "pipe bursts" not in text and "the artefact" not in text, text
+        assert "in the shadows" not in tables.draw("consequences.blunder", random.Random(seed), scene=gala).text
