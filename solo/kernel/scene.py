@@ -149,7 +149,7 @@ def locative(place: str) -> str:
 _PLACED = {
     "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station",
                      "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate",
-                     "ford", "lighthouse", "fair", "funfair", "races", "shore", "waterfront"}),
+                     "ford", "fair", "funfair", "races", "shore", "waterfront"}),
     "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
                          "ferry", "yacht", "liner", "express"}),
     "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff",
