@@ -623,3 +623,20 @@ def test_enigmas_blunders_in_the_open_burst_no_pipe_and_touch_no_artefact_across
         text = tables.draw("consequences.blunder", random.Random(seed), scene=harbour).text
         assert "pipe bursts" not in text and "the artefact" not in text, text
         assert "in the shadows" not in tables.draw("consequences.blunder", random.Random(seed), scene=gala).text
+
+
+def test_rhuns_consequence_tells_what_happens_without_the_directors_label():
+    """Found by blind readers: "Dun tries to talk them round: Hurt someone: A falling beam catches Dun" (a
+    mechanic's label told as narration); and "A fly buzzes" in a snowbound observatory."""
+    from solo.rules.rhun.director import RhunNarrator
+    from solo.rules.rhun.system import SYSTEM as RHUN
+    from solo.director.tables import system_tables
+
+    narrator = RhunNarrator(system_tables(RHUN.data))
+    for seed in range(40):
+        for cost in (True, False):
+            told = narrator.consequence(random.Random(seed), "Dun", cost=cost)
+            assert not re.match(r"(Hurt someone|Use up resources|Show the downside|Create a witness|Offer a)", told.text)
+            assert told.facts.get("kind") or ": " not in told.text[:30], told.text
+    cold = SceneModel(title="a snowbound mountain observatory", tags=frozenset({"cold", "indoors", "wilderness"}))
+    assert cold.clash("A fly buzzes against the window, far too slow.")

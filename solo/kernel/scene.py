@@ -52,7 +52,7 @@ _ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fire
 _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
-                   r"flies buzz|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
+                   r"flies buzz|fl(?:y|ies) (?:buzz|drone)\w*|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
 # a town's things (a street lamp, a fountain, a locked door) have no place in open country or on a frozen lake
 _TOWN = re.compile(r"\b(the lock on the door|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
