@@ -640,3 +640,23 @@ def test_rhuns_consequence_tells_what_happens_without_the_directors_label():
             assert told.facts.get("kind") or ": " not in told.text[:30], told.text
     cold = SceneModel(title="a snowbound mountain observatory", tags=frozenset({"cold", "indoors", "wilderness"}))
     assert cold.clash("A fly buzzes against the window, far too slow.")
+
+
+def test_a_files_foe_of_another_scene_is_not_on_stage_and_an_obstacle_reads_mid_sentence():
+    """Found by blind readers: Rhûn's Squall and Warg of earlier scenes told as acting in the horse-clan's camp;
+    "but At the height of Madame Fauvette's aria" (an obstacle told mid-sentence with its capital)."""
+    from solo.kernel.protocol import Where
+    from solo.kernel.scene import _gist
+    from solo.director.story import Progress, Story, scene_model
+
+    adventure = load_adventure(shipped_adventures()[ADVENTURES["rhun"]])
+    scenes = [s for leg in adventure.legs for s in leg.scenes]
+    first = next(s for s in scenes if s.enemies)
+    other = next(s for s in scenes if s is not first and not {str(f["name"]) for f in s.enemies}
+                 & {str(f["name"]) for f in first.enemies})
+    stale = str(first.enemies[0]["name"])
+    status = {"characters": {"Anna": {}}, "challenges": {stale: {}, "A stray dog": {}}}
+    here = scene_model(status, Progress(scene=other.id, leg=1), Story(adventure),
+                       Where(chapter=1, scene=2, scene_title=other.title))
+    assert stale not in (here.stage.foes or ()) and "A stray dog" in (here.stage.foes or ())
+    assert _gist("At the height of the aria, every light goes out").startswith("at the height of the aria")

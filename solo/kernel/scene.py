@@ -117,7 +117,8 @@ def _gist(text: str) -> str:
 
 # words that open a clause without naming anyone
 _COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
-                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something"})
+                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something",
+                     "At", "In", "On", "Under", "By", "Behind", "Above", "Below", "Beyond", "Inside", "Outside"})
 
 
 def verb_phrase(facts: Mapping[str, Any]) -> str | None:
