@@ -53,9 +53,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _first_sentence(text: str, most: int = 100) -> str:
-    said = " ".join(text.split()).split(". ")[0].rstrip(".")
-    return said if len(said) <= most else said[: most - 1].rstrip() + "…"
+def _first_sentence(text: str) -> str:
+    """The description's first sentence, whole: a recap never cuts what it tells mid-way."""
+    return " ".join(text.split()).split(". ")[0].rstrip(".")
 
 
 def _stage(r: Mapping[str, Any]) -> str:
