@@ -8,7 +8,7 @@ Director's scene model and ``scene show`` list only the foes of the scene under 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 
 class Named(Protocol):
@@ -37,3 +37,9 @@ def on_board(foes: Iterable[F], behind: tuple[str, ...], fold: Callable[[str], s
     """The foes of the scene under way: all but those an earlier scene left behind."""
     gone = {fold(n) for n in behind}
     return [f for f in foes if fold(f.name) not in gone]
+
+
+def met_in_every_scene(state: Any) -> Any:
+    """``state`` with no foe left behind: what the export's cast lists (every foe the story met, each
+    with how it left), where a system's state keeps ``behind``."""
+    return state.model_copy(update={"behind": ()}) if getattr(state, "behind", ()) else state
