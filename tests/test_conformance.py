@@ -329,6 +329,58 @@ def test_recaps_cut_nothing_mid_way(system, tmp_path):
         assert "…" not in told and "..." not in told, told
 
 
+@pytest.mark.parametrize("system", systems({
+    "enigma": "a scene end or start in a Tumult is taken, and the Tumult runs on in the next scene"}))
+def test_no_scene_ends_in_the_middle_of_a_fight(system, tmp_path):
+    """Found (fails on the code before it): Alpha's `scene end` in a combat (no Mortal Peril) was taken and
+    took the foes away while the Order of Battle ran on until `combat end`; a `scene start` did the same;
+    Haasteet's combat with no round declared ran on into the next scene.
+    Every system with a fight refuses both with one line naming the command that ends the fight, and
+    changes nothing (no Ruling ends a fight by the scene's end: Alpha's *Order of Battle*, ENIGMA's
+    *Tumults*, Haasteet's *Rounds*)."""
+    p = PROFILES[system]
+    if not p.fight or not p.fight_end:
+        pytest.skip(f"{system} has no fight the table begins and ends")
+    t = in_a_fight(tmp_path, system)
+    before, head = t.status(), t.session.head
+    for line in (p.scene_end, "scene start The Lighthouse Stair"):
+        outcome = t.run(line)
+        assert not outcome.ok and p.fight_end in (outcome.error or "") and "\n" not in (outcome.error or ""), \
+            (line, outcome.error)
+    assert t.status() == before and t.session.head == head
+    t.ok(p.fight_end)
+    t.ok(p.scene_end)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_scene_show_names_each_foe_once_and_its_people_mid_sentence(system, tmp_path):
+    """Found (fails on the code before it): Alpha's `scene show` listed "enemies: Reed Scout, Reed Scout 1,
+    Reed Scout 2" (the file's group beside its members on the board) and "on stage: Old Amsel, An
+    eel-trapper" (a capital mid-sentence)."""
+    t = in_a_fight(tmp_path, system)
+    shown = plain(render(t.run("scene show"), t.session.system))
+    enemies = next((line for line in shown.splitlines() if line.strip().startswith("enemies:")), "")
+    names = [n.strip() for n in enemies.split(":", 1)[-1].split(",") if n.strip()]
+    assert not [n for n in names if any(re.fullmatch(re.escape(n) + r" \d+", m) for m in names)], enemies
+    assert not re.search(r"on stage: [^\n]*?, An? ", shown), shown
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_chapter_s_recap_tells_who_joined_side_by_side(system, tmp_path):
+    """Found (fails on the code before it): `recap leg` and `recap campaign` told the second character to
+    join inside the first one's parentheses ("Ottilie Fenn joined the party (...) (Jory Sallow joined the
+    party (...))"), as if the lines before the first scene were a scene and the first its opening."""
+    p = PROFILES[system]
+    t = table(tmp_path, f"campaign new Imp {p.improvised}", *p.cast, "scene start The Lighthouse Stair")
+    cast = list(t.status().get("characters") or {})
+    for line in ("recap leg", "recap campaign"):
+        told = plain(render(t.run(line), t.session.system))
+        for name in cast:
+            at = told.find(name)
+            if at >= 0:
+                assert told[:at].count("(") == told[:at].count(")"), (name, told)
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_no_scene_of_the_adventure_is_skipped(system, tmp_path):
     """Found: `session end` in the middle of a chapter skipped the rest of it (Rhûn's Nine Wells scene was
