@@ -312,8 +312,8 @@ class Story:
     @staticmethod
     def on_stage(scene: Scene) -> str:
         """The people of a scene and what stands in the way, as the file gives them."""
-        people = "; ".join(f"{p.name}, {_lower(_clause(p.description))}" for p in scene.npcs)
-        obstacles = "; ".join(_lower(_clause(o)) for o in scene.obstacles)
+        people = "; ".join(f"{p.name}, {lowered(_clause(p.description))}" for p in scene.npcs)
+        obstacles = "; ".join(lowered(_clause(o)) for o in scene.obstacles)
         return " ".join(x for x in ((f"Here: {people}." if people else ""),
                                     (f"In the way: {obstacles}." if obstacles else "")) if x)
 
@@ -339,7 +339,7 @@ class Story:
         # a place the cast may not go of its own will ("inside packing crates on a lorry"): where the
         # scene is, not where the cast heads
         text = (f"The scene shifts: {where[:1].lower()}{where[1:]}." if first in PREPOSITIONS
-                else f"The scene shifts to {_lower(where)}.")
+                else f"The scene shifts to {lowered(where)}.")
         return Narration(task="scene_transition", text=text, origin=f"adventure scene {scene.id}")
 
     def clue(self, scene: Scene, high: bool) -> Narration:
@@ -397,8 +397,8 @@ def _clause(text: str) -> str:
 CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
 
 
-def _lower(text: str) -> str:
-    """A clause as it reads after a colon: a leading article in lower case."""
+def lowered(text: str) -> str:
+    """A clause as it reads after a colon or a comma: a leading article in lower case."""
     first, _, rest = text.partition(" ")
     return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from solo.director.story import lowered
 from solo.faces.export import CANON_HEADINGS
 from solo.kernel.registry import AnySystem
 from solo.table.session import Outcome
@@ -227,8 +228,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
         if r.get("tags"):
             lines.append(f"  setting: {escape(', '.join(r['tags']))}")
         for p in r.get("people", []):
-            said = re.sub(r"^(An?) ", lambda m: m.group(1).lower() + " ", p["description"])  # "Amsel, an eel-trapper"
-            lines.append(f"  on stage: {escape(p['name'])}, {escape(said)}")
+            lines.append(f"  on stage: {escape(p['name'])}, {escape(lowered(p['description']))}")  # "Amsel, an eel-trapper"
         for o in r.get("obstacles", []):
             lines.append(f"  in the way: {escape(o)}")
         for c in r.get("clues", []):
