@@ -107,6 +107,21 @@ def test_a_person_of_the_adventure_passed_over_is_not_offered_again(tmp_path: Pa
     assert later not in [p["name"] for p in again.get("canon_proposals") or []]
 
 
+def test_a_name_passed_over_is_not_offered_again_after_the_program_starts_anew(tmp_path: Path) -> None:
+    """Fails on the code before it: the names offered were kept in memory only, so a second `solo script`
+    (or a REPL started anew) offered "Brown Maud (place)" again each time a narration named it."""
+    db = tmp_path / "again.sqlite"
+    first = Session(Journal(db))
+    ok(first, "campaign new Harbour --seed 2")
+    ok(first, "scene start The harbour")
+    told = ok(first, "tell 'Madame Olga waves from the Brown Maud.'")
+    assert {"Madame Olga", "Brown Maud"} <= {p["name"] for p in told["canon_proposals"]}
+    again = Session(Journal(db))
+    ok(again, "campaign use Harbour")
+    told = ok(again, "tell 'The Brown Maud creaks, and Captain Rurik Vane steps ashore.'")
+    assert [p["name"] for p in told.get("canon_proposals") or []] == ["Captain Rurik Vane"]
+
+
 def test_names_the_narration_brings_up_are_offered_and_taken_only_when_accepted(session: Session) -> None:
     ok(session, "scene start The harbour")
     told = ok(session, "tell 'Madame Olga waves from the quay, and Captain Rurik Vane scowls at Nara.'")
@@ -139,6 +154,9 @@ def test_names_the_narration_brings_up_are_offered_and_taken_only_when_accepted(
      [("place", "Hotel Splendide"), ("person", "Baron Krank"), ("place", "Marseille Gazette")]),
     # seen in play (fails on the code before it): "Tick-Tock Men (person)", "Gate Wardens (person)": a group
     # of foes is no one person; a surname ending in s still is one
+    # seen in play (fails on the code before it): the scene's own title offered as "Prop Maker Workshop (place)"
+    ("You hurry off to the Prop Maker's Workshop, where Baron Krank's goons wait.", ["The Prop Maker's Workshop"],
+     [("person", "Baron Krank")]),
     ("The Tick-Tock Men close in while Gate Wardens watch. Dr Evans and Pim Hollis run for the Brethren.", [],
      [("person", "Dr Evans"), ("person", "Pim Hollis")]),
 ])

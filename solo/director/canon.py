@@ -348,7 +348,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
             before = words[start - 1][0].casefold() if start > 0 else ""
             if before in ("the", "a", "an") and start > 1:  # "on the Quai du Mont-Blanc": the word before the article
                 before = words[start - 2][0].casefold()
-            run = [w.removesuffix("'s").removesuffix("’s").strip("'’") for w in run]
+            # the whole name's possessive goes ("Baron Krank's men"); one inside it stays ("Prop Maker's Workshop")
+            run = [*run[:-1], run[-1].removesuffix("'s").removesuffix("’s").strip("'’")] if run else run
             if not run:
                 continue
             if len(run) == 1 and run[0].isupper():
