@@ -86,7 +86,7 @@ def test_an_adventure_seeds_the_canon_and_its_scenes_bring_their_people(tmp_path
     assert scheme is not None and scheme.kind == "thread" and scheme.status == "open" and "Pendulum" in scheme.detail
     ok(session, "pc pregen Basile")
     ok(session, "scene start")
-    scene = session.story.adventure.legs[0].scenes[0]  # type: ignore[union-attr]
+    scene = session.story.adventure.parts[0].scenes[0]  # type: ignore[union-attr]
     for npc in scene.npcs:
         person = session.canon.find(npc.name)
         assert person is not None and person.where == scene.location and person.detail == npc.description
@@ -100,7 +100,7 @@ def test_a_person_of_the_adventure_passed_over_is_not_offered_again(tmp_path: Pa
     ok(session, f"campaign new Zep --seed 2 --from {ZEPPELIN}")
     ok(session, "pc pregen Basile")
     ok(session, "scene start")
-    later = session.story.adventure.legs[-1].scenes[-1].npcs[0].name  # type: ignore[union-attr]
+    later = session.story.adventure.parts[-1].scenes[-1].npcs[0].name  # type: ignore[union-attr]
     first = ok(session, f"tell '{later} waves from the quay.'")
     assert later in [p["name"] for p in first["canon_proposals"]]
     again = ok(session, f"tell '{later} waves once more.'")
