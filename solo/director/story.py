@@ -414,7 +414,7 @@ def _lower(text: str, described: bool = False) -> str:
     acronym or a people's adjective ("Breton", "Egyptian") keeps its capital. A place is never lowered
     past its article ("Marseille docks")."""
     first, _, rest = text.partition(" ")
-    if not rest or not first[:1].isupper() or first.isupper():
+    if not rest or not first[:1].isupper() or (first.isupper() and len(first) > 1):  # "A" is no acronym
         return text
     if first in ("The", "A", "An"):
         return f"{first.lower()} {rest}"
