@@ -378,9 +378,9 @@ class Repl:
         else:
             style = "italic"
         body = escape(inert(n["text"]))
-        if n.get("peril") and not self.session.director_peril:
+        if n.get("harm") and not self.session.director_peril:
             track = self.session.system.harm_track
-            body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['peril']}` "
+            body += (f"\n[bold](the fiction calls for +{n['harm']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['harm']}` "
                      "if you agree)[/]")
         self.console.print(Panel(body, title=escape(inert(title)), subtitle=escape(inert(n.get("source", ""))), style=style,
                                  title_align="left", subtitle_align="right"), soft_wrap=False)

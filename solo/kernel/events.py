@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from solo.director.canon import Kind
+# what a canon entry is (solo.director.canon keeps the canon these events fold into)
+Kind = Literal["person", "place", "thread", "clue", "promise", "treasure"]
 
 
 class SessionEvent(BaseModel):

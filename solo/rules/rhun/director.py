@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -60,7 +61,7 @@ class RhunNarrator(OracleNarrator):
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
                                 {"character": character})
         harm = max([d.entry.peril or 0 for d in (drawn, *drawn.nested)], default=0)
-        return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None,
+        return Narration(task="consequence", text=text, origin=drawn.origin(), harm=harm or None,
                          bearer=character if harm else None)
 
 
@@ -210,8 +211,8 @@ class RhunDirector:
             if event.outcome == "fail" and foe is not None and foe.active:
                 out.solo_moves.append(rc.Strike(challenge=foe.name, character=event.character))
                 out.tell_moves = True  # the strike's band is told once the rules have rolled it
-            elif told.peril:
-                out.reported_apart.append(rc.Harm(character=event.character, amount=told.peril))
+            elif told.harm:
+                out.reported_apart.append(rc.Harm(character=event.character, amount=told.harm))
         if foe is not None and foe.defeated and foe.sentient and not foe.gave_up:
             out.solo_moves.append(rc.Morale(challenge=foe.name))
             out.tell_moves = True
