@@ -120,3 +120,15 @@ def find_adventure(name: str, base: Path | None = None) -> Path:
             return shipped[key]
     names = sorted(dict.fromkeys(p.stem for p in available_adventures()))
     raise AdventureError(f"no adventure {name[:80]!r}: give a file, or one of {', '.join(names) or 'none installed'}")
+
+
+def loadable_adventures() -> list[tuple[str, str, str]]:
+    """(title, file name, rule system) of the adventures that load: the user's own, then those shipped."""
+    found = []
+    for path in available_adventures():
+        try:
+            adventure = load_adventure(path)
+        except SoloError:
+            continue  # `campaign validate` tells what is wrong with it
+        found.append((adventure.title, path.name, adventure.rules))
+    return found
