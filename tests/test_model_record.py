@@ -331,3 +331,24 @@ def test_a_model_gone_chooses_nothing_and_journals_nothing(tmp_path):
     session.model = None  # the REPL drops a model that failed to load
     play(session, "scene start The docks")
     assert session.journal.model_calls(session.campaign.id) == []
+
+
+def test_the_kernel_s_records_speak_the_system_s_words_and_refuse_the_old_fields():
+    """The outcome record and the narration name no system's words: the harm track is the system's
+    label, what an actor gains is in its words; a caller still passing the old field names fails loudly
+    instead of being ignored."""
+    from pydantic import ValidationError
+
+    record = OutcomeRecord(task="blunder", actor="Nara Quinn", harm={"Nara Quinn": (1, 2)}, harm_track="Peril",
+                           gained=("a Blammo! die",))
+    assert "Nara Quinn's Peril goes from 1 to 2." in record.lines()
+    assert record.lines()[-1] == "Nara Quinn gains a Blammo! die."
+    assert "gains" not in " ".join(OutcomeRecord(task="hit", actor="Wren", harm_track="LP").lines())
+    told = Narration(task="consequence", text="The rope snaps.", harm=1, bearer="Anna")
+    assert told.as_result()["harm"] == 1 and "peril" not in told.as_result()
+    with pytest.raises(ValidationError, match="blammo_gained"):
+        OutcomeRecord(task="blunder", blammo_gained=1)
+    with pytest.raises(ValidationError, match="peril"):
+        OutcomeRecord(task="blunder", peril={"Nara Quinn": (1, 2)})
+    with pytest.raises(ValidationError, match="peril"):
+        Narration(task="blunder", text="x", peril=1)
