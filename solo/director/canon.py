@@ -252,7 +252,8 @@ blammo peril lucky saves save catchphrase leg legs scene scenes tumult gamble sn
 cast meaning narration director player hero heroes next here chapter round
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december god gods heaven hell ok okay oh ah alas well good great new old""".split())
-PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond".split())
+PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond on onto along "
+                          "beside past".split())
 # the last word of a name that is no one's: a building or a body of people ("Chronos Aerial Freight",
 # "the Hotel Splendide" reads by its first word); such a name is offered as a place, where it is found
 BUILDING_LAST = frozenset("""freight company co ltd inc corporation corp airways airlines lines railway railways
@@ -267,9 +268,10 @@ PLACE_NOUNS = frozenset("""barge ship boat steamer liner yacht schooner trawler 
 train express village town hamlet city port harbour harbor inn tavern house manor farm camp fort tower keep island
 company workshop shop mill warehouse station""".split())
 BUILDING_FIRST = frozenset("hotel club bank museum theatre theater cafe café maison chateau château castle fort rue "
-                        "avenue boulevard place porte pont".split())
+                        "avenue boulevard place porte pont quai quay lake lac mount mont piazza plaza via calle "
+                        "cape".split())
 _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’-]*")
-_PARTICLES = frozenset("de la le von van der del du da di of".split())
+_PARTICLES = frozenset("de la le les des von van der del della du da di of".split())
 
 
 def kind_in(name: str, texts: list[str]) -> Kind | None:
@@ -326,6 +328,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 # "The Baron", "Suddenly Olga" (but "Old Tomas" keeps its title)
                 run, start = run[1:], start + 1
             before = words[start - 1][0].casefold() if start > 0 else ""
+            if before in ("the", "a", "an") and start > 1:  # "on the Quai du Mont-Blanc": the word before the article
+                before = words[start - 2][0].casefold()
             run = [w.removesuffix("'s").removesuffix("’s").strip("'’") for w in run]
             if not run:
                 continue

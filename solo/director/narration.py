@@ -140,7 +140,12 @@ class OracleNarrator:
         if told.task not in SUCCESSES | CONSEQUENCES:
             return told
         success = told.task in SUCCESSES
+        # the outcome is the rules' result, not the task's name: a consequence after a roll that succeeded
+        # (Rhûn's 4-5, a success at a cost) keeps its own words, led by the action done where it was done, never a failure move
+        at_cost = not success and stage.last.success is True
         placed = False
+        if at_cost:
+            return told.model_copy(update={"text": stage.bound(told.text, placed=True, success=True)})
         if stage.last.actor and stage.last.action and (success or not told.harm):
             moved = self.moved(told, stage, rng, success=success)
             placed = moved is told  # no move the scene could bind was left untold

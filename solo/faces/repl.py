@@ -35,7 +35,7 @@ from solo.kernel.errors import SoloError
 from solo.kernel.inert import inert
 from solo.kernel.protocol import Cancelled, ask_choice, ask_required
 from solo.kernel.registry import installed
-from solo.faces.bar import status_bar
+from solo.faces.layout import status_bar, wrapped
 from solo.faces.complete import SoloCompleter
 from solo.faces.render import proposals_line, render
 from solo.store.ledger import command_rng
@@ -155,7 +155,8 @@ class Repl:
                 if self._ask is not None:
                     answer = self._ask(question)
                 else:
-                    answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
+                    answer = self._questions.prompt(f"{wrapped(question, self._width() - 2)} ",
+                                                    pre_run=_first_screen_up)
             except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
                 raise Cancelled from None
         if self._open_questions and self._is_command(question, answer):
@@ -213,10 +214,11 @@ class Repl:
 
     def _width(self) -> int:
         try:
-            from prompt_toolkit.application import get_app
+            from prompt_toolkit.application import get_app_or_none
 
-            return get_app().output.get_size().columns
-        except Exception:  # noqa: BLE001 - no running application (tests): the console's width
+            app = get_app_or_none()  # none running (a question about to be asked, tests): the console's width
+            return app.output.get_size().columns if app is not None else self.console.width
+        except Exception:  # noqa: BLE001 - an output that cannot tell its size: the console's width
             return self.console.width
 
     # output -----------------------------------------------------------------------------

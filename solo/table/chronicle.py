@@ -24,6 +24,7 @@ from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, canon_key, f
 from solo.kernel.events import Kind
 from solo.table.context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from solo.kernel.errors import RuleViolation
+from solo.table.talk import SCENE_RECAP_LINES
 from solo.kernel.events import (
     CANON,
     AdventureMoved,
@@ -317,7 +318,7 @@ class Chronicle:
         return [e.payload for e in self.s.journal.events_of(campaign.id, ["recap_written"]) if e.command not in undone]
 
     def chapter_recap(self, chapter: int, decision: Decision | None = None) -> str:
-        """A chapter (an ENIGMA Leg) as its scenes' stored recaps, each in its first clause."""
+        """A chapter (an ENIGMA Leg) as its scenes' stored recaps, each whole (as `recap scene` told it)."""
         recaps = [p for p in self.stored_recaps() if p["level"] == "scene" and p["chapter"] == chapter]
         if decision is not None:
             recaps += [session_event_to_dict(e) for e in decision.events
@@ -326,25 +327,27 @@ class Chronicle:
         if not recaps:  # a chapter played without scenes (Beyond Code's turns): the journal's lines of it
             told = self.unscened(chapter)
             return f"{word} {chapter}: {told}" if told else f"{word} {chapter}: nothing was told."
-        return f"{word} {chapter}: " + " ".join(_clip(p["text"], 220) for p in recaps)
+        return f"{word} {chapter}: " + " ".join(" ".join(p["text"].split()) for p in recaps)
 
     def unscened(self, chapter: int) -> str | None:
-        """The chapter under way told from the journal (its recap, as `recap leg` has it), where no scene
-        of it has stored a recap; None for another chapter, or one where nothing happened."""
+        """The chapter under way told from the journal, scene by scene as `recap leg` has it, each scene its
+        opening and as many of its last happenings as `recap scene` tells (nothing of it left out for
+        length: its turns outside any scene too); None for another chapter, or one where nothing happened."""
         if self.s.system.where(self.s.state).chapter != chapter:
             return None
-        told = self.s.talk.recap(leg=True).text
+        told = self.s.talk.recap(leg=True, keep=SCENE_RECAP_LINES).text
         prefix = f"So far in this {self.s.system.chapter_word}: "
-        return _clip(told.removeprefix(prefix), 600) if told.startswith(prefix) else None
+        return " ".join(told.removeprefix(prefix).split()) if told.startswith(prefix) else None
 
     def campaign_recap(self) -> Narration:
-        """`recap campaign`: every chapter's stored recap, then the scenes of the chapter under way."""
+        """`recap campaign`: every ended chapter's stored recap, then the chapter under way from the journal,
+        every scene of it as whole as `recap scene` tells it."""
         recaps = self.stored_recaps()
         where = self.s.system.where(self.s.state)
         lines = [p["text"] for p in recaps if p["level"] == "chapter"]
-        scenes = [_clip(p["text"], 220) for p in recaps if p["level"] == "scene" and p["chapter"] == where.chapter]
-        told = self.unscened(where.chapter) if not scenes else None
-        lines += scenes or ([f"{self.s.system.chapter_word.capitalize()} {where.chapter}: {told}"] if told else [])
+        told = self.unscened(where.chapter)
+        scenes = [" ".join(p["text"].split()) for p in recaps if p["level"] == "scene" and p["chapter"] == where.chapter]
+        lines += [f"{self.s.system.chapter_word.capitalize()} {where.chapter}: {told}"] if told else scenes
         text = " ".join(lines) if lines else "The story has only begun."
         return Narration(task="recap", text=text, origin="the stored recaps of the campaign")
 
@@ -397,7 +400,8 @@ class Chronicle:
         found: list[tuple[Kind, str, str]] = []
         taken = {canon_key(k) for k in known}
         for name, description in people.items():
-            if name in text and canon_key(name) not in taken:
+            # a whole word of the text: "Tic" is not in "Tick-Tock Men"
+            if re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text) and canon_key(name) not in taken:
                 found.append(("person", name, description))
         vocabulary = self.vocabulary()
         scene = self.scene_words()

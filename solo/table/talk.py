@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 
 WIDE_SHOT = "the Wide Shot: "
+SCENE_RECAP_LINES = 12  # the happenings `recap scene` tells (its last ones); a campaign recap tells as many
 
 
 class TableTalk:
@@ -244,11 +245,12 @@ class TableTalk:
                   if e.command not in undone]
         return starts[-1] if starts else None
 
-    def recap(self, leg: bool) -> Narration:
+    def recap(self, leg: bool, keep: int = 8) -> Narration:
         """What has happened since the scene (or the chapter: an ENIGMA Leg) began, from the
         journal: the rules' events as the system tells them, the places the Wide Shots opened on,
         the players' answers and their own narration, clues, oracle answers and how scenes ended.
-        A chapter's recap goes scene by scene. Retold by the model when one is loaded."""
+        A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings.
+        Retold by the model when one is loaded."""
         lines = self.recap_lines() if leg else self.recap_lines(since=self.scene_start() or 0)
         mark = "chapter" if leg else "scene"
         start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
@@ -263,10 +265,10 @@ class TableTalk:
         scene_word = self.s.system.scene_word
         what = self.s.system.chapter_word if leg else scene_word
         if leg:
-            told = [said[0] + (f" ({'; '.join(said[1:][-8:])})" if said[1:] else "") for said in scenes if said]
+            told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") for said in scenes if said]
             text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
         else:
-            said = scenes[-1][-12:]
+            said = scenes[-1][-SCENE_RECAP_LINES:]
             happened = [x for x in said if not x.startswith(WIDE_SHOT)]
             if happened:
                 text = f"So far in this {scene_word}: " + "; ".join(said) + "."
@@ -274,9 +276,20 @@ class TableTalk:
                 text = f"Nothing much has happened yet in this {scene_word} ({'; '.join(said)})."
             else:
                 text = ""
+            before = self._scene_before(lines, start) if not happened else []
+            if before:  # a Beyond Code turn just begun inside a scene: the turn before it, its cards turned
+                text = (f"{text or f'Nothing much has happened yet in this {scene_word}.'}"[:-1]
+                        + f"; the {scene_word} before: " + "; ".join(before[-SCENE_RECAP_LINES:]) + ".")
         text = text or f"Nothing much has happened yet in this {what}."
         return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
                          facts={"about": {"characters": list(dict.fromkeys(names))}})
+
+    @staticmethod
+    def _scene_before(lines: list[RecapLine], start: int) -> list[str]:
+        """What the recap's unit before the one under way told (its opening line included), where the scene
+        holds more than one (Beyond Code's turns): empty where the one under way is the scene's first."""
+        begun = max((i for i in range(start) if lines[i].starts == "scene"), default=None)
+        return [] if begun is None else [line.text for line in lines[begun:start] if line.text]
 
     def recap_lines(self, since: int = 0, until: int | None = None) -> list[RecapLine]:
         """Every journaled happening as a line of a recap, in the order played (``since``: from

@@ -115,6 +115,16 @@ def _threshold(value: int) -> int:
     return value
 
 
+def paused(state: HaasteetState) -> str | None:
+    """Rulings *Rounds* and *Hits and soaking*: what the table must settle before the scene can end: a
+    waiting hit, or declared actions not yet rolled (a round declared is fought out, or broken off with
+    `combat end`)."""
+    waiting = waiting_hit(state)
+    if waiting is None and state.combat is not None and state.combat.declared and not state.combat.rolled:
+        return "declared actions wait unrolled: `round roll` first (or `combat end` to break off the fight)"
+    return waiting
+
+
 def waiting_hit(state: HaasteetState) -> str | None:
     """Rulings *Hits and soaking*: the pause a waiting hit makes, as the message that refuses the rest."""
     if not state.pending:
@@ -420,7 +430,9 @@ def _piles(state: HaasteetState, given: dict[str, tuple[int, ...]] | None, rng: 
     assert state.combat is not None
     typed: dict[str, tuple[int, ...]] = {}
     for name, faces in (given or {}).items():
-        d = next((d for d in state.combat.declared if fold(d.actor) == fold(name)), None)
+        who = state.fighter(name)  # a unique start or whole word names a combatant, as in `declare`
+        key = fold(who.name if who is not None else name)
+        d = next((d for d in state.combat.declared if fold(d.actor) == key), None)
         if d is None:
             raise RuleViolation(f"{name} has declared nothing this round (declared: "
                                 f"{', '.join(x.actor for x in state.combat.declared)})")

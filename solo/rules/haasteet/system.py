@@ -27,7 +27,7 @@ from . import journal, present, record, results
 from . import talk as talk_
 from .apply import apply, fold
 from .data_rules import CREATION_POINTS, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS, WEAPON
-from .decide import decide, waiting_hit
+from .decide import decide, paused
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
@@ -82,7 +82,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
 
     def paused(self, state: HaasteetState) -> str | None:
-        return waiting_hit(state)
+        return paused(state)
 
     def where(self, state: HaasteetState) -> Where:
         return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)

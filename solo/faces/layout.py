@@ -1,8 +1,11 @@
-"""The REPL's status bar: the system's own fragments, where the story stands, the tension, the Mythic
-Chaos Factor and the world's clock, in two lines at most of the terminal's width."""
+"""What the REPL fits to the terminal's width: its status bar (the system's own fragments, where the story
+stands, the tension, the Mythic Chaos Factor and the world's clock, in two lines at most, a group of
+numbered foes told as one fragment before anything is cut) and its questions, broken between words."""
 
 from __future__ import annotations
 
+import re
+import textwrap
 from typing import Any
 
 from prompt_toolkit.formatted_text import HTML
@@ -26,6 +29,39 @@ def _wrap(parts: list[str], width: int) -> list[list[str]]:
         used += size + (3 if lines[-1] else 0)
         lines[-1].append(part)
     return lines
+
+
+_NUMBERED = re.compile(r"(?P<base>[^<>│]+?) (?P<n>\d+) (?P<rest>[^<>│ ]+)")
+
+
+def _numbered_together(parts: list[str]) -> list[str]:
+    """Fragments of one group of foes numbered in a row ("Gate Warden 1 6/6", "Gate Warden 2 6/6", "Gate Warden
+    3 2/6") as one, a run of the same state told once ("Gate Warden 1-2 6/6, 3 2/6"): the bar's last resort
+    before it cuts, the same for every system."""
+    groups: list[tuple[str | None, list[tuple[int, str]] | str]] = []
+    for part in parts:
+        found = _NUMBERED.fullmatch(part)
+        if found is None:
+            groups.append((None, part))
+            continue
+        last = groups[-1] if groups else None
+        if last is not None and last[0] == found["base"] and isinstance(last[1], list):
+            last[1].append((int(found["n"]), found["rest"]))
+        else:
+            groups.append((found["base"], [(int(found["n"]), found["rest"])]))
+    out: list[str] = []
+    for base, members in groups:
+        if base is None or isinstance(members, str):
+            out.append(str(members))
+            continue
+        runs: list[list[Any]] = []  # [first, last, state]
+        for n, rest in members:
+            if runs and runs[-1][2] == rest and runs[-1][1] + 1 == n:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n, rest])
+        out.append(f"{base} " + ", ".join(f"{a}{f'-{b}' if b != a else ''} {rest}" for a, b, rest in runs))
+    return out
 
 
 def _two_lines(parts: list[str], width: int) -> list[list[str]]:
@@ -61,12 +97,14 @@ def status_bar(session: Session, width: int) -> HTML:
     lines: list[list[str]] = []
     # two lines at most: the system's own short form (asked with less room), then without the world's
     # clock, and at the last a second line cut short
-    for room, world in ((width, True), (width // 2, True), (width // 2, False)):
-        lines = _wrap(bar_parts(session, status, room, world), width - 1)
+    for room, world, grouped in ((width, True, False), (width // 2, True, False), (width // 2, False, False),
+                                 (width // 2, False, True)):
+        parts = bar_parts(session, status, room, world)
+        lines = _wrap(_numbered_together(parts) if grouped else parts, width - 1)
         if len(lines) <= 2:
             break
     else:
-        lines = _two_lines(bar_parts(session, status, width // 2, False), width - 1)
+        lines = _two_lines(_numbered_together(bar_parts(session, status, width // 2, False)), width - 1)
     return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
 
 
@@ -88,3 +126,10 @@ def bar_parts(session: Session, status: dict[str, Any], width: int, world: bool)
     if clock and world:  # the world's clock: the villain's scheme moves when it fills
         parts.append(f"world {clock_dial(clock)}")
     return parts
+
+
+def wrapped(text: str, width: int) -> str:
+    """A question as the prompt shows it: each of its lines broken between words to fit ``width`` columns (a
+    prompt left to the terminal breaks mid-word at its edge)."""
+    return "\n".join("\n".join(textwrap.wrap(line, max(width, 20), break_long_words=False, break_on_hyphens=False,
+                                             drop_whitespace=True)) or line for line in text.split("\n"))
