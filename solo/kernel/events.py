@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
+
+from solo.kernel.frozen import Frozen
 
 # what a canon entry is (solo.director.canon keeps the canon these events fold into)
 Kind = Literal["person", "place", "thread", "clue", "promise", "treasure"]
 
 
-class SessionEvent(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class SessionEvent(Frozen):
+    pass
 
 
 class CommandUndone(SessionEvent):

@@ -289,7 +289,9 @@ class TableTalk:
         """What the recap's unit before the one under way told (its opening line included), where the scene
         holds more than one (Beyond Code's turns): empty where the one under way is the scene's first."""
         begun = max((i for i in range(start) if lines[i].starts == "scene"), default=None)
-        return [] if begun is None else [line.text for line in lines[begun:start] if line.text]
+        if begun is None or any(line.starts == "chapter" for line in lines[begun:start]):
+            return []  # none before it, or one of a chapter (a Beyond Code game) since over
+        return [line.text for line in lines[begun:start] if line.text]
 
     def recap_lines(self, since: int = 0, until: int | None = None) -> list[RecapLine]:
         """Every journaled happening as a line of a recap, in the order played (``since``: from

@@ -24,6 +24,7 @@ from ...kernel.payload import as_map as _map
 from ...kernel.payload import as_text as _text
 from ...kernel.payload import link as _link
 from ...kernel.payload import names as _names
+from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
 from .data_rules import CAPACITIES, LEFT
 
@@ -473,10 +474,7 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
         case "alpha_day_started":
             return ["", f"## Day {_int(payload.get('day'), 2)}", ""]
         case "alpha_scene_started":
-            title = _text(payload.get("title"))
-            scene = _int(payload.get("scene"))
-            head = f"\n### Scene {scene}" if scene else "\n### A new scene"
-            return [f"{head}{f': {title}' if title else ''}\n"] + ([f"- At {_link(title)}."] if title else [])
+            return scene_heading(payload)
         case "alpha_resolved":
             command, result = _text(payload.get("command")), _map(payload.get("result"))
             return _resolved_story(command, result) if story else _resolved_full(command, result)

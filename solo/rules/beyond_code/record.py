@@ -29,6 +29,7 @@ from typing import Any
 from ...llm.check import numbers_near
 from solo.kernel.outcome import OutcomeRecord
 from solo.kernel.narration import Narration
+from solo.kernel import prose
 from . import events as ev
 from .director import name_of
 from .state import BeyondState
@@ -172,9 +173,7 @@ def check(text: str, record_: OutcomeRecord) -> list[str]:
       run ([Time Expires]);
     - no last slot reached unless the token stands there, and no slot number the record does not hold."""
     problems: list[str] = []
-    present = {part for name in record_.characters for part in name.split()}
-    problems += [f"names {name}, from the prompt's examples, who is not in this story"
-                 for name in EXAMPLE_NAMES if name not in present and re.search(rf"\b{name}\b", text)]
+    problems += prose.strangers(record_.characters, EXAMPLE_NAMES, text)
     details = " ".join(record_.details)
     won_run = "the run is won" in details
     won_game = won_run or "accomplishes the Mission" in details

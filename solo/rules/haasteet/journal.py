@@ -21,6 +21,7 @@ from ...kernel.payload import as_map as _map
 from ...kernel.payload import as_text as _text
 from ...kernel.payload import link as _link
 from ...kernel.payload import names as _names
+from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
 from .data_rules import STAGES, STRENGTHS
 
@@ -584,10 +585,7 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
             die = _int(payload.get("die"))
             return ["## Session 1", ""] + ([] if story or not die else [f"- Pools of d{die}; the death roll is a d6."])
         case "haasteet_scene_started":
-            title = _text(payload.get("title"))
-            scene = _int(payload.get("scene"))
-            head = f"\n### Scene {scene}" if scene else "\n### A new scene"
-            return [f"{head}{f': {title}' if title else ''}\n"] + ([f"- At {_link(title)}."] if title else [])
+            return scene_heading(payload)
         case "haasteet_resolved":
             command, result = _text(payload.get("command")), _map(payload.get("result"))
             return _resolved_story(command, result) if story else _resolved_full(command, result)
