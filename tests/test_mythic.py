@@ -255,7 +255,7 @@ def test_a_mythic_campaign_plays_undoes_and_replays(session, rules, tmp_path):
     ok(session, "undo")
     assert ok(session, "oracle") == {"oracle": "mythic", "chaos": 5}
     assert ok(session, "replay --verify")["ok"]
-    told = ok(session, "recap leg")["narration"]["text"]
+    told = ok(session, "recap chapter")["narration"]["text"]
     assert "asked “Is the ford guarded?”, said no" in told
     markdown = (tmp_path / "m.md")
     ok(session, f"export md {markdown}")
@@ -389,7 +389,7 @@ def test_the_repl_asks_about_control_shows_chaos_and_completes_odds(tmp_path):
     assert "chaos 5/9" in repl.toolbar().value
     from prompt_toolkit.document import Document
 
-    from solo.faces.repl import SoloCompleter
+    from solo.faces.complete import SoloCompleter
 
     completer = SoloCompleter(session, lambda: [])
     words = [c.text for c in completer.get_completions(Document("ask Is the door locked? li"), None)]

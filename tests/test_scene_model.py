@@ -114,7 +114,7 @@ def played(tmp_path: Path, system: str, seed: int, commands: int, source: str | 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
 def test_no_narration_tells_an_unfound_clue_or_the_scheme(tmp_path, system):
     adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
-    clues = [c for leg in adventure.legs for s in leg.scenes for c in (s.clues.low, s.clues.high)]
+    clues = [c for leg in adventure.parts for s in leg.scenes for c in (s.clues.low, s.clues.high)]
     found: set[str] = set()
     for _, _, n in played(tmp_path, system, 3, 60, ADVENTURES[system]):
         if "clue" in n.get("origin", ""):
@@ -122,12 +122,12 @@ def test_no_narration_tells_an_unfound_clue_or_the_scheme(tmp_path, system):
             continue
         if "adventure" in n.get("origin", ""):  # the file's own words, written by its author
             continue
-        foes = tuple(str(f.get("name", "")) for leg in adventure.legs for s in leg.scenes for f in s.enemies)
+        foes = tuple(str(f.get("name", "")) for leg in adventure.parts for s in leg.scenes for f in s.enemies)
         stage = SceneModel(stage=Stage(foes=foes),  # the file's foes come on stage by name
                            secrets=(adventure.villain.scheme, *[c for c in clues if not any(c in f for f in found)]))
         # the scene's place, told as it opens, is no secret wherever a clue also names it
         assert any(stage.model_copy(update={"place": s.location}).clash(n["text"]) != "a secret not yet found"
-                   for leg in adventure.legs for s in leg.scenes), n
+                   for leg in adventure.parts for s in leg.scenes), n
 
 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
@@ -357,11 +357,11 @@ def test_a_scene_the_cast_is_carried_to_is_told_as_where_it_is():
 
     adventure = load_adventure(shipped_adventures()["the_clockwork_zeppelin.toml"])
     story = Story(adventure)
-    for leg in adventure.legs:
+    for leg in adventure.parts:
         for scene in leg.scenes:
             text = story.scene_opening(scene).text
             assert "makes for" not in text and not re.search(r"shifts: [A-Z]", text), text
-    crates = next(s for leg in adventure.legs for s in leg.scenes if s.location.startswith("Inside"))
+    crates = next(s for leg in adventure.parts for s in leg.scenes if s.location.startswith("Inside"))
     assert story.scene_opening(crates).text.startswith("The scene shifts: inside packing crates")
 
 
@@ -431,7 +431,7 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
 
     adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
     story = Story(adventure)
-    legs = adventure.legs
+    legs = adventure.parts
     last, first = legs[-1].scenes[-1], legs[0].scenes[0]
     foe_names = tuple(str(f["name"]) for leg in legs for s in leg.scenes for f in s.enemies)
     status = {"characters": {"Nara": {}}, "enemies": {n: {} for n in (*foe_names, "A stray dog")}}

@@ -5,24 +5,25 @@ the system's interface: a third party's system ships its own the same way); a us
 ``campaigns/`` (of the folder solo runs from, or of solo's data folder; ``SOLO_CAMPAIGNS`` names
 another) or anywhere, named by path.
 
-An adventure names its rule system (``rules``, default ``enigma``), a title, a premise, a
-villain and its scheme, 1-5 Legs (the system's chapters) of Scenes, and optional
+An adventure names its rule system (``rules``, default: solo's shipped default system), a title, a premise, a
+villain and its scheme, 1-5 parts (arcs, a system may play each as its chapter; `[[legs]]` in the first format) of Scenes, and optional
 pregenerated characters. Each Scene names its location, people, obstacles, the clues a
 search reveals at low and high rolls, its enemies, treasure and the ways forward on success
 and on failure: the story always keeps moving. The engine validates the shape; the parts a
 rule system defines (its enemies, its pregens, its lessons) are checked by that system
 (``RuleSystem.check_adventure``). Errors name the file and the path inside it. The typed adventure
-itself is the kernel's (``solo.kernel.adventure``).
+itself, and the reading of the first format's keys, are the kernel's (``solo.kernel.adventure``).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from solo.kernel.adventure import Adventure
+from solo.kernel.adventure import Adventure, spelled
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import RuleViolation, SoloError
 
@@ -31,11 +32,22 @@ class AdventureError(SoloError):
     """An adventure file is broken; the message names the file and the path."""
 
 
-def message(path: Path, exc: ValidationError) -> str:
+def message(path: Path, exc: ValidationError, data: Any = None) -> str:
+    """The first error of ``exc``, where it is in the file: under the file's own spelling of each key
+    (``data``, the file as read: a key of the first format is named as the file writes it)."""
     first = exc.errors()[0]
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"]).lstrip(".")
-    text = first["msg"].removeprefix("Value error, ")
+    written = spelled(data)
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{written.get(str(p), p)}" for p in first["loc"]).lstrip(".")
+    text = respelled(first["msg"].removeprefix("Value error, "), data)
     return f"{path.name}: {where}: {text}" if where else f"{path.name}: {text}"
+
+
+def respelled(text: str, data: Any) -> str:
+    """``text`` (an error naming a path in the file, ``parts[0].scenes[1]``) with each key as ``data``,
+    the file as read, spells it."""
+    for new, old in spelled(data).items():
+        text = re.sub(rf"\b{new}(?=[\[.])", old, text)
+    return text
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -52,7 +64,7 @@ def load_adventure(path: str | Path) -> Adventure:
     try:
         adventure = Adventure.model_validate(data)
     except ValidationError as exc:
-        raise AdventureError(message(path, exc)) from None
+        raise AdventureError(message(path, exc, data)) from None
     from solo.kernel.registry import get_system
 
     try:
@@ -65,9 +77,9 @@ def load_adventure(path: str | Path) -> Adventure:
         system.check_adventure(adventure)
         check_pregens(system, adventure.pregens)
     except ValidationError as exc:
-        raise AdventureError(message(path, exc)) from None
+        raise AdventureError(message(path, exc, data)) from None
     except ValueError as exc:
-        raise AdventureError(f"{path.name}: {exc}") from None
+        raise AdventureError(f"{path.name}: {respelled(str(exc), data)}") from None
     return adventure
 
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
+from solo.kernel.words import is_group
 from solo.director.tables import Draw, OracleTables, TableError
 
 # How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
@@ -29,20 +30,13 @@ DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", 
                    "enemy": "a henchman", "villain": "the villain", "place": "this place"}
 
 
-PLURAL_HEADS = frozenset({"men", "women", "brethren", "folk", "people", "children", "kin"})
-
-
 def one_of(name: str) -> str:
     """A foe's name as the subject of a sentence whose verb is singular ("{enemy} hurls a crate"): a group's
-    name reads as one of it ("one of the Tick-Tock Men", "one of the Brethren of the Tide"); a single foe's
-    name as it is. A group is a name of two words or more whose head noun is plural."""
-    words = name.split(" of ")[0].split()
-    if len(words) < 2:
+    name (``solo.kernel.words.is_group``) reads as one of it ("one of the Tick-Tock Men", "one of the Brethren
+    of the Tide"); a single foe's name as it is."""
+    if not is_group(name):
         return name
-    head = words[-1].casefold()
-    if head in PLURAL_HEADS or (head.endswith("s") and not head.endswith(("ss", "us", "'s"))):
-        return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
-    return name
+    return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
 
 
 MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)

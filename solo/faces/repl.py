@@ -38,6 +38,7 @@ from solo.kernel.registry import installed
 from solo.faces.layout import status_bar, wrapped
 from solo.faces.complete import SoloCompleter
 from solo.faces.render import proposals_line, render
+from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
 from solo.table.session import Outcome, Session
 
@@ -455,7 +456,7 @@ class Repl:
             return self.session.run(command, line)
 
     def _follow_up(self, outcome: Outcome) -> None:
-        """Questions the story asks back: the Wide Shot's question, a success to tell."""
+        """Questions the story asks back: the leading question of a scene's opening, a success to tell."""
         if self.director:
             return
         result = outcome.result or {}
@@ -465,7 +466,7 @@ class Repl:
                 answer = self.ask("Your answer (Enter to skip):").strip()
                 if answer:
                     self._run(parser.Answer(text=answer), shlex.join(["answer", answer]))
-                self.console.print("[bold]What does the cast do first?[/]")
+                self.console.print(f"[bold]{escape(words_of(self.session.system).first_move)}[/]")
             elif n["task"] == "success":
                 tale = self.ask("Tell how it goes (Enter to skip):").strip()
                 if tale:

@@ -10,15 +10,16 @@ so adding a system is one new package and one line in its own packaging, with no
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
 from solo.kernel.errors import RuleViolation
+from solo.kernel.settings import shipped_setting
 from .protocol import RuleSystem
 
 GROUP = "solo.rule_systems"
-DEFAULT = "enigma"
 
 AnySystem = RuleSystem[Any, Any, Any]
 
@@ -100,3 +101,37 @@ def get_system(name: str) -> AnySystem:
         if key == system.name or key in system.aliases:
             return system
     raise RuleViolation(f"unknown rules {name!r}: choose from {', '.join(systems) or 'none installed'}")
+
+
+@cache
+def shipped_rules() -> str:
+    """The rule system solo ships as its default: ``rules`` in ``solo/data/settings.toml``; where that
+    file is missing or damaged, the first installed system by name."""
+    return shipped_setting("rules") or next(iter(installed()), "")
+
+
+def default_rules() -> str:
+    """The rule system of a `campaign new` without ``--rules``: the user's ``SOLO_RULES`` when set, else
+    the shipped default (``shipped_rules``)."""
+    return os.environ.get("SOLO_RULES", "").strip() or shipped_rules()
+
+
+def default_system() -> AnySystem:
+    """The default rule system (``default_rules``); a ``SOLO_RULES`` naming none installed is refused
+    with the choices (RuleViolation), as `campaign new --rules` refuses it."""
+    name = default_rules()
+    try:
+        return get_system(name)
+    except RuleViolation as exc:
+        if os.environ.get("SOLO_RULES", "").strip():
+            raise RuleViolation(f"SOLO_RULES: {exc}") from None
+        raise
+
+
+def fallback_system() -> AnySystem:
+    """The system that reads commands before any campaign is open: the default one, or the shipped one
+    where ``SOLO_RULES`` names none installed (the error waits for the `campaign new` that would use it)."""
+    try:
+        return default_system()
+    except RuleViolation:
+        return get_system(shipped_rules())

@@ -76,8 +76,9 @@ class AdventureStory(Protocol):
     @property
     def adventure(self) -> Adventure: ...
 
-    def leg_opening(self, chapter: int) -> Narration | None:
-        """A new chapter of the adventure: its title and arc (None past the file's last one)."""
+    def chapter_opening(self, chapter: int) -> Narration | None:
+        """A new chapter of the adventure, where the system's chapter is the file's part: its title and arc
+        (None past the file's last one)."""
 
     def clue(self, scene: Scene, high: bool) -> Narration:
         """The file's low clue (a poor search) or its high one."""
@@ -88,5 +89,5 @@ class AdventureStory(Protocol):
     def scene_opening(self, scene: Scene) -> Narration:
         """The way into an adventure scene: where the cast goes next."""
 
-    def wide_shot(self, scene: Scene, told: Narration | None) -> Narration:
+    def opening(self, scene: Scene, told: Narration | None) -> Narration:
         """The file's own opening when it has one, else ``told`` (the oracle's), with who is on stage."""

@@ -34,6 +34,7 @@ from solo.kernel.narration import Narration
 from solo.kernel.outcome import OutcomeRecord
 from solo.kernel.protocol import (C, Conversation, DiceNeed, E, PregenEntry, Proposer, Reaction, RecapLine, S, StoryView,
                                   Where)
+from solo.kernel.words import NEUTRAL, Words
 
 
 class QuietDirector(OracleNarrator, Generic[S, C, E]):
@@ -94,8 +95,9 @@ class BaseSystem(Generic[S, C, E]):
     creates_characters: ClassVar[bool] = True
     chapter_word: ClassVar[str] = "chapter"
     scene_word: ClassVar[str] = "scene"
-    chapter_is_leg: ClassVar[bool] = False
+    chapter_is_part: ClassVar[bool] = False
     toolbar_where: ClassVar[bool] = False  # its status bar says the chapter and scene itself
+    words: ClassVar[Words] = NEUTRAL
 
     @property
     def intro(self) -> str:

@@ -149,9 +149,9 @@ class RhunDirector:
                         if event.scene > 1:
                             out.narrations.append(story.story.scene_opening(story.scene))
                         people = [c.name for c in after.in_play()]  # no written opening: one drawn
-                        drawn = None if story.scene.wide_shot else n.wide_shot(rng, story.scene.title,
+                        drawn = None if story.scene.opening else n.wide_shot(rng, story.scene.title,
                                                                                rng.choice(people) if people else "you")
-                        out.narrations.append(story.story.wide_shot(story.scene, drawn))
+                        out.narrations.append(story.story.opening(story.scene, drawn))
                         out.proposals += [rc.AddChallenge(name=str(c["name"]), tier=str(c["tier"]),
                                                           disposition=c.get("disposition"),
                                                           effect_dice=c.get("effect_dice"),
