@@ -461,6 +461,10 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
         adventure = story.adventure
         secrets = (adventure.villain.scheme,) + tuple(t for part in adventure.parts for s in part.scenes
                                                       for t in (s.clues.low, s.clues.high))
+        if scene is not None and foes:  # the file's foes of other scenes stayed there (a squall, a warg...)
+            here = {str(f["name"]) for f in scene.enemies}
+            elsewhere = {str(f["name"]) for part in adventure.parts for s in part.scenes for f in s.enemies} - here
+            foes = tuple(f for f in foes if f not in elsewhere)
         if scene is not None:  # an adventure scene: the file's people of other scenes are elsewhere
             absent = tuple(dict.fromkeys(p.name for part in adventure.parts for s in part.scenes for p in s.npcs
                                          if p.name not in people and p.name not in cast))
