@@ -20,7 +20,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from solo.table import parser
-from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, kind_in, proposed_names
+from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, canon_key, focus, focus_text, kind_in, proposed_names
+from solo.kernel.events import Kind
 from solo.table.context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from solo.kernel.errors import RuleViolation
 from solo.kernel.words import words_of
@@ -40,11 +41,12 @@ from solo.kernel.events import (
     WorldMoved,
     session_event_to_dict,
 )
-from solo.director.narration import DEFAULT_CONTEXT, Narration
+from solo.director.narration import DEFAULT_CONTEXT
+from solo.kernel.narration import Narration
 from solo.director.canon import canon_step
 
 if TYPE_CHECKING:
-    from solo.director.adventure import Adventure
+    from solo.kernel.adventure import Adventure
     from solo.table.session import Decision, Session
 
 WORLD_TABLE = "world.consequence"

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from solo.director import mythic
 from solo.table import parser
-from solo.director.adventure import Adventure, find_adventure, load_adventure
+from solo.director.adventure import find_adventure, load_adventure
+from solo.kernel.adventure import Adventure
 from solo.director.canon import Canon
 from solo.table.chronicle import Chronicle, seed_canon
 from solo.table.context import Context
@@ -57,9 +58,10 @@ from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, Scene
 from solo.kernel.registry import AnySystem, default_system, fallback_system, get_system, installed
 from solo.kernel.words import words_of
 from solo.store.ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
-from solo.llm.calls import Cast, ModelCall
+from solo.kernel.calls import Cast, ModelCall
 from solo.director.mythic import OracleState
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.story import Progress, Story, fold_name, scene_model, tags_from_words
 from solo.table.talk import TableTalk
 from solo.director.tables import OracleTables, TableError, system_tables
@@ -887,7 +889,7 @@ class Session:
             told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
             # a success, a harmless consequence or a clue with nothing new to tell is left untold (its result
             # shows it), never told again word for word
-            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.peril
+            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.harm
                                                            and stage.repeats(n.text))]
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
         if reaction.scene_tags and not progress.tags and not self.suggest:

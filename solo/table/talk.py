@@ -24,7 +24,8 @@ from solo.kernel.events import (
 from solo.kernel.protocol import RecapLine
 from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
-from solo.director.narration import DEFAULT_CONTEXT, Narration
+from solo.director.narration import DEFAULT_CONTEXT
+from solo.kernel.narration import Narration
 
 if TYPE_CHECKING:
     from solo.table.session import Decision, Session
