@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
-from solo.kernel.scene import SceneModel, locative
+from solo.kernel.scene import SCENE_TAGS, SceneModel, locative
+from solo.kernel.services import Tables
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
@@ -38,12 +39,6 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
                           "action", "obstacle", "where", "cast"})
 MAX_DEPTH = 6
-# Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
-# among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
-SCENE_TAGS = frozenset({
-    "indoors", "outdoors", "city", "wilderness", "underground", "water", "air", "vehicle", "ancient", "night",
-    "day", "crowd", "fire", "cold", "storm", "flood", "hot",
-})
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 
 
@@ -339,6 +334,15 @@ class OracleTables:
             text = text.replace("{where}", where)
         return Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
                     nested=tuple(nested))
+
+
+def oracle_tables(tables: Tables) -> OracleTables:
+    """The oracle tables the seam hands a system's Director (the kernel's ``Tables``), as the tables of
+    this module: a Director built on ``solo.director.narration.OracleNarrator`` reads their entries."""
+    if isinstance(tables, OracleTables):
+        return tables
+    raise TableError(f"the rule system's Director draws on solo's oracle tables, not on a {type(tables).__name__}: "
+                     "load them with solo.director.tables.OracleTables")
 
 
 def read_file(path: Path) -> dict[str, Any]:

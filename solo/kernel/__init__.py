@@ -4,7 +4,11 @@
 ``solo.kernel.RuleSystem``) and the optional parts; ``manifest`` is what a system's entry point
 returns (``solo.kernel.Manifest``); ``base`` the defaults of every part; ``registry`` finds the
 installed systems through Python entry points; ``events`` holds the session's own journal
-events, and ``grammar`` the command-language machinery a system's grammar is written in. No
+events, and ``grammar`` the command-language machinery a system's grammar is written in. The values
+every layer passes around live here too: ``narration`` (a told piece of story), ``outcome`` (what the
+rules decided, for a model to be held to), ``calls`` (a model call, as the journal keeps it) and
+``adventure`` (an adventure file's data); ``services`` names, as protocols, what the Director hands a
+system through the seam. The kernel imports nothing of solo outside it (tests/test_layout.py), and no
 module of the engine outside ``solo/rules/<name>/`` imports a rule system.
 
 The names below are imported on first use, so importing the kernel costs nothing at start-up.

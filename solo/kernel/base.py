@@ -22,24 +22,45 @@ from pydantic import BaseModel, TypeAdapter
 
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import InvalidCommand, RuleViolation
-from ..llm.calls import ModelCall
-from ..llm.check import OutcomeRecord
-from solo.director.narration import Narration, OracleNarrator
-from solo.director.tables import OracleTables
-from .protocol import (C, Conversation, DiceNeed, DirectorPolicy, E, PregenEntry, Proposer, Reaction, RecapLine, S,
-                       StoryView, Where)
+from .calls import ModelCall
+from .narration import Narration
+from .outcome import OutcomeRecord
+from .protocol import (C, Conversation, Declared, DiceNeed, DirectorPolicy, E, PregenEntry, Proposer, Reaction,
+                       RecapLine, S, StoryView, Where)
+from .services import Chooser, Tables
 
 if TYPE_CHECKING:
-    from solo.director.adventure import Adventure
-    from .manifest import Manifest
+    from .adventure import Adventure
+    from .scene import SceneModel
 
 
-class QuietDirector(OracleNarrator, Generic[S, C, E]):
-    """A Director that answers nothing of its own: the oracle's yes/no, the player's words."""
+class QuietDirector(Generic[S, C, E]):
+    """A Director that answers nothing of its own: the oracle's yes/no, the player's words. It is its
+    own narrator (``solo.kernel.services.Narrator``): the shared meaning tables give a twist its
+    action and subject, and since it tells nothing of the scene, it has nothing to dress or bind."""
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self.chooser: Chooser | None = None  # nothing drawn here is chosen among: the dice's draw stands
 
     @property
-    def narrator(self) -> OracleNarrator:
+    def narrator(self) -> QuietDirector[S, C, E]:
         return self
+
+    def meaning(self, rng: random.Random) -> tuple[str, str, str] | None:
+        """An action and a subject from the shared meaning tables, and where they came from; None if
+        the tables are not there."""
+        if "meaning.action" not in self.tables or "meaning.subject" not in self.tables:
+            return None
+        action = self.tables.draw("meaning.action", rng)
+        subject = self.tables.draw("meaning.subject", rng)
+        return action.text, subject.text, f"{action.origin()}; {subject.origin()}"
+
+    def dressed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        return told
+
+    def bound(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        return told
 
     def react(self, before: S, events: Sequence[E], after: S, rng: random.Random, story: StoryView) -> Reaction[C]:
         return Reaction()
@@ -118,13 +139,13 @@ class Part:
     """An optional part built on a kernel default: the manifest that holds it tells it which
     system it belongs to (``Manifest`` calls ``bind``), for the names and data its defaults use."""
 
-    _manifest: Manifest[Any, Any, Any] | None = None
+    _manifest: Declared | None = None
 
-    def bind(self, manifest: Manifest[Any, Any, Any]) -> None:
+    def bind(self, manifest: Declared) -> None:
         self._manifest = manifest
 
     @property
-    def manifest(self) -> Manifest[Any, Any, Any]:
+    def manifest(self) -> Declared:
         if self._manifest is None:
             raise RuntimeError(f"{type(self).__name__} is used before a Manifest holds it")
         return self._manifest
@@ -239,7 +260,7 @@ class PlainTalk(Part, Generic[S, C]):
     def as_line(self, command: C, typed: str, /) -> str:
         return typed or type(command).__name__
 
-    def create_character(self, state: S, talk: Conversation, tables: OracleTables | None,
+    def create_character(self, state: S, talk: Conversation, tables: Tables | None,
                          rng: random.Random, /) -> C | None:
         talk.say(f"{self.manifest.title} has no walk-through: `help` shows how to add a character.")
         return None
@@ -248,7 +269,7 @@ class PlainTalk(Part, Generic[S, C]):
 class PlainNarration(Part, Generic[S, C, E]):
     """A Director that answers nothing of its own, and narrations held to nothing but the task."""
 
-    def director(self, tables: OracleTables, /) -> DirectorPolicy[S, C, E]:
+    def director(self, tables: Tables, /) -> DirectorPolicy[S, C, E]:
         return QuietDirector(tables)
 
     def record(self, narration: Narration, events: Sequence[E], after: S, /) -> OutcomeRecord:
@@ -293,7 +314,6 @@ class PlainAdventures(Part, Generic[C]):
         """`campaign validate pregens.toml`: the system's own file of ready-made characters, or one
         that says ``rules = NAME``, each character built and added as `pc pregen` would
         (``solo.kernel.bounds.check_pregens``); None for any other file."""
-        from solo.director.adventure import AdventureError
         from .bounds import check_pregens
 
         m = self.manifest
@@ -302,11 +322,11 @@ class PlainAdventures(Part, Generic[C]):
             return None
         characters = data.get("characters", [])
         if not isinstance(characters, list) or not all(isinstance(c, dict) for c in characters):
-            raise AdventureError(f"{path.name}: characters: a list of tables ([[characters]])")
+            raise DataFileError(f"{path.name}: characters: a list of tables ([[characters]])")
         try:
             check_pregens(m, characters, "characters")
         except ValueError as exc:
-            raise AdventureError(f"{path.name}: {exc}") from None
+            raise DataFileError(f"{path.name}: {exc}") from None
         return {"file": str(path), "ok": True, "kind": "pregens", "rules": m.name,
                 "characters": [str(c["name"]) for c in characters]}
 

@@ -23,12 +23,11 @@ from pydantic import BaseModel
 from solo.kernel.inert import escape
 
 if TYPE_CHECKING:
-    from solo.director.adventure import Adventure, Scene
-    from ..llm.calls import ModelCall
-    from ..llm.check import OutcomeRecord
-    from solo.director.narration import Narration, OracleNarrator
-    from solo.director.story import Story
-    from solo.director.tables import OracleTables
+    from .adventure import Adventure, Scene
+    from .calls import ModelCall
+    from .narration import Narration
+    from .outcome import OutcomeRecord
+    from .services import AdventureStory, Narrator, Tables
 
 S = TypeVar("S", bound=BaseModel)
 C = TypeVar("C", bound=BaseModel)
@@ -87,7 +86,7 @@ class PregenEntry:
 class StoryView:
     """What the adventure engine offers the Director policy at this moment."""
 
-    story: Story | None = None  # the adventure followed (None: an improvised campaign)
+    story: AdventureStory | None = None  # the adventure followed (None: an improvised campaign)
     scene: Scene | None = None  # its scene under way (None: improvised, or no adventure)
     lessons_given: tuple[str, ...] = ()
     tags: frozenset[str] | None = None  # where the scene under way is (None: not known, everything fits)
@@ -170,7 +169,7 @@ class DirectorPolicy(Protocol[S_contra, C, E_contra]):
     """The Director emulator of one system, drawing from the oracle tables it was built with."""
 
     @property
-    def narrator(self) -> OracleNarrator:
+    def narrator(self) -> Narrator:
         """The oracle narrator on the same tables (read-only: a system may hold a subclass)."""
 
     def react(self, before: S_contra, events: Sequence[E_contra], after: S_contra, rng: random.Random,
@@ -334,7 +333,7 @@ class TableTalk(Protocol[S_contra, C]):
         """``command`` written out in the long form: a proposal shown to a human Director, or
         the journal's line for a command the REPL built or completed (``typed``: what was typed)."""
 
-    def create_character(self, state: S_contra, talk: Conversation, tables: OracleTables | None,
+    def create_character(self, state: S_contra, talk: Conversation, tables: Tables | None,
                          rng: random.Random, /) -> C | None:
         """The REPL's character walk-through; None if the player gave up."""
 
@@ -343,7 +342,7 @@ class NarrationPart(Protocol[S_contra, C, E_contra]):
     """Optional: the Director emulator and what a narration is held to. Default:
     ``solo.kernel.base.PlainNarration`` (a Director that answers nothing of its own, no facts)."""
 
-    def director(self, tables: OracleTables, /) -> DirectorPolicy[S_contra, C, E_contra]:
+    def director(self, tables: Tables, /) -> DirectorPolicy[S_contra, C, E_contra]:
         """The Director emulator on these tables (``TableError`` if a table it needs is missing)."""
 
     def record(self, narration: Narration, events: Sequence[E_contra], after: S_contra, /) -> OutcomeRecord:
@@ -378,3 +377,30 @@ class AdventurePart(Protocol[C_co]):
 
     def validate_data_file(self, path: Path, /) -> dict[str, Any] | None:
         """`campaign validate` of one of its own data files (pregens); None if not one of them."""
+
+
+class Declared(Protocol):
+    """What a part built on a kernel default (``solo.kernel.base.Part``) reads of the manifest that holds
+    it: its names, data folder and harm word, and its rules core and adventure part. The manifest
+    (``solo.kernel.manifest.Manifest``) is one; the defaults name this, not it, which imports them."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def credit(self) -> str: ...
+
+    @property
+    def data(self) -> Path: ...
+
+    @property
+    def harm_track(self) -> str: ...
+
+    @property
+    def rules(self) -> RuleSystem[Any, Any, Any]: ...
+
+    @property
+    def adventures(self) -> AdventurePart[Any]: ...

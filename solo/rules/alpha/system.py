@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, TypeAdapter
 
 from solo.kernel.errors import SoloError
-from solo.director.tables import OracleTables
+from solo.director.tables import oracle_tables
+from solo.kernel.services import Tables
 from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
@@ -68,14 +69,21 @@ class AlphaRules(Rules[AlphaState, rc.Command, Any]):
 class AlphaFlow(PlainFlow[AlphaState, rc.Command, Any]):
     """Mortal Peril pauses play; foes stay with their scene; odds, attack odds and sheets are queries."""
 
-    paused = staticmethod(mortal_peril)
-
     def pending(self, state: AlphaState) -> bool:
         """Rulings *Mortal Peril*: a character's fate awaits (`undo` steps back to the blow)."""
         return state.peril is not None
 
     def left_behind(self, state: AlphaState) -> Sequence[rc.Command]:
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.status == "active"]
+
+    def paused(self, state: AlphaState) -> str | None:
+        """A fate to choose (Rulings *Mortal Peril*), else a combat under way: no scene ends (or opens) in
+        the middle of a fight (its foes would leave while the Order of Battle runs on; no Ruling ends a
+        combat but `combat end`, Rulings *Order of Battle*: one combat at a time)."""
+        waiting = mortal_peril(state)
+        if waiting is None and state.combat is not None:
+            return f"a combat is under way (round {state.combat.round}): `combat end` first"
+        return waiting
 
     def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
         return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
@@ -133,7 +141,7 @@ class AlphaTalk(PlainTalk[AlphaState, rc.Command]):
     completions = staticmethod(talk_.completions)
     as_line = staticmethod(talk_.as_line)
 
-    def create_character(self, state: AlphaState, talk: Conversation, tables: OracleTables | None,
+    def create_character(self, state: AlphaState, talk: Conversation, tables: Tables | None,
                          rng: random.Random) -> rc.Command | None:
         ready = self.manifest.adventures
         try:
@@ -153,10 +161,10 @@ class AlphaNarration(PlainNarration[AlphaState, rc.Command, Any]):
     about = staticmethod(told.about)
     recap = staticmethod(journal.recap)
 
-    def director(self, tables: OracleTables) -> AlphaDirector:
+    def director(self, tables: Tables) -> AlphaDirector:
         from .director import AlphaDirector
 
-        return AlphaDirector(tables)
+        return AlphaDirector(oracle_tables(tables))
 
 
 class AlphaAdventures(PlainAdventures[rc.Command]):

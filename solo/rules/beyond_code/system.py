@@ -22,7 +22,8 @@ from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, Where
 from solo.kernel.resources import folder
 from solo.kernel.words import Words
-from solo.director.tables import OracleTables
+from solo.director.tables import oracle_tables
+from solo.kernel.services import Tables
 from . import commands as rc
 from . import events as ev
 from . import journal, present, results, talk
@@ -97,7 +98,7 @@ class BeyondTalk(PlainTalk[BeyondState, rc.Command]):
     completions = staticmethod(talk.completions)
     as_line = staticmethod(talk.as_line)
 
-    def create_character(self, state: BeyondState, conversation: Conversation, tables: OracleTables | None,
+    def create_character(self, state: BeyondState, conversation: Conversation, tables: Tables | None,
                          rng: random.Random, /) -> rc.Command | None:
         """No cast to create: who plays first, their Mission and the first move instead."""
         talk.welcome(state, conversation)
@@ -113,10 +114,10 @@ class BeyondNarration(PlainNarration[BeyondState, rc.Command, Any]):
     about = staticmethod(told.about)
     recap = staticmethod(journal.recap)
 
-    def director(self, tables: OracleTables) -> BeyondDirector:
+    def director(self, tables: Tables) -> BeyondDirector:
         from .director import BeyondDirector
 
-        return BeyondDirector(tables)
+        return BeyondDirector(oracle_tables(tables))
 
 
 class BeyondAdventures(PlainAdventures[rc.Command]):

@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from . import events as ev
 from .state import GameState
 
@@ -34,7 +34,7 @@ def record(narration: Narration, events: Sequence[ev.Event], after: GameState) -
             peril[e.character] = (first, e.after)
     return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(characters)),
                          actor=facts.get("actor"), action=facts.get("action"), dice=tuple(facts.get("dice", ())),
-                         success=facts.get("success"), peril=peril, harm_track=HARM_TRACK,
+                         success=facts.get("success"), harm=peril, harm_track=HARM_TRACK,
                          knocked_out=tuple(c.name for c in after.characters if c.incapacitated),
                          enemy=facts.get("enemy"), targets=facts.get("targets", {}))
 

@@ -15,9 +15,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
+from solo.kernel.adventure import Adventure
 from solo.director.story import fold_name as fold_title
-from solo.director.tables import OracleTables
+from solo.director.tables import oracle_tables
+from solo.kernel.services import Tables
 from solo.kernel.datafile import load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.resources import folder
@@ -89,6 +90,13 @@ class EnigmaFlow(PlainFlow[GameState, rc.Command, ev.Event]):
         changes = [results.peril_dict(e) for e in events if isinstance(e, ev.PerilChanged)]
         return events, changes[0] if len(changes) == 1 else {"changes": changes}
 
+    def paused(self, state: GameState) -> str | None:
+        """A Tumult under way: no scene ends (or opens) in it, its enemies would leave while its rounds run
+        on ([Tumults]: it ends with `tumult end`). A pending Gamble is settled by the next command, never a pause."""
+        if state.tumult is not None:
+            return f"a Tumult is under way (round {state.tumult.round}): `tumult end` first"
+        return None
+
     # left_behind: none, ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left);
     # scene_closing: none, its scenes end with the kernel's `scene end success|failure`
     def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
@@ -138,8 +146,8 @@ class EnigmaNarration(PlainNarration[GameState, rc.Command, ev.Event]):
     about = staticmethod(told.about)
     recap = staticmethod(journal.recap)
 
-    def director(self, tables: OracleTables) -> EnigmaDirector:
-        return EnigmaDirector(tables)
+    def director(self, tables: Tables) -> EnigmaDirector:
+        return EnigmaDirector(oracle_tables(tables))
 
 
 class EnigmaAdventures(PlainAdventures[rc.Command]):

@@ -14,7 +14,8 @@ from typing import Any
 from solo.kernel.inert import escape
 from solo.kernel.words import plural
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, ask_choice, ask_required
-from solo.director.tables import OracleTables
+from solo.director.tables import oracle_tables
+from solo.kernel.services import Tables
 from . import commands as rc
 from .odds import success_chance
 from .present import _dice
@@ -287,18 +288,19 @@ def as_line(command: rc.Command, typed: str) -> str:
 KNACK_EXAMPLES = ("Throwing large nets", "Climbing over walls", "Listening to organ music")
 
 
-def create_character(state: GameState, talk: Conversation, tables: OracleTables | None,
+def create_character(state: GameState, talk: Conversation, tables: Tables | None,
                      rng: random.Random) -> rc.AddCharacter | None:
     """[Making a Character] name, archetype, profession, drive, knacks, equipment, catchphrase:
     the SRD's six archetypes with its sample drives and equipment (a number, r for a random
     pick, or your own words). Lucky Saves are rolled when the character joins."""
+    oracle = oracle_tables(tables) if tables is not None else None
     name = ask_required(talk, "Name:")
     archetypes = [a.value for a in Archetype]
     talk.say("Archetypes: " + ", ".join(f"{i} {a}" for i, a in enumerate(archetypes, 1)))
     archetype = ask_choice(talk, "Archetype (number, r for random, Enter to skip):", archetypes, rng)
     profession = talk.ask("Profession (Enter to skip):").strip()
-    if archetype and tables and f"srd_drives.{archetype}" in tables:
-        drives = [e.text for e in tables.tables[f"srd_drives.{archetype}"].entries]
+    if archetype and oracle and f"srd_drives.{archetype}" in oracle:
+        drives = [e.text for e in oracle.tables[f"srd_drives.{archetype}"].entries]
         talk.say("Sample drives: " + ", ".join(f"{i} {d}" for i, d in enumerate(drives, 1)))
         drive = ask_choice(talk, "Drive (number, r for random, or your own words):", drives, rng, free=True)
     else:
@@ -313,8 +315,8 @@ def create_character(state: GameState, talk: Conversation, tables: OracleTables 
             talk.say(f"a knack is a few words, like {KNACK_EXAMPLES[1]!r}: type one, or Enter to finish")
             continue
         knacks.append(knack)
-    items = ([e.text for e in tables.tables[f"srd_equipment.{archetype}"].entries]
-             if archetype and tables and f"srd_equipment.{archetype}" in tables else [])
+    items = ([e.text for e in oracle.tables[f"srd_equipment.{archetype}"].entries]
+             if archetype and oracle and f"srd_equipment.{archetype}" in oracle else [])
     if items:
         talk.say("Sample equipment: " + ", ".join(f"{i} {x}" for i, x in enumerate(items, 1)))
     equipment: list[str] = []

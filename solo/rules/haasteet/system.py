@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.tables import OracleTables
+from solo.director.tables import oracle_tables
+from solo.kernel.services import Tables
 from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
@@ -103,7 +104,7 @@ class HaasteetTalk(PlainTalk[HaasteetState, rc.Command]):
     completions = staticmethod(talk_.completions)
     as_line = staticmethod(talk_.as_line)
 
-    def create_character(self, state: HaasteetState, talk: Conversation, tables: OracleTables | None,
+    def create_character(self, state: HaasteetState, talk: Conversation, tables: Tables | None,
                          rng: random.Random) -> rc.Command | None:
         ready = self.manifest.adventures
         return present.create_character(state, talk, ready.pregens(None), lambda p: ready.pregen_command(p, None),
@@ -119,10 +120,10 @@ class HaasteetNarration(PlainNarration[HaasteetState, rc.Command, Any]):
     about = staticmethod(told.about)
     recap = staticmethod(journal.recap)
 
-    def director(self, tables: OracleTables) -> HaasteetDirector:
+    def director(self, tables: Tables) -> HaasteetDirector:
         from .director import HaasteetDirector
 
-        return HaasteetDirector(tables)
+        return HaasteetDirector(oracle_tables(tables))
 
 
 class HaasteetAdventures(PlainAdventures[rc.Command]):

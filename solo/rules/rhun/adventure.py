@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from solo.director.adventure import Adventure
+from solo.kernel.adventure import Adventure
 from ...kernel.bounds import whole
 from . import commands as rc
 from .data_rules import ATTRIBUTE_RATING, DISPOSITION, EFFECT_DICE, TIERS

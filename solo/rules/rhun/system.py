@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.tables import OracleTables
+from solo.director.tables import oracle_tables
+from solo.kernel.services import Tables
 from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry, Where
@@ -112,7 +113,7 @@ class RhunTalk(PlainTalk[RhunState, rc.Command]):
     completions = staticmethod(talk_.completions)
     as_line = staticmethod(talk_.as_line)
 
-    def create_character(self, state: RhunState, talk: Conversation, tables: OracleTables | None,
+    def create_character(self, state: RhunState, talk: Conversation, tables: Tables | None,
                          rng: random.Random) -> rc.Command | None:
         """A ready-made character, or Rhûn's own walk-through (``talk.create_character``)."""
         ready = self.manifest.adventures
@@ -128,10 +129,10 @@ class RhunNarration(PlainNarration[RhunState, rc.Command, Any]):
     about = staticmethod(told.about)
     recap = staticmethod(journal.recap)
 
-    def director(self, tables: OracleTables) -> RhunDirector:
+    def director(self, tables: Tables) -> RhunDirector:
         from .director import RhunDirector
 
-        return RhunDirector(tables)
+        return RhunDirector(oracle_tables(tables))
 
 
 class RhunAdventures(PlainAdventures[rc.Command]):
