@@ -403,3 +403,50 @@ def test_make_test_type_checks_every_built_in_system_as_a_rule_system():
         assert f"from solo.rules.{package}.system import SYSTEM" in text, f"{package} is not type-checked"
     make = (root.parent / "Makefile").read_text(encoding="utf-8")
     assert "MYPYPATH=tests/toy_system $(BIN)/mypy --strict solo tests/typing_systems.py" in make
+
+
+def test_the_kernel_s_quiet_director_is_its_own_narrator_and_reads_the_oracle_s_meaning():
+    """The default narration part's Director (a system with no Director of its own, as the toy) lives in
+    the kernel, which imports no Director: it draws a twist's meaning from the shared tables as the
+    oracle narrator does, and tells nothing of a scene it could dress or bind."""
+    import random
+
+    from solo.director.narration import OracleNarrator
+    from solo.director.tables import OracleTables, default_folder
+    from solo.kernel.base import PlainNarration
+    from solo.kernel.narration import Narration
+
+    tables = OracleTables.load(default_folder())
+    director = PlainNarration().director(tables)
+    narrator = director.narrator
+    assert narrator.tables is tables and narrator.chooser is None
+    meaning = narrator.meaning(random.Random(7))
+    assert meaning is not None and meaning == OracleNarrator(tables).meaning(random.Random(7))
+    told = Narration(task="twist", text="The lights go out.", origin="test")
+    assert narrator.dressed(told, None, random.Random(1)) is told
+    assert narrator.bound(told, None, random.Random(1)) is told
+    assert director.react(None, (), None, random.Random(1), None).narrations == []
+
+
+def test_a_system_s_director_refuses_tables_that_are_not_solo_s_in_one_line():
+    """The seam hands a Director the kernel's ``Tables``; the five systems' Directors read the entries of
+    solo's own, and any other tables are a one-line ``TableError`` that says what to load instead."""
+    import random
+
+    from solo.director.tables import OracleTables, TableError, default_folder, oracle_tables
+
+    class Borrowed:
+        tables: dict[str, object] = {}
+
+        def __contains__(self, table: str) -> bool:
+            return False
+
+        def draw(self, table: str, rng: random.Random, *args: object, **kwargs: object) -> object:
+            raise KeyError(table)
+
+    tables = OracleTables.load(default_folder())
+    assert oracle_tables(tables) is tables
+    for name in ("enigma", "rhun", "haasteet", "alpha", "beyond-code"):
+        with pytest.raises(TableError) as caught:
+            get_system(name).narration.director(Borrowed())
+        assert "OracleTables" in str(caught.value) and "\n" not in str(caught.value), name
