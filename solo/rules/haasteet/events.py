@@ -10,13 +10,12 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase
+from solo.kernel.fields import OfCampaign
 
 from .state import Character, Combat, Enemy, PendingHit
 
 
-class CampaignStarted(EventBase, type="haasteet_campaign_started"):
-    name: str
-    seed: int
+class CampaignStarted(OfCampaign, type="haasteet_campaign_started"):
     die: int
 
 
