@@ -42,6 +42,7 @@ from solo.director.narration import Narration
 from solo.kernel import prose
 from . import events as ev
 from .state import AlphaState, Creature
+from solo.kernel.words import plural
 
 HARM_TRACK = "LP"
 EXAMPLE_NAMES = ("Brannoc", "Odalys", "Tamsel")  # the prompts' worked examples (data/prompts/_prefix.j2)
@@ -235,10 +236,6 @@ def _told(narration: Narration, events: Sequence[Any]) -> dict[str, Any] | None:
 # --- the record -------------------------------------------------------------------------------------
 
 
-def _plural(n: int, one: str) -> str:
-    return f"{n} {one}{'' if n == 1 else 's'}"
-
-
 def _attack_details(f: Mapping[str, Any]) -> list[str]:
     """[Attack] the roll + Escalation against the defence; the damage; what it did."""
     who, target = f["actor"], f["target"]
@@ -352,7 +349,7 @@ def record(narration: Narration, events: Sequence[Any], after: AlphaState) -> Ou
                 details.append(f"{f['current']} acts first.")
         case "combat_end":
             rounds = f.get("rounds")
-            details.append(f"The fight is over after {_plural(int(rounds), 'round')}." if isinstance(rounds, int)
+            details.append(f"The fight is over after {plural(int(rounds), 'round')}." if isinstance(rounds, int)
                            else "The fight is over.")
         case "breather":
             characters.append(who)

@@ -29,6 +29,7 @@ from typing import Any
 from ...llm.check import OutcomeRecord, numbers_near
 from solo.director.narration import Narration
 from solo.kernel import prose
+from solo.kernel.words import plural
 from . import events as ev
 from .director import name_of
 from .state import BeyondState
@@ -54,10 +55,6 @@ _LOST = re.compile(
     r"the\s+last\s+hour\s+strikes)\b", re.I)
 _LAST_SLOT = re.compile(r"\b(?:reach(?:es|ed)?|on|at|hits?|strikes?)\s+the\s+(?:last|final)\s+(?:slot|hour)\b", re.I)
 _SLOT = r"slots?|hours?"
-
-
-def _plural(n: int, one: str) -> str:
-    return f"{n} {one}" + ("" if n == 1 else "s")
 
 
 def _details(about: dict[str, Any]) -> list[str]:
@@ -100,7 +97,7 @@ def _details(about: dict[str, Any]) -> list[str]:
             out.append(f"Time stands on slot {after} of {last}.")
         if kind in ("time", "chaos") and after is not None and last is not None and kind != "lost":
             left = max(0, int(last) - int(after) - 1)
-            out.append(f"{_plural(left, 'slot')} left before the last one." if after < last
+            out.append(f"{plural(left, 'slot')} left before the last one." if after < last
                        else "The token stands on the last slot, and the run goes on.")
     return out
 

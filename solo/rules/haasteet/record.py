@@ -53,6 +53,7 @@ from solo.kernel import prose
 from . import events as ev
 from .data_rules import STAGES
 from .state import HaasteetState
+from solo.kernel.words import plural
 
 EXAMPLE_NAMES = ("Thaddeus", "Delphine", "Ansel", "Corliss")  # the prompts' worked examples (data/prompts)
 HARM_TRACK = "hits"
@@ -82,10 +83,6 @@ _ACTION_TARGET = re.compile(r"^(?:attack (?P<a>.+)|gain an edge over (?P<b>.+)|t
 _DEATH_ROLL = re.compile(r"^The death roll: (?P<who>.+) (?P<fate>dies|lives)\.$")
 _SANITY = re.compile(r"^The shock wins: (?P<who>.+)'s sanity falls from (?P<before>\w+) to (?P<after>\w+)\.$")
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 # --- the rules' side of an event ------------------------------------------------------------------
@@ -248,9 +245,9 @@ def _challenge_details(facts: dict[str, Any]) -> list[str]:
             out.append(f"Neither {facts['actor']} nor {facts['opponent']} wins the contest: nothing happens.")
         else:
             loser = facts["opponent"] if facts["winner"] == facts["actor"] else facts["actor"]
-            out.append(f"{facts['winner']} wins the contest against {loser} by {_plural(facts['degree'], 'degree')}.")
+            out.append(f"{facts['winner']} wins the contest against {loser} by {plural(facts['degree'], 'degree')}.")
     elif facts["success"]:
-        out.append(f"{_plural(facts['degree'], 'degree')} of success.")
+        out.append(f"{plural(facts['degree'], 'degree')} of success.")
     if facts.get("stakes"):
         out.append(f"At stake: {facts['stakes']}.")
     return out
@@ -283,13 +280,13 @@ def _action_details(facts: dict[str, Any]) -> list[str]:
                    if crossed["lost_to"] else f"{actor}'s action clashes with {other}'s, and neither wins.")
     if facts["action"] == "attack":
         if facts["success"]:
-            out.append(f"{_plural(deg, 'degree')} of success: {facts['damage']} damage to {target}.")
+            out.append(f"{plural(deg, 'degree')} of success: {facts['damage']} damage to {target}.")
         else:
             out.append(f"{actor}'s attack misses {target}: no damage.")
     elif facts["success"] and facts.get("reduce"):
-        out.append(f"{target} loses up to {_plural(deg, 'bonus die', 'bonus dice')}.")
+        out.append(f"{target} loses up to {plural(deg, 'bonus die', 'bonus dice')}.")
     elif facts["success"]:
-        out.append(f"{actor} wins {_plural(deg, 'bonus die', 'bonus dice')} for a coming attack.")
+        out.append(f"{actor} wins {plural(deg, 'bonus die', 'bonus dice')} for a coming attack.")
     else:
         out.append(f"{actor} wins no bonus dice.")
     return out
