@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase
-from solo.kernel.fields import OfCampaign, OfCharacter
+from solo.kernel.fields import OfCampaign, OfCharacter, Resolution
 
 from .state import Combat, Creature
 
@@ -46,11 +46,8 @@ class SceneStarted(EventBase, type="alpha_scene_started"):
     title: str | None = None
 
 
-class Resolved(EventBase, type="alpha_resolved"):
+class Resolved(Resolution, type="alpha_resolved"):
     """What a command decided, as its result object (the dice it rolled included)."""
-
-    command: str
-    result: dict[str, Any]
 
 
 Event = Annotated[

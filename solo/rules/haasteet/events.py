@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase
-from solo.kernel.fields import OfCampaign
+from solo.kernel.fields import OfCampaign, Resolution
 
 from .state import Character, Combat, Enemy, PendingHit
 
@@ -44,11 +44,8 @@ class SessionStarted(EventBase, type="haasteet_session_started"):
     session: int
 
 
-class Resolved(EventBase, type="haasteet_resolved"):
+class Resolved(Resolution, type="haasteet_resolved"):
     """What a command decided, as its result object (the dice it rolled included)."""
-
-    command: str
-    result: dict[str, Any]
 
 
 Event = Annotated[
