@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import typing
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from solo.director.canon import Canon
 from solo.table.chronicle import Chronicle, seed_canon
 from solo.table.context import Context
 from solo.table.fate import Fate
+from solo.kernel.board import met_in_every_scene
 from solo.kernel.errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from solo.store.files import write_atomically
 from solo.kernel.inert import inert
@@ -765,6 +766,8 @@ class Session:
             decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
             if opening and self.system.where(base).scene >= 1 and not self.progress.ended:
+                if paused := self.system.paused(base):  # a scene under way ends only as `scene end` would
+                    raise RuleViolation(paused)
                 self._leave_behind(decision)  # a scene left without its end: its foes stay behind with it
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
@@ -1151,7 +1154,8 @@ class Session:
         path = Path(command.file).expanduser()
         if not path.is_absolute():
             path = self.base_dir / path
-        lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story,
+        every = replace(self.folded, state=met_in_every_scene(self.folded.state))  # the story's foes
+        lines = markdown_lines(self.journal, campaign, self.system, self.status(every), story=command.story,
                                canon=self.canon)
 
         def pieces() -> Iterator[str]:

@@ -126,6 +126,7 @@ class HaasteetState(CampaignState, rules="haasteet"):
     enemies: tuple[Enemy, ...] = ()
     combat: Combat | None = None
     pending: tuple[PendingHit, ...] = ()
+    behind: tuple[str, ...] = ()  # opponents an earlier scene left behind (solo.kernel.board): not on this one's board
 
     @property
     def chapter(self) -> int:
