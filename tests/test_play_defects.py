@@ -58,6 +58,8 @@ def test_haasteet_a_declared_round_blocks_the_scene_end(tmp_path):
     refused(s, "scene end success", "`round roll` first")
     ok(s, "round roll --dice Pike=1,1 --dice Leon=1")  # no hit lands: nothing waits
     ok(s, "round end")
+    refused(s, "scene end success", "`combat end` first")  # the fight itself ends first
+    ok(s, "combat end")
     ok(s, "scene end success")
 
 

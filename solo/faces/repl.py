@@ -39,6 +39,7 @@ from solo.kernel.inert import inert
 from solo.kernel.grammar import quote
 from solo.kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from solo.kernel.registry import installed
+from solo.kernel.words import words_of
 from solo.faces.render import clock_dial, proposals_line, render
 from solo.store.ledger import command_rng
 from solo.table.session import Outcome, Session
@@ -634,7 +635,7 @@ class Repl:
             return self.session.run(command, line)
 
     def _follow_up(self, outcome: Outcome) -> None:
-        """Questions the story asks back: the Wide Shot's question, a success to tell."""
+        """Questions the story asks back: the leading question of a scene's opening, a success to tell."""
         if self.director:
             return
         result = outcome.result or {}
@@ -644,7 +645,7 @@ class Repl:
                 answer = self.ask("Your answer (Enter to skip):").strip()
                 if answer:
                     self._run(parser.Answer(text=answer), shlex.join(["answer", answer]))
-                self.console.print("[bold]What does the cast do first?[/]")
+                self.console.print(f"[bold]{escape(words_of(self.session.system).first_move)}[/]")
             elif n["task"] == "success":
                 tale = self.ask("Tell how it goes (Enter to skip):").strip()
                 if tale:

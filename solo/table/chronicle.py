@@ -23,6 +23,7 @@ from solo.table import parser
 from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, kind_in, proposed_names
 from solo.table.context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from solo.kernel.errors import RuleViolation
+from solo.kernel.words import words_of
 from solo.table.talk import SCENE_RECAP_LINES
 from solo.kernel.events import (
     CANON,
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 WORLD_TABLE = "world.consequence"
 SCHEME_TABLE = "world.scheme"
 MAX_PROPOSALS = 12  # open proposals kept; older ones give way
+UNOFFERED = ("recap", "premise", "meaning")  # narration whose names are never offered
 
 
 def seed_canon(adventure: Adventure) -> list[SessionEvent]:
@@ -68,6 +70,7 @@ class Chronicle:
         self.s = session
         self.proposals: list[dict[str, str]] = []  # names the narration brought up, numbered from 1
         self.passed: set[tuple[int, str]] = set()  # names offered, by campaign and key: never offered twice
+        self._recalled: set[int] = set()  # campaigns whose earlier runs' offers ``passed`` holds
         self._vocabulary: tuple[tuple[str, str], frozenset[str]] | None = None
 
     # reading ------------------------------------------------------------------------------
@@ -208,12 +211,13 @@ class Chronicle:
             reasons.append("scene")
         if was.chapter and now.chapter > was.chapter:
             reasons.append("chapter")
-        for why in reasons:
-            decision.events.append(ClockTicked(by=PRESSURE[why], why=why))
+        for why in reasons:  # a fight is journaled in the system's word for it
+            decision.events.append(ClockTicked(by=PRESSURE[why], why=words_of(self.s.system).fight.casefold()
+                                               if why == "fight" else why))
         # an adventure scene opening: its people and its place enter the canon
         canon = self._canon_after(decision)
         if moved is not None and moved.scene and self.s.story is not None:
-            scene = next((s for leg in self.s.story.adventure.legs for s in leg.scenes if s.id == moved.scene), None)
+            scene = next((s for part in self.s.story.adventure.parts for s in part.scenes if s.id == moved.scene), None)
             if scene is not None:
                 known = {e.key for e in canon.entries}
                 for npc in scene.npcs:
@@ -232,15 +236,16 @@ class Chronicle:
 
     def pressure(self, before: Any, events: list[Any], after: Any) -> list[str]:
         """What the rules' events did to the world: each failed roll a blunder, each knockout, and a
-        fight that began (the system's ``status`` gains a tumult, a combat or a challenge)."""
+        fight that began (one of the system's ``Words.fight_keys`` fills in its ``status``)."""
         system = self.s.system
         reasons: list[str] = []
         for event in events:
             facts = system.about(event)
             if facts and facts.get("success") is False:
                 reasons.append("blunder")
-        if _fighting(system.status(after)) and not _fighting(system.status(before)):
-            reasons.append("tumult")
+        words = words_of(system)
+        if words.fighting(system.status(after)) and not words.fighting(system.status(before)):
+            reasons.append("fight")
         return reasons
 
     def _canon_after(self, decision: Decision) -> Canon:
@@ -304,7 +309,7 @@ class Chronicle:
 
     def scene_recap(self, ended_by: str | None = None) -> str:
         """The scene under way in a few lines, from the journal (the Wide Shot, what happened)."""
-        told = self.s.talk.recap(leg=False).text
+        told = self.s.talk.recap(chapter=False).text
         where = self.s.system.where(self.s.state)
         title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
         body = told.removeprefix(f"So far in this {self.s.system.scene_word}: ").rstrip(".")
@@ -333,7 +338,7 @@ class Chronicle:
         length: its turns outside any scene too); None for another chapter, or one where nothing happened."""
         if self.s.system.where(self.s.state).chapter != chapter:
             return None
-        told = self.s.talk.recap(leg=True, keep=SCENE_RECAP_LINES).text
+        told = self.s.talk.recap(chapter=True, keep=SCENE_RECAP_LINES).text
         prefix = f"So far in this {self.s.system.chapter_word}: "
         return " ".join(told.removeprefix(prefix).split()) if told.startswith(prefix) else None
 
@@ -364,7 +369,7 @@ class Chronicle:
             return str(retold[-1]["text"] if retold else last.payload["text"])
         if self.s.head.command <= 1:
             return None
-        told = self.s.talk.recap(leg=False).text
+        told = self.s.talk.recap(chapter=False).text
         return told.removeprefix("So far in this scene: ") if campaign else None
 
     # proposals -----------------------------------------------------------------------------------
@@ -373,9 +378,10 @@ class Chronicle:
         """Names the told narration brought up that neither the canon nor the cast knows: offered
         to the player (`canon accept`), never taken on their own."""
         where = self.s.system.where(self.s.state).scene_title
+        self._recall_offers(narrations)
         fresh: list[dict[str, str]] = []
         for n in narrations:
-            if n.task in ("recap", "premise", "meaning"):
+            if n.task in UNOFFERED:
                 continue
             teller = "narration" if n.source != "player" else "player"
             # a model's words name no one the story does not know: its checks refuse a draft that
@@ -388,6 +394,19 @@ class Chronicle:
             self.proposals = (self.proposals + fresh)[-MAX_PROPOSALS:]
             self.passed |= {(self._campaign_id(), canon_key(p["name"])) for p in fresh}
         return fresh
+
+    def _recall_offers(self, now: list[Narration]) -> None:
+        """The names an earlier run of the campaign offered (each narration offered its new names when
+        it was told; the journal keeps the narration, not the offer): passed over, never offered again
+        after the program starts anew. ``now``: the narration being told, whose names are this run's."""
+        campaign = self._campaign_id()
+        if campaign in self._recalled or self.s.campaign is None:
+            return
+        self._recalled.add(campaign)
+        current = {n.text for n in now}
+        for row in self.s.journal.narrations(campaign):
+            if row["task"] not in UNOFFERED and row["text"] not in current:
+                self.passed |= {(campaign, canon_key(name)) for _, name, _ in self.names_in(row["text"])}
 
     def names_in(self, text: str, also_known: list[str] | None = None) -> list[tuple[Kind, str, str]]:
         """The new names in a told text, with a guessed kind and what the adventure file says of
@@ -419,7 +438,7 @@ class Chronicle:
         tells a barge or a village from a person."""
         if self.s.story is None:
             return []
-        return [t for leg in self.s.story.adventure.legs for sc in leg.scenes for t in (sc.location, sc.wide_shot or "")]
+        return [t for part in self.s.story.adventure.parts for sc in part.scenes for t in (sc.location, sc.opening or "")]
 
     def vocabulary(self) -> frozenset[str]:
         """The capitalised words of the rule system's own texts (its tables, prompts and rules
@@ -446,9 +465,9 @@ class Chronicle:
         people: dict[str, str] = {}
         if self.s.story is not None:
             adventure = self.s.story.adventure
-            known += [adventure.title, *(leg.title for leg in adventure.legs)]
-            for leg in adventure.legs:
-                for scene in leg.scenes:
+            known += [adventure.title, *(part.title for part in adventure.parts)]
+            for part in adventure.parts:
+                for scene in part.scenes:
                     known += [scene.title, scene.location]
                     people.update({npc.name: npc.description for npc in scene.npcs})
         return known, people
@@ -499,9 +518,6 @@ def _state_names(status: Any) -> list[str]:
                 names += _state_names(value)
     return names
 
-
-def _fighting(status: dict[str, Any]) -> bool:
-    return bool(status.get("tumult") or status.get("combat") or status.get("challenges"))
 
 
 def _clip(text: str, limit: int) -> str:

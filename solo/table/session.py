@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import typing
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from solo.director.canon import Canon
 from solo.table.chronicle import Chronicle, seed_canon
 from solo.table.context import Context
 from solo.table.fate import Fate
+from solo.kernel.board import met_in_every_scene
 from solo.kernel.errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from solo.store.files import write_atomically
 from solo.kernel.inert import inert
@@ -53,7 +54,8 @@ from solo.kernel.events import (
 )
 from solo.kernel.protocol import DirectorPolicy, PregenEntry, Reaction, StoryView
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, SceneModel
-from solo.kernel.registry import DEFAULT, AnySystem, get_system, installed
+from solo.kernel.registry import AnySystem, default_system, fallback_system, get_system, installed
+from solo.kernel.words import words_of
 from solo.store.ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
 from solo.llm.calls import Cast, ModelCall
 from solo.director.mythic import OracleState
@@ -158,7 +160,7 @@ class Session:
         self.base_dir = base_dir or Path.cwd()
         self.campaign: Campaign | None = None
         self.story: Story | None = None
-        self.system: AnySystem = get_system(DEFAULT)
+        self.system: AnySystem = fallback_system()
         self.ledger = Ledger(journal, self.system)
         self.talk = TableTalk(self)
         self.chronicle = Chronicle(self)
@@ -196,8 +198,8 @@ class Session:
         self.journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
         folded, head = ledger.fold(campaign.id, use_snapshots=True)
         try:
-            story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
-                          chapter_word=system.chapter_word) if campaign.adventure else None
+            story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_part,
+                          chapter_word=system.chapter_word, words=words_of(system)) if campaign.adventure else None
         except ValueError:  # pydantic's ValidationError: the adventure stored with the campaign is damaged
             raise self.journal.damage(campaign.id, "the adventure stored with it", "it does not read") from None
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
@@ -433,7 +435,8 @@ class Session:
     def _campaign_new(self, command: parser.CampaignNew, line: str) -> dict[str, Any]:
         source = command.source
         adventure = load_adventure(find_adventure(source, self.base_dir)) if source is not None else None
-        system = get_system(command.rules or (adventure.rules if adventure else DEFAULT))
+        rules = command.rules or (adventure.rules if adventure else None)
+        system = get_system(rules) if rules else default_system()
         if adventure is not None and system.name != get_system(adventure.rules).name:
             raise RuleViolation(f"{adventure.title} is written for the {adventure.rules} rules, not {system.name}")
         own = {o.dest for o in system.campaign_options}
@@ -465,7 +468,7 @@ class Session:
         result: dict[str, Any] = {"campaign": campaign.name, "seed": seed, "rules": system.name,
                                   **system.describe(initial, start, events, self.state), **self.fate.status()}
         if adventure is not None:
-            result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
+            result["adventure"] = {"title": adventure.title, f"{words_of(system).chapter_key}s": len(adventure.parts),
                                    "villain": adventure.villain.name,
                                    "pregens": [str(p.get("name", "")) for p in adventure.pregens]}
             result["narration"] = Narration(task="premise", text=adventure.premise,
@@ -488,10 +491,12 @@ class Session:
                         return checked
         path = find_adventure(name, self.base_dir)
         adventure = load_adventure(path)
+        words = words_of(get_system(adventure.rules))  # the keys in the words of the system it is written for
         return {"file": str(path), "ok": True, "kind": "adventure", "rules": adventure.rules,
                 "title": adventure.title, "villain": adventure.villain.name,
-                "legs": [{"title": leg.title, "scenes": [s.id for s in leg.scenes],
-                          "tumults": sum(s.tumult for s in leg.scenes)} for leg in adventure.legs],
+                f"{words.chapter_key}s": [{"title": part.title, "scenes": [s.id for s in part.scenes],
+                                           f"{words.fight.casefold()}s": sum(s.fight for s in part.scenes)}
+                                          for part in adventure.parts],
                 "pregens": [str(p.get("name", "")) for p in adventure.pregens],
                 "teaching": adventure.lessons is not None}
 
@@ -761,12 +766,14 @@ class Session:
             decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
             if opening and self.system.where(base).scene >= 1 and not self.progress.ended:
+                if paused := self.system.paused(base):  # a scene under way ends only as `scene end` would
+                    raise RuleViolation(paused)
                 self._leave_behind(decision)  # a scene left without its end: its foes stay behind with it
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
                 where = self.system.where(base)
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.story.leg_of(scene, where) if self.story and scene
+                                                      leg=self.story.part_of(scene, where) if self.story and scene
                                                       else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
@@ -1147,7 +1154,8 @@ class Session:
         path = Path(command.file).expanduser()
         if not path.is_absolute():
             path = self.base_dir / path
-        lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story,
+        every = replace(self.folded, state=met_in_every_scene(self.folded.state))  # the story's foes
+        lines = markdown_lines(self.journal, campaign, self.system, self.status(every), story=command.story,
                                canon=self.canon)
 
         def pieces() -> Iterator[str]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from solo.director import oracle
 from solo.table import parser
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import InvalidCommand, RuleViolation
 from solo.kernel.events import (
     TYPES,
     CanonClosed,
@@ -22,6 +22,7 @@ from solo.kernel.events import (
     session_event_to_dict,
 )
 from solo.kernel.protocol import RecapLine
+from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
 from solo.director.narration import DEFAULT_CONTEXT, Narration
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from solo.table.session import Decision, Session
 
 
-WIDE_SHOT = "the Wide Shot: "
 SCENE_RECAP_LINES = 12  # the happenings `recap scene` tells (its last ones); a campaign recap tells as many
 
 
@@ -147,7 +147,7 @@ class TableTalk:
                     result["accepted"] = [edited.as_result()]
                 case parser.Recap():
                     decision.narrations.append(self.s.chronicle.campaign_recap() if command.campaign
-                                               else self.recap(command.leg))
+                                               else self.recap(self.chapter_level(command.level)))
                 case parser.Treasure():
                     scene = self.s.story.current(self.s.progress, self.s.system.where(state)) if self.s.story else None
                     from_file = self.s.story.treasure(scene, rng) if self.s.story and scene else None
@@ -208,7 +208,7 @@ class TableTalk:
         shown: dict[str, Any] = (self.s.story.show(scene) if self.s.story and scene
                                  else {"title": where.scene_title, "improvised": True})
         shown.setdefault("tags", list(self.s.progress.tags))
-        shown.update({"leg": where.chapter, "scene": where.scene, "ended": self.s.progress.ended})
+        shown.update({words_of(self.s.system).chapter_key: where.chapter, "scene": where.scene, "ended": self.s.progress.ended})
         lines = self.recap_lines()
         start = max((i for i, line in enumerate(lines) if line.starts in ("scene", "chapter")), default=-1)
         shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]
@@ -224,7 +224,7 @@ class TableTalk:
 
     def _tag_from(self, decision: Decision, taken: list[Narration]) -> None:
         """An accepted Wide Shot of an improvised scene tells where the scene is (co-pilot)."""
-        tags = next((n.facts["scene_tags"] for n in taken if n.task == "wide_shot" and n.facts.get("scene_tags")), None)
+        tags = next((n.facts["scene_tags"] for n in taken if n.task == words_of(self.s.system).opening_task and n.facts.get("scene_tags")), None)
         if tags and not self.s.progress.tags:
             decision.events.append(SceneTagged(tags=tuple(tags)))
 
@@ -244,31 +244,49 @@ class TableTalk:
                   if e.command not in undone]
         return starts[-1] if starts else None
 
-    def recap(self, leg: bool, keep: int = 8) -> Narration:
-        """What has happened since the scene (or the chapter: an ENIGMA Leg) began, from the
+    def chapter_level(self, level: str) -> bool:
+        """Whether `recap LEVEL` asks for the chapter (`chapter` or the system's word for it) rather than
+        the scene; ``InvalidCommand`` naming the choices for any other word."""
+        word = self.s.system.chapter_word.casefold()
+        if level not in ("scene", "chapter", word):
+            raise InvalidCommand(f"recap the {self.s.system.scene_word}, the {word} or the campaign, "
+                                 f"not {level[:30]!r}")
+        return level != "scene"
+
+    def opened(self) -> str:
+        """How a recap starts the line of the shot that opened a scene, in the system's words."""
+        return f"the {words_of(self.s.system).opening}: "
+
+    def recap(self, chapter: bool, keep: int = 8) -> Narration:
+        """What has happened since the scene (or the chapter) began, from the
         journal: the rules' events as the system tells them, the places the Wide Shots opened on,
         the players' answers and their own narration, clues, oracle answers and how scenes ended.
         A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings.
         Retold by the model when one is loaded."""
-        lines = self.recap_lines() if leg else self.recap_lines(since=self.scene_start() or 0)
-        mark = "chapter" if leg else "scene"
+        lines = self.recap_lines() if chapter else self.recap_lines(since=self.scene_start() or 0)
+        mark = "chapter" if chapter else "scene"
         start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
         names: list[str] = []
         scenes: list[list[str]] = [[]]
+        opened = [False]  # whether each group is a scene, told by its opening (not the lines before the first)
         for line in lines[start + 1:]:
-            if leg and line.starts == "scene" and scenes[-1]:
+            if chapter and line.starts == "scene" and scenes[-1]:
                 scenes.append([])
+                opened.append(False)
+            if line.starts == "scene":
+                opened[-1] = True
             if line.text:
                 scenes[-1].append(line.text)
                 names += line.names
         scene_word = self.s.system.scene_word
-        what = self.s.system.chapter_word if leg else scene_word
-        if leg:
-            told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") for said in scenes if said]
+        what = self.s.system.chapter_word if chapter else scene_word
+        if chapter:
+            told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") if scene
+                    else "; ".join(said[-keep:]) for said, scene in zip(scenes, opened) if said]
             text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
         else:
             said = scenes[-1][-SCENE_RECAP_LINES:]
-            happened = [x for x in said if not x.startswith(WIDE_SHOT)]
+            happened = [x for x in said if not x.startswith(self.opened())]
             if happened:
                 text = f"So far in this {scene_word}: " + "; ".join(said) + "."
             elif said:  # only the scene's opening: nothing has happened in it yet
@@ -288,7 +306,9 @@ class TableTalk:
         """What the recap's unit before the one under way told (its opening line included), where the scene
         holds more than one (Beyond Code's turns): empty where the one under way is the scene's first."""
         begun = max((i for i in range(start) if lines[i].starts == "scene"), default=None)
-        return [] if begun is None else [line.text for line in lines[begun:start] if line.text]
+        if begun is None or any(line.starts == "chapter" for line in lines[begun:start]):
+            return []  # none before it, or one of a chapter (a Beyond Code game) since over
+        return [line.text for line in lines[begun:start] if line.text]
 
     def recap_lines(self, since: int = 0, until: int | None = None) -> list[RecapLine]:
         """Every journaled happening as a line of a recap, in the order played (``since``: from
@@ -310,7 +330,8 @@ class TableTalk:
         undone = self.s.journal.undone_commands(campaign.id)
         for n in self.s.journal.narrations(campaign.id, since=since):
             text = _first_sentence(n["text"])
-            told = {"wide_shot": f"{WIDE_SHOT}{text}", "answer": f"the player added: {text}",
+            words = words_of(self.s.system)
+            told = {words.opening_task: f"{self.opened()}{text}", "answer": f"the player added: {text}",
                     "told": f"as told: {text}", "snoop": f"a clue: {n['text'].strip().rstrip('.')}"}.get(n["task"])
             if told and n["command"] not in undone and (until is None or n["command"] < until):
                 by_command.setdefault(n["command"], []).append(RecapLine(text=told))

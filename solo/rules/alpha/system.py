@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from solo.director.adventure import Adventure
 from solo.kernel.errors import SoloError
+from solo.kernel.words import Words
 from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from . import commands as rc
@@ -49,6 +50,8 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
     aliases: ClassVar[tuple[str, ...]] = ("alpha 1.1",)
     title: ClassVar[str] = "Alpha"
     chapter_word: ClassVar[str] = "day"
+    words: ClassVar[Words] = Words(opening_task="wide_shot", fight="combat", fight_keys=("combat",),
+                                   task_titles={"peril": "Mortal Peril"})
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = DATA
     specs = SPECS
@@ -110,7 +113,13 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.status == "active"]
 
     def paused(self, state: AlphaState) -> str | None:
-        return mortal_peril(state)
+        """A fate to choose (Rulings *Mortal Peril*), else a combat under way: no scene ends (or opens) in
+        the middle of a fight (its foes would leave while the Order of Battle runs on; no Ruling ends a
+        combat but `combat end`, Rulings *Order of Battle*: one combat at a time)."""
+        waiting = mortal_peril(state)
+        if waiting is None and state.combat is not None:
+            return f"a combat is under way (round {state.combat.round}): `combat end` first"
+        return waiting
 
     def where(self, state: AlphaState) -> Where:
         return Where(chapter=state.day, scene=state.scene, scene_title=state.scene_title)

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from solo.director.adventure import Adventure
 from solo.kernel.datafile import load_toml
+from solo.kernel.words import Words
 from solo.kernel.errors import SoloError
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
 from ...llm.calls import ModelCall
@@ -91,7 +92,7 @@ class EnigmaSystem:
     title = "ENIGMA"
     chapter_word = "Leg"  # [Legs]
     scene_word = "scene"
-    chapter_is_leg = True
+    chapter_is_part = True
     toolbar_where = True
     credit = CREDIT
     data = folder("solo.rules.enigma", "data")
@@ -111,6 +112,11 @@ class EnigmaSystem:
     opens_pending = frozenset({"gamble_rolled"})
     journal_only_events: frozenset[str] = frozenset()
     creates_characters: bool = True
+    words = Words(chapter_command="leg start", foe="enemy", opening="Wide Shot", opening_task="wide_shot",  # [Legs]
+                  fight="Tumult", fight_keys=("tumult",), clock="the world's clock", chapter_key="leg",  # [Tumults]
+                  first_move="What does the cast do first?",  # [The Wide Shot]
+                  terms=("Blammo", "Peril", "Lucky Saves", "Lucky Save", "Catchphrase", "Leg", "Legs", "Tumult", "Gamble",
+                         "Snoop", "Wide Shot", "ENIGMA"))
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> GameState:
@@ -164,7 +170,11 @@ class EnigmaSystem:
         return ()  # ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left)
 
     def paused(self, state: GameState) -> str | None:
-        return None  # a pending Gamble is settled by the next command, never a pause
+        """A Tumult under way: no scene ends (or opens) in it, its enemies would leave while its rounds run
+        on ([Tumults]: it ends with `tumult end`). A pending Gamble is settled by the next command, never a pause."""
+        if state.tumult is not None:
+            return f"a Tumult is under way (round {state.tumult.round}): `tumult end` first"
+        return None
 
     def where(self, state: GameState) -> Where:
         return Where(chapter=state.leg, scene=state.scene, scene_title=state.scene_title)

@@ -21,6 +21,7 @@ from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, W
 from ...llm.check import OutcomeRecord
 from solo.director.narration import Narration
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from . import commands as rc
 from . import events as ev
 from . import journal, present, record, results
@@ -42,6 +43,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     aliases: ClassVar[tuple[str, ...]] = ("haaste", "finnish")
     title: ClassVar[str] = "Haasteet"
     chapter_word: ClassVar[str] = "session"
+    words: ClassVar[Words] = Words(foe="opponent", opening_task="wide_shot", fight="combat", fight_keys=("combat",))
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = folder("solo.rules.haasteet", "data")
     specs = SPECS
@@ -190,10 +192,10 @@ def check_adventure(adventure: Adventure) -> None:
     """A Haasteet adventure's scene `enemies` are opponents: name, the four strengths (0+), an
     attack rating (1+), a weapon (0+) and tactics."""
     allowed = {"name", *STRENGTHS, "rating", "weapon", "tactics"}
-    for li, leg in enumerate(adventure.legs):
+    for li, leg in enumerate(adventure.parts):
         for si, scene in enumerate(leg.scenes):
             for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                where = f"parts[{li}].scenes[{si}].enemies[{ei}]"
                 extra = set(foe) - allowed
                 if extra:
                     raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (an opponent has "
