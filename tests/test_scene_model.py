@@ -444,7 +444,7 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     foe_names = tuple(str(f["name"]) for leg in legs for s in leg.scenes for f in s.enemies)
     status = {"characters": {"Nara": {}}, "enemies": {n: {} for n in (*foe_names, "A stray dog")}}
     where = Where(chapter=len(legs), scene=9, scene_title=last.title)
-    playing = Progress(scene=last.id, leg=len(legs), outcome=None, ended=False)
+    playing = Progress(scene=last.id, part=len(legs), outcome=None, ended=False)
     assert not story.over(playing, where)
     live = scene_model(status, playing, story, where)
     assert live.stage.people == tuple(p.name for p in last.npcs) and live.stage.foes and not live.over
@@ -458,7 +458,7 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     assert all(p.name in over.absent for p in last.npcs)
     assert "The adventure is over: its people and foes are off stage" in over.lines()
     if len(legs) > 1 or len(legs[0].scenes) > 1:  # an earlier scene ended is not the end of the adventure
-        early = Progress(scene=first.id, leg=1, outcome="success", ended=True)
+        early = Progress(scene=first.id, part=1, outcome="success", ended=True)
         assert not story.over(early, Where(chapter=1, scene=1, scene_title=first.title))
 
 
@@ -660,7 +660,7 @@ def test_a_files_foe_of_another_scene_is_not_on_stage_and_an_obstacle_reads_mid_
                  & {str(f["name"]) for f in first.enemies})
     stale = str(first.enemies[0]["name"])
     status = {"characters": {"Anna": {}}, "challenges": {stale: {}, "A stray dog": {}}}
-    here = scene_model(status, Progress(scene=other.id, leg=1), Story(adventure),
+    here = scene_model(status, Progress(scene=other.id, part=1), Story(adventure),
                        Where(chapter=1, scene=2, scene_title=other.title))
     assert stale not in (here.stage.foes or ()) and "A stray dog" in (here.stage.foes or ())
     assert _gist("At the height of the aria, every light goes out").startswith("at the height of the aria")

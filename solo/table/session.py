@@ -775,7 +775,7 @@ class Session:
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
                 where = self.system.where(base)
                 decision.events.append(AdventureMoved(scene=scene.id if scene else None,
-                                                      leg=self.story.part_of(scene, where) if self.story and scene
+                                                      part=self.story.part_of(scene, where) if self.story and scene
                                                       else where.chapter, tags=tags,
                                                       title=scene.title if scene is not None else title))
             self._react(decision, oracle_rng)
