@@ -40,6 +40,7 @@ from solo.kernel.protocol import Cancelled, ask_choice, ask_required, visible_wi
 from solo.kernel.registry import installed
 from solo.faces.render import clock_dial, proposals_line, render
 from solo.store.ledger import command_rng
+from solo.table import recaps
 from solo.table.session import Outcome, Session
 
 
@@ -425,7 +426,7 @@ class Repl:
         """A resumed campaign opens with what happened last time: the last scene's stored recap
         (or the scene under way so far), from the journal."""
         try:
-            told = self.session.chronicle.last_time()
+            told = recaps.last_time(self.session.view())
         except SoloError:
             return
         if told:
