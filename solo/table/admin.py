@@ -267,11 +267,12 @@ def reads_fresh(command: Any, system: AnySystem) -> bool:
     """Whether ``command`` reads the campaign as the journal now holds it (``read_fresh``)."""
     return isinstance(command, (parser.Status, parser.SceneShow, parser.CanonShow, parser.ExportMarkdown)) \
         or (isinstance(command, parser.Clock) and command.by == 0) \
-        or (not isinstance(command, (parser.Meta, *parser.CANON_WRITES)) and system.is_query(command))
+        or (not isinstance(command, parser.Meta) and system.is_query(command))
 
 
-def read_fresh(v: View, command: Any, journal_path: str) -> dict[str, Any]:
-    """`status`, `scene show`, `canon`, `clock`, `export md` and the system's queries, ``v`` caught up."""
+def read_fresh(v: View, command: Any, journal: Journal) -> dict[str, Any]:
+    """`status`, `scene show`, `canon`, `clock`, `export md` (read from ``journal`` as it is written) and
+    the system's queries, ``v`` caught up."""
     match command:
         case parser.Status():
             return status(v)
@@ -282,7 +283,7 @@ def read_fresh(v: View, command: Any, journal_path: str) -> dict[str, Any]:
         case parser.Clock():
             return {"world": chronicle.clock(v)}
         case parser.ExportMarkdown():
-            return export(v, command, status(v), journal_path)
+            return export(v, command, status(v), journal)
     return v.system.query(v.state, command)
 
 
@@ -297,7 +298,7 @@ def status(v: View, folded: Folded | None = None) -> dict[str, Any]:
     return shown
 
 
-def export(v: View, command: parser.ExportMarkdown, status: dict[str, Any], journal_path: str) -> dict[str, Any]:
+def export(v: View, command: parser.ExportMarkdown, status: dict[str, Any], journal: Journal) -> dict[str, Any]:
     """`export md FILE`: the campaign told as Markdown, written whole or not at all, never onto the journal."""
     from solo.faces.export import markdown_lines
 
@@ -305,7 +306,7 @@ def export(v: View, command: parser.ExportMarkdown, status: dict[str, Any], jour
     path = Path(command.file).expanduser()
     if not path.is_absolute():
         path = v.base_dir / path
-    lines = markdown_lines(v.reader, campaign, v.system, status, story=command.story, canon=v.canon)  # type: ignore[arg-type]
+    lines = markdown_lines(journal, campaign, v.system, status, story=command.story, canon=v.canon)
 
     def pieces() -> Iterator[str]:
         """The lines joined by newlines, trailing white space held back so the file ends in one newline."""
@@ -321,5 +322,5 @@ def export(v: View, command: parser.ExportMarkdown, status: dict[str, Any], jour
                 held += piece
         yield "\n"
 
-    size = write_atomically(path, pieces(), journal_path, force=command.force)
+    size = write_atomically(path, pieces(), journal.path, force=command.force)
     return {"file": str(path), "bytes": size}

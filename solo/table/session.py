@@ -27,10 +27,8 @@ from solo.llm.calls import Cast, ModelCall
 from solo.store.journal import Campaign, Head, Journal, storage_message
 from solo.store.ledger import SNAPSHOT_EVERY, Folded, Ledger, command_rng
 from solo.store.quick import CURRENT
-from solo.table import admin, ahead, chronicle, decide, fate, parser, recaps, talk, tell
+from solo.table import admin, ahead, chronicle, decide, fate, parser, react, recaps, talk, tell
 from solo.table.outcome import Outcome, replayed
-from solo.table.tell import Told
-from solo.table.react import Choices, Directors
 from solo.table.view import CoPilot, Decision, Memo, Reader, View
 
 __all__ = ["SNAPSHOT_EVERY", "Decision", "Folded", "Outcome", "Session", "command_rng"]
@@ -38,6 +36,7 @@ __all__ = ["SNAPSHOT_EVERY", "Decision", "Folded", "Outcome", "Session", "comman
 if TYPE_CHECKING:
     from solo.llm.graph import ModelNarrator
     from solo.llm.speculate import Speculator
+
 
 class Session:
     """One journal, one current campaign, its state kept in step with the file. ``follow=True`` (scripts,
@@ -58,10 +57,10 @@ class Session:
         self.defer_recaps = False  # a recap's retelling waits until the command's own story is shown (the REPL)
         self._recaps_due: tuple[Decision, Head] | None = None
         self.told_at_table: str | None = None  # the last words a person at the table told in this scene
-        self._choices = Choices()  # the model's choices among the oracle's entries (solo.llm.choose)
+        self._choices = react.Choices()  # the model's choices among the oracle's entries (solo.llm.choose)
         self._speculator: Speculator | None = None  # narration told ahead while the player reads
         self._dry_journal: Journal | None = None  # the journal as the speculating thread reads it
-        self._directors = Directors(tables, model, self._choosing_head, lambda call: self._choices.calls.append(call))
+        self._directors = react.Directors(tables, model, self._choosing_head, lambda call: self._choices.calls.append(call))
         self._memo = Memo()
         self.campaign: Campaign | None = None
         self.story: Story | None = None
@@ -196,7 +195,7 @@ class Session:
         if read is not None:
             return read
         if admin.reads_fresh(command, self.system):
-            return admin.read_fresh(self._reading(), command, self.journal.path)
+            return admin.read_fresh(self._reading(), command, self.journal)
         match command:
             case parser.CampaignNew():
                 new = admin.campaign_new(command, self.base_dir, self.seed_source)
@@ -355,7 +354,7 @@ class Session:
             decision = replace(decision, model_failure=model.take_failure())
         return decision, head
 
-    def _journal_told(self, campaign: int, command: int, told: Sequence[Told], stray: Sequence[ModelCall] = ()) -> None:
+    def _journal_told(self, campaign: int, command: int, told: Sequence[tell.Told], stray: Sequence[ModelCall] = ()) -> None:
         """Narrations journaled with the model calls behind them (``stray``: calls behind no narration)."""
         for n, calls in told:
             ids = [self.journal.add_model_call(campaign, command, c) for c in calls]
