@@ -5,7 +5,7 @@
 Both commands run with the same interpreter, in turn (A B A B ...), and the ratio is taken pair by pair,
 so a machine that slows down or speeds up during the run moves both sides of each ratio alike; the
 figures are the medians. The same command with ``SOLO_SLOW_STATUS=1`` (the events folded by the rules,
-as when the journal keeps no current status: solo/quick.py) is timed in each round too. The journal
+as when the journal keeps no current status: solo/store/quick.py) is timed in each round too. The journal
 holds one campaign (ENIGMA's first adventure, a pregen), in a temporary folder. Bytecode is written and used as an installed solo's is (pip compiles it on install),
 whatever PYTHONDONTWRITEBYTECODE says here; one warm-up run of each comes first. Wall time is the
 player's wait; CPU time (user + system, the OS's accounting of the finished child) is steadier on a
