@@ -7,7 +7,9 @@ come and act, searches, scene ends). Every narration told is written with the sc
 the table knows it at that moment: the scene's title and place, its setting, who is on stage, what
 was just typed, and the narration told just before (never code, tables or tags' internals).
 
-    python bench/scene_fit.py [PASSAGES] [OUT]     (default 320, bench/scene_passages.jsonl)
+    python bench/scene_fit.py [PASSAGES] [OUT] [--seed BASE]     (default 320, bench/scene_passages.jsonl, 0)
+
+``--seed BASE`` starts the plays' seeds at BASE + 1 instead of 1: a fresh draw no reader has seen.
 
 A judge who never saw the code rates each passage fit / loose / contradicts against its scene:
 ``bench/scene_fit.py --batches PASSAGES`` writes them as Markdown batches of 50 with the judge's brief
@@ -204,8 +206,14 @@ def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--batches":
         batches(Path(sys.argv[2]))
         return
-    limit = int(sys.argv[1]) if len(sys.argv) > 1 else 320
-    path = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "bench" / "scene_passages.jsonl"
+    args = sys.argv[1:]
+    base = 0
+    if "--seed" in args:
+        at = args.index("--seed")
+        base = int(args[at + 1])
+        args = args[:at] + args[at + 2:]
+    limit = int(args[0]) if args else 320
+    path = Path(args[1]) if len(args) > 1 else ROOT / "bench" / "scene_passages.jsonl"
     adventures = shipped_adventures()
     plays: list[tuple[str, str]] = [
         ("enigma", str(adventures["the_clockwork_zeppelin.toml"])),
@@ -218,8 +226,8 @@ def main() -> None:
     ]
     share = limit // len(plays) + 1
     out: list[dict[str, Any]] = []
-    seed = 0
-    while len(out) < limit and seed < 20 * len(plays):  # rounds of every play, new seeds, until enough
+    seed = base
+    while len(out) < limit and seed < base + 20 * len(plays):  # rounds of every play, new seeds, until enough
         for system, source in plays:
             seed += 1
             taken = sum(r["system"] == system and r["campaign"] == Path(source).stem for r in out)

@@ -42,11 +42,11 @@ def test_there_are_two_full_adventures_and_a_first_one():
 @pytest.mark.parametrize("path", FULL, ids=lambda p: p.name)
 def test_full_adventures_have_the_shape_asked_for(path):
     adventure = load_adventure(path)
-    assert 3 <= len(adventure.legs) <= 5
-    for leg in adventure.legs:
+    assert 3 <= len(adventure.parts) <= 5
+    for leg in adventure.parts:
         assert 3 <= len(leg.scenes) <= 6, leg.title
-        assert any(s.tumult and s.enemies for s in leg.scenes), f"{leg.title}: no Tumult"
-    villains = [f for leg in adventure.legs for s in leg.scenes for f in foes(s.enemies) if f.type.value == "villain"]
+        assert any(s.fight and s.enemies for s in leg.scenes), f"{leg.title}: no Tumult"
+    villains = [f for leg in adventure.parts for s in leg.scenes for f in foes(s.enemies) if f.type.value == "villain"]
     assert any((f.threshold or 4) == 4 for f in villains), "no major villain with a threshold of 4"
     assert adventure.villain.threshold == 4
 
@@ -54,7 +54,7 @@ def test_full_adventures_have_the_shape_asked_for(path):
 def test_every_leg_can_reach_its_last_scene():
     for path in ADVENTURES:
         adventure = load_adventure(path)
-        for leg in adventure.legs:
+        for leg in adventure.parts:
             reachable, todo = set(), [leg.scenes[0].id]
             while todo:
                 sid = todo.pop()
@@ -63,16 +63,16 @@ def test_every_leg_can_reach_its_last_scene():
                 reachable.add(sid)
                 for outcome in ("success", "failure"):
                     nxt = adventure.next_scene(sid, outcome)
-                    if nxt and adventure.legs[nxt[0]] is leg:
+                    if nxt and adventure.parts[nxt[0]] is leg:
                         todo.append(nxt[2].id)
             assert leg.scenes[-1].id in reachable, f"{path.name}: {leg.title}"
 
 
 def test_the_first_adventure_is_one_leg_that_teaches():
     adventure = load_adventure(SHIPPED["first_adventure.toml"])
-    assert len(adventure.legs) == 1 and 3 <= len(adventure.legs[0].scenes) <= 6
+    assert len(adventure.parts) == 1 and 3 <= len(adventure.parts[0].scenes) <= 6
     assert adventure.lessons is not None
-    assert any(s.tumult for s in adventure.legs[0].scenes)
+    assert any(s.fight for s in adventure.parts[0].scenes)
 
 
 def test_six_pregenerated_characters_from_the_srd_samples():
@@ -125,7 +125,7 @@ HEAD = """
         (HEAD.replace('scheme = "Schemes."', ""), "broken.toml: villain.scheme: Field required"),
         (HEAD + SCENE.format(id="a", next="a").replace('obstacles = ["a locked door"]', "obstacles = []"),
          "legs[0].scenes[0].obstacles"),
-        (HEAD + SCENE.format(id="a", next="a") + "    tumult = true\n", "a Tumult scene needs enemies"),
+        (HEAD + SCENE.format(id="a", next="a") + "    tumult = true\n", "a fight scene needs enemies"),
         ("title = [", "broken.toml: not valid TOML"),
     ],
 )
@@ -152,7 +152,7 @@ def test_a_seeded_playthrough_of_the_first_adventure_reaches_its_end(session):
     for line in FIRST_PLAYTHROUGH:
         ok(session, line)
     adventure = load_adventure(SHIPPED["first_adventure.toml"])
-    scenes = adventure.legs[0].scenes
+    scenes = adventure.parts[0].scenes
     lessons: set[str] = set()
     for number, scene in enumerate(scenes, 1):
         result = ok(session, "scene start")
@@ -160,7 +160,7 @@ def test_a_seeded_playthrough_of_the_first_adventure_reaches_its_end(session):
         assert shot and result["title"] == scene.title
         position = session.status()["adventure"]
         assert position["scene"] == scene.id and position["scene_number"] == number
-        if scene.tumult:
+        if scene.fight:
             started = ok(session, "tumult start")
             assert set(started["enemies"]) == {f.name for f in foes(scene.enemies)}
             for _ in range(6):
@@ -203,7 +203,7 @@ def test_improvised_scenes_are_journaled_and_the_adventure_waits(session):
     assert session.status()["scene_title"] == "A detour through the sewers"
     ok(session, "scene end success")
     adventure = load_adventure(SHIPPED["first_adventure.toml"])
-    expected = adventure.next_scene(adventure.legs[0].scenes[0].id, "failure")
+    expected = adventure.next_scene(adventure.parts[0].scenes[0].id, "failure")
     assert ok(session, "scene start")["title"] == expected[2].title != first
     ok(session, "undo")
     assert session.status()["scene_title"] == "A detour through the sewers"
@@ -215,7 +215,7 @@ def test_the_co_pilot_gets_the_scene_s_enemies_as_a_suggestion(tmp_path):
     ok(session, "campaign new Table --from first_adventure.toml --seed 5")
     ok(session, "pc pregen Felix --dice 3")
     adventure = load_adventure(SHIPPED["first_adventure.toml"])
-    last = adventure.legs[0].scenes[-1]
+    last = adventure.parts[0].scenes[-1]
     ok(session, f"scene start '{last.title}'")
     result = ok(session, "tumult start")
     assert result["enemies"] == [] and session.status()["tumult"]["enemies"] == {}

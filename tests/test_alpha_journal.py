@@ -99,7 +99,7 @@ def test_days_and_scenes_open_recaps(played):
                      ("the party came to The Mill", "scene")]
     scene = ok(played, "recap")["narration"]["text"]
     assert "Null took 4 damage (a falling beam)" in scene and "Null rested" not in scene
-    day = ok(played, "recap leg")["narration"]["text"]
+    day = ok(played, "recap day")["narration"]["text"]
     assert "Null took 4 damage" in day and "the fight ended" not in day
 
 

@@ -355,13 +355,13 @@ def test_every_command_written_out_parses_back_to_itself():
 
 @pytest.mark.parametrize(("find", "replace", "words"), [
     ('name = "Reed Scout", count = 2, attack = "d6"', 'name = "Reed Scout", count = 2, attack = "d7"',
-     'legs[0].scenes[0].enemies[0].attack: a die of the ladder ("d4", "d6", "d8", "d10", "d12"), not \'d7\''),
-    ('count = 2, attack = "d6"', 'count = 0, attack = "d6"', "legs[0].scenes[0].enemies[0].count: a whole number"),
-    ('name = "Reed Scout"', 'name = "Reed, Scout"', "legs[0].scenes[0].enemies[0].name: a name cannot hold"),
-    ('name = "Mud Hound"', 'name = "Mud Hound", armour = 2', "legs[0].scenes[1].enemies[1]: unknown field 'armour'"),
-    ('name = "Mud Hound"', 'name = "Gate Warden 2"', "legs[0].scenes[1].enemies[1].name: 'Gate Warden 2' is already"),
+     'parts[0].scenes[0].enemies[0].attack: a die of the ladder ("d4", "d6", "d8", "d10", "d12"), not \'d7\''),
+    ('count = 2, attack = "d6"', 'count = 0, attack = "d6"', "parts[0].scenes[0].enemies[0].count: a whole number"),
+    ('name = "Reed Scout"', 'name = "Reed, Scout"', "parts[0].scenes[0].enemies[0].name: a name cannot hold"),
+    ('name = "Mud Hound"', 'name = "Mud Hound", armour = 2', "parts[0].scenes[1].enemies[1]: unknown field 'armour'"),
+    ('name = "Mud Hound"', 'name = "Gate Warden 2"', "parts[0].scenes[1].enemies[1].name: 'Gate Warden 2' is already"),
     ('capacities = { influence = "d8" }', 'capacities = { influence = "huge" }',
-     "legs[0].scenes[2].enemies[0].capacities.influence: a die of the ladder"),
+     "parts[0].scenes[2].enemies[0].capacities.influence: a die of the ladder"),
     ('name = "Jory Sallow"', 'name = "Jory Sallow"\nfavourite = "d8"', "pregens[1]: unknown field 'favourite'"),
     ('glean = "d8"\n\n[[pregens]]', 'glean = 8.5\n\n[[pregens]]', "pregens[0].glean: a die of the ladder"),
 ])
@@ -383,9 +383,9 @@ def test_the_scenario_validates_and_its_foes_are_alpha_s_own(tmp_path):
     session = Session(Journal(tmp_path / "s.sqlite"))
     checked = ok(session, f"campaign validate {SCENARIO}")
     assert (checked["rules"], checked["title"]) == ("alpha", "The Salt-Road Toll")
-    assert checked["legs"][0]["scenes"] == ["reed_causeway", "toll_yard", "bridge_house"]
+    assert checked["chapters"][0]["scenes"] == ["reed_causeway", "toll_yard", "bridge_house"]
     adventure = load_adventure(SCENARIO)
-    foes = [f for leg in adventure.legs for s in leg.scenes for f in s.enemies]
+    foes = [f for leg in adventure.parts for s in leg.scenes for f in s.enemies]
     assert sum(int(f.get("count", 1)) for f in foes) == 9
     ok(session, f"campaign new Toll --from {SCENARIO} --seed 2")
     for foe in foes:  # each written as `enemy add` takes it

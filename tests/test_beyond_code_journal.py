@@ -215,7 +215,7 @@ def test_recaps_go_turn_by_turn_and_game_by_game(run):
                  "Decrypter's Mission succeeded in game 1 with a reserve of 1",
                  "Dark Messiah plays game 2, time on slot 2; turned up: 9 room-a"):
         assert said in lines, said
-    leg = ok(run.session, "recap leg")["narration"]["text"]
+    leg = ok(run.session, "recap game")["narration"]["text"]
     assert leg.startswith("So far in this game: Dark Messiah plays game 2, time on slot 2; turned up: 9 room-a (")
     assert_never_named(json.dumps(lines) + leg + scene, run.never_up())
 

@@ -61,7 +61,7 @@ def test_a_scene_opens_under_its_title_and_moves_no_time_and_no_card(run):
     assert (status["scene"], status["scene_title"]) == (1, "The Library")
     assert SYSTEM.where(run.state).scene == 1 and SYSTEM.where(run.state).scene_title == "The Library"
     shown = ok(run, "scene show")
-    assert (shown["scene"], shown["title"], shown["leg"], shown["ended"]) == (1, "The Library", 1, False)
+    assert (shown["scene"], shown["title"], shown["chapter"], shown["ended"]) == (1, "The Library", 1, False)
     assert "Game 1, scene 1: The Library" in said(run, "scene show")
     assert "turn 1, scene 1 (The Library)" in said(run, "status")
     assert ok(run, "scene start")["scene"] == 2 and ok(run, "status --json")["scene_title"] is None
@@ -119,7 +119,7 @@ def test_scenes_in_the_recaps_and_the_export(run, tmp_path):
     assert "scene 1 opened: The Library (game 1, turn 1)" in lines
     recap = ok(run, "recap")["narration"]["text"]
     # a scene opens a new part of the recap, as a turn does: its Wide Shot first
-    assert recap.startswith("So far in this turn: the Wide Shot: The Library") and "Solowork took" in recap
+    assert recap.startswith("So far in this turn: the opening: The Library") and "Solowork took" in recap
     ok(run, "turn end")
     ok(run, "scene end success")
     stored = [p["text"] for p in table_recaps.stored_recaps(run.view()) if p["level"] == "scene"]

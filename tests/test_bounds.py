@@ -71,7 +71,7 @@ def full_files() -> dict[str, dict[str, Any]]:
     for name, rules in (("rhun_salt_and_ash.toml", "rhun"), ("haasteet_the_drowned_bell.toml", "haasteet")):
         own = tomllib.loads((installed()[rules].data / "pregens.toml").read_text(encoding="utf-8"))
         files[name]["pregens"] = own["characters"][:1]
-    scene = files["rhun_salt_and_ash.toml"]["legs"][0]["scenes"][0]
+    scene = files["rhun_salt_and_ash.toml"]["parts"][0]["scenes"][0]
     scene["enemies"] = [*scene.get("enemies", []), {"name": "Old Wight", "tier": "exceptional", "disposition": 30,
                                                       "effect_dice": 5, "sentient": True, "tactics": "waits"}]
     return files
@@ -114,7 +114,7 @@ def test_every_number_in_every_file_format_is_bounded_above_and_below(tmp_path, 
 def test_a_rhun_challenge_of_a_billion_effect_dice_is_refused_as_the_command_line_refuses_it(tmp_path, session):
     from solo.rules.rhun.data_rules import EFFECT_DICE
 
-    data = put(FILES["rhun_salt_and_ash.toml"], ("legs", 0, "scenes", 0, "enemies", -1, "effect_dice"), 10**9)
+    data = put(FILES["rhun_salt_and_ash.toml"], ("parts", 0, "scenes", 0, "enemies", -1, "effect_dice"), 10**9)
     outcome = validate(tmp_path, "rhun_salt_and_ash.toml", data)
     assert not outcome.ok and f"from 4 to {EFFECT_DICE[1]}" in (outcome.error or "")
     ok(session, "campaign new Ford --rules rhun --seed 1")

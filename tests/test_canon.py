@@ -87,7 +87,7 @@ def test_an_adventure_seeds_the_canon_and_its_scenes_bring_their_people(tmp_path
     assert scheme is not None and scheme.kind == "thread" and scheme.status == "open" and "Pendulum" in scheme.detail
     ok(session, "pc pregen Basile")
     ok(session, "scene start")
-    scene = session.story.adventure.legs[0].scenes[0]  # type: ignore[union-attr]
+    scene = session.story.adventure.parts[0].scenes[0]  # type: ignore[union-attr]
     for npc in scene.npcs:
         person = session.canon.find(npc.name)
         assert person is not None and person.where == scene.location and person.detail == npc.description

@@ -345,11 +345,11 @@ def test_the_starter_adventure_brings_its_opponents_in_solo_play(tmp_path):
     from solo.director.adventure import find_adventure, load_adventure
 
     adventure = load_adventure(find_adventure("haasteet_the_drowned_bell"))
-    written = {f["name"] for leg in adventure.legs for scene in leg.scenes for f in scene.enemies}
+    written = {f["name"] for leg in adventure.parts for scene in leg.scenes for f in scene.enemies}
     solo = Session(Journal(tmp_path / "adv.sqlite"), director_peril=True)
     ok(solo, "campaign new Bell --from haasteet_the_drowned_bell --seed 5")
     ok(solo, SAMMY)
-    for _ in range(sum(len(leg.scenes) for leg in adventure.legs)):
+    for _ in range(sum(len(leg.scenes) for leg in adventure.parts)):
         ok(solo, "scene start")
     assert written and written <= set(solo.status()["enemies"])
     assert solo.verify()["ok"]

@@ -104,7 +104,7 @@ def test_scenes_and_sessions_open_recaps(played):
     scene = ok(played, "recap")["narration"]["text"]
     assert "Ruth raised steadfastness to 3" in scene and "Terry rolled against death and died" in scene
     assert "search the archive" not in scene  # that was the scene before
-    chapter = ok(played, "recap leg")["narration"]["text"]
+    chapter = ok(played, "recap session")["narration"]["text"]
     assert "Terry rolled against death and died" in chapter and "Ruth raised steadfastness" not in chapter
 
 

@@ -180,11 +180,12 @@ def test_an_adventure_scene_without_a_written_wide_shot_opens_with_a_drawn_one(t
     from test_bounds import toml
 
     data = tomllib.loads(shipped_adventures()[name].read_text(encoding="utf-8"))
-    for leg in data["legs"]:
+    key, opening = ("legs", "wide_shot") if "legs" in data else ("parts", "opening")  # ENIGMA's files: its words
+    for leg in data[key]:
         for scene in leg["scenes"]:
-            scene.pop("wide_shot", None)
+            scene.pop(opening, None)
             if wide_shot is not None:
-                scene["wide_shot"] = wide_shot
+                scene[opening] = wide_shot
     path = tmp_path / name
     path.write_text(toml(data), encoding="utf-8")
     ok(session, f"campaign validate {path}")

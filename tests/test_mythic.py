@@ -255,7 +255,7 @@ def test_a_mythic_campaign_plays_undoes_and_replays(session, rules, tmp_path):
     ok(session, "undo")
     assert ok(session, "oracle") == {"oracle": "mythic", "chaos": 5}
     assert ok(session, "replay --verify")["ok"]
-    told = ok(session, "recap leg")["narration"]["text"]
+    told = ok(session, "recap chapter")["narration"]["text"]
     assert "asked “Is the ford guarded?”, said no" in told
     markdown = (tmp_path / "m.md")
     ok(session, f"export md {markdown}")

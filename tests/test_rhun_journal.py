@@ -90,7 +90,7 @@ def test_the_recap_command_and_last_time_read_the_scene(played):
     assert told.startswith("So far in this scene: ")
     assert "Cara was Mortally Wounded" in told and "Cara died of wounds left untended" in told
     assert "rhun_" not in told
-    session = ok(played, "recap leg")["narration"]["text"]  # the chapter is Rhûn's session
+    session = ok(played, "recap session")["narration"]["text"]  # the chapter is Rhûn's session
     assert "the company came to The last stand" in session and "Dun left the tale" in session
     assert "Anna panicked" not in session  # that was session 1
 

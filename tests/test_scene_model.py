@@ -14,7 +14,7 @@ import pytest
 from solo.table import chronicle as table_chronicle
 from solo.director.adventure import load_adventure, shipped_adventures
 from solo.store.journal import Journal
-from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, SceneModel, Stage
+from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, Action, SceneModel, Stage
 from solo.table.session import Session
 from solo.director.story import tags_from_words
 from solo.director.tables import OracleTables, default_folder
@@ -115,7 +115,7 @@ def played(tmp_path: Path, system: str, seed: int, commands: int, source: str | 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
 def test_no_narration_tells_an_unfound_clue_or_the_scheme(tmp_path, system):
     adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
-    clues = [c for leg in adventure.legs for s in leg.scenes for c in (s.clues.low, s.clues.high)]
+    clues = [c for leg in adventure.parts for s in leg.scenes for c in (s.clues.low, s.clues.high)]
     found: set[str] = set()
     for _, _, n in played(tmp_path, system, 3, 60, ADVENTURES[system]):
         if "clue" in n.get("origin", ""):
@@ -123,12 +123,12 @@ def test_no_narration_tells_an_unfound_clue_or_the_scheme(tmp_path, system):
             continue
         if "adventure" in n.get("origin", ""):  # the file's own words, written by its author
             continue
-        foes = tuple(str(f.get("name", "")) for leg in adventure.legs for s in leg.scenes for f in s.enemies)
+        foes = tuple(str(f.get("name", "")) for leg in adventure.parts for s in leg.scenes for f in s.enemies)
         stage = SceneModel(stage=Stage(foes=foes),  # the file's foes come on stage by name
                            secrets=(adventure.villain.scheme, *[c for c in clues if not any(c in f for f in found)]))
         # the scene's place, told as it opens, is no secret wherever a clue also names it
         assert any(stage.model_copy(update={"place": s.location}).clash(n["text"]) != "a secret not yet found"
-                   for leg in adventure.legs for s in leg.scenes), n
+                   for leg in adventure.parts for s in leg.scenes), n
 
 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
@@ -279,6 +279,13 @@ def scene_things(stage: SceneModel) -> list[str]:
     return [n.casefold() for n in names]
 
 
+# what shows where a scene is (the dark, the water, a crowd...): a roll told of it is told of the scene
+ASPECT_WORDS = {"night": re.compile(r"\bdark\b"), "water": re.compile(r"\b(water|wet)\b"),
+                "crowd": re.compile(r"\b(crowd|people)\b"), "underground": re.compile(r"below ground|low stone|passages"),
+                "vehicle": re.compile(r"\b(lurch\w*|sway\w*)\b"), "hot": re.compile(r"\bheat\b"),
+                "wilderness": re.compile(r"open country|out here|rough ground|far from any help", re.I)}
+
+
 @pytest.mark.parametrize("source", [None, "adventure"])
 @pytest.mark.parametrize("system", WIDE_SHOTS)
 def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_scene(tmp_path, system, source):
@@ -306,6 +313,7 @@ def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_sce
             if n.get("peril"):
                 continue
             setting = any(SHOWS[s].search(text) for s in stage.settings)
+            setting = setting or any(ASPECT_WORDS[a].search(text) for a in (stage.tags or set()) & set(ASPECT_WORDS))
             assert setting or any(thing in text.casefold() for thing in scene_things(stage)), (line, text, stage.lines())
     assert seen >= 10
 
@@ -356,11 +364,11 @@ def test_a_scene_the_cast_is_carried_to_is_told_as_where_it_is():
 
     adventure = load_adventure(shipped_adventures()["the_clockwork_zeppelin.toml"])
     story = Story(adventure)
-    for leg in adventure.legs:
+    for leg in adventure.parts:
         for scene in leg.scenes:
             text = story.scene_opening(scene).text
             assert "makes for" not in text and not re.search(r"shifts: [A-Z]", text), text
-    crates = next(s for leg in adventure.legs for s in leg.scenes if s.location.startswith("Inside"))
+    crates = next(s for leg in adventure.parts for s in leg.scenes if s.location.startswith("Inside"))
     assert story.scene_opening(crates).text.startswith("The scene shifts: inside packing crates")
 
 
@@ -429,7 +437,7 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
 
     adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
     story = Story(adventure)
-    legs = adventure.legs
+    legs = adventure.parts
     last, first = legs[-1].scenes[-1], legs[0].scenes[0]
     foe_names = tuple(str(f["name"]) for leg in legs for s in leg.scenes for f in s.enemies)
     status = {"characters": {"Nara": {}}, "enemies": {n: {} for n in (*foe_names, "A stray dog")}}
@@ -450,3 +458,206 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     if len(legs) > 1 or len(legs[0].scenes) > 1:  # an earlier scene ended is not the end of the adventure
         early = Progress(scene=first.id, leg=1, outcome="success", ended=True)
         assert not story.over(early, Where(chapter=1, scene=1, scene_title=first.title))
+
+
+def test_after_the_adventure_no_deadline_no_other_side_and_no_clue_is_told():
+    """Found by blind readers: "time is running out", "a moment the other side gains" and a random clue
+    told after the adventure's last scene had ended."""
+    from solo.director.narration import Narration, OracleNarrator
+
+    tables = OracleTables.load(default_folder())
+    over = SceneModel(title="The Bridge House", place="The far toll house at Kettle Ford", over=True,
+                      tags=frozenset({"indoors", "night"}), stage=Stage(cast=("Null", "Berrik"), foes=()),
+                      last=Action(actor="Null", action="navigate", success=False))
+    assert over.moves() == ["over"] and over.moves(success=True) == ["success_over"]
+    assert "time" in over.model_copy(update={"over": False}).moves()
+    narrator = OracleNarrator(tables)
+    for seed in range(20):
+        rng = random.Random(seed)
+        failed = narrator.bound(Narration(task="failure", text="Null stumbles."), over, rng)
+        assert not re.search(r"time is running out|time left|other side", failed.text), failed.text
+        assert "Null" in failed.text and "navigate" in failed.text
+        clue = narrator.bound(Narration(task="clue", text="A railway timetable has a single train circled."), over, rng)
+        assert "timetable" not in clue.text and "Null" in clue.text and "toll house" in clue.text
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_the_way_into_and_out_of_an_improvised_scene_is_told_of_that_scene(tmp_path, system):
+    """Found by blind readers: "By nightfall they are somewhere else entirely. Meaning: seize a stranger." before
+    a riverboat in the fog; "A stranger pays the party's bill at the inn" after a jungle temple."""
+    session = opened(tmp_path, system, 5)
+    names = [line.split()[2] for line in CAST[system]]
+    told(session, "scene start a frozen lake at dawn")
+    way_out = [n["text"] for n in told(session, "scene end failure") if n.get("task") == "path_forward"]
+    assert way_out and "frozen lake" in way_out[0] and any(n in way_out[0] for n in names), way_out
+    assert "Meaning:" not in way_out[0]
+    for title, shows in (("the burning warehouse by the docks", SHOWS["fire"]),
+                         ("a snowbound village inn", SHOWS["cold"])):
+        way_in = [n["text"] for n in told(session, f"scene start {title}") if n.get("task") == "scene_transition"]
+        assert way_in and title.split()[-1] in way_in[0] and any(n in way_in[0] for n in names), way_in
+        assert shows.search(way_in[0]) and "Meaning:" not in way_in[0], way_in
+        told(session, "scene end success")
+
+
+def test_open_country_has_no_doors_or_street_lamps_and_a_hot_scene_no_chill():
+    """Found by blind readers: "the lock on the door has been picked" and gas lamps at a frozen lake, "Rain
+    starts, fine and cold" in a jungle temple."""
+    lake = SceneModel(title="a frozen lake at dawn", tags=frozenset({"cold", "day", "outdoors", "water"}))
+    assert lake.clash("The lock on the door has been picked from the inside.")
+    assert lake.clash("Gas lamps gutter in their brackets.") and lake.clash("The water in the fountain is green.")
+    assert lake.clash("Ice creaks underfoot.") is None
+    assert lake.clash("Lightning turns everything stark silver for an instant.")  # no storm named
+    assert lake.clash("The dust has been swept in a tidy circle.")  # snow lies on it
+    assert lake.clash("Fresh footprints lead straight up to a blank wall and stop.")
+    gale = lake.model_copy(update={"tags": frozenset({"storm", "outdoors"})})
+    assert gale.clash("Lightning turns everything stark silver for an instant.") is None
+    street = lake.model_copy(update={"tags": frozenset({"city", "outdoors", "night"})})
+    assert street.clash("Gas lamps gutter in their brackets.") is None
+    jungle = SceneModel(title="a jungle temple", tags=frozenset({"ancient", "hot", "outdoors", "wilderness"}))
+    assert jungle.clash("Rain starts, fine and cold, and the light goes grey.")
+    assert jungle.clash("Rain drums on the leaves.") is None
+
+
+def test_a_roll_is_told_of_where_the_scene_is_and_not_of_water_under_a_roof():
+    """Found by blind readers: "Max manages to hide before Thug can stop it" on a quay at midnight could be told
+    anywhere; a success or a failure is told of the dark, the water, the crowd, the heat where the scene has them."""
+    quay = SceneModel(title="Ambush on the Quay", tags=frozenset({"city", "night", "outdoors", "water"}),
+                      stage=Stage(cast=("Nara", "Max"), foes=()), last=Action(actor="Max", action="hide"))
+    assert {"success_night", "success_water"} <= set(quay.moves(success=True))
+    assert {"fail_night", "fail_water"} <= set(quay.moves())
+    house = quay.model_copy(update={"tags": frozenset({"indoors", "night", "water"})})
+    assert not any(m.endswith(("water", "night")) for m in house.moves() + house.moves(success=True))
+    tables = OracleTables.load(default_folder())
+    assert all(f"moves.{m}" in tables for m in quay.moves() + quay.moves(success=True))
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_an_improvised_wide_shot_shows_the_place_its_title_names(tmp_path, system):
+    """Found by blind readers: "lighthouse itself never shown", "observatory not shown", "nothing of an opening
+    night": an improvised scene's Wide Shot tells what its place looks like, after the words that name it."""
+    from solo.director.narration import place_table
+
+    tables = OracleTables.load(default_folder())
+    assert place_table("the burning warehouse by the docks", tables) == "places.warehouse"
+    assert place_table("the deck of a burning airship", tables) == "places.airship"
+    assert place_table("a snowbound village inn", tables) == "places.inn"
+    assert place_table("The Duke's masquerade", tables) is None
+    session = opened(tmp_path, system, 7)
+    for title, noun in (("the lighthouse in the gale", "lighthouse"), ("a snowbound mountain observatory", "observatory"),
+                        ("a desert oasis at noon", "oasis")):
+        text = shot(told(session, f"scene start {title}"))
+        lines = [e.text for e in tables.tables[f"places.{noun}"].entries]
+        assert any(line in text for line in lines), text
+        told(session, "scene end success")
+
+
+def test_the_world_moves_where_the_cast_finds_it():
+    """Found by blind readers: every world move was "a generic villain move" that could be told anywhere. Drawn
+    for a scene whose place is known, a world move is told of that place; with none known, an entry without a
+    place stands in (never a bare "{where}")."""
+    tables = OracleTables.load(default_folder())
+    staged = tables.staged(SceneModel(title="The Bridge House", place="The far toll house at Kettle Ford, a stone house",
+                                      tags=frozenset({"indoors", "night", "water"}), stage=Stage(cast=("Null",))))
+    context = {"villain": "Hesper Gall", "thread": "the toll", "person": "Pim Sallow"}
+    for seed in range(30):
+        drawn = staged.draw("world.consequence", random.Random(seed))
+        text = drawn.filled(context)
+        assert "{" not in text
+        if "{where}" in drawn.entry.text:
+            assert "in the far toll house at Kettle Ford" in text
+        loose = tables.draw("world.consequence", random.Random(seed))
+        assert "{where}" not in loose.entry.text
+    assert sum("{where}" in e.text for e in tables.tables["world.consequence"].entries) >= 15
+
+
+def test_a_place_takes_its_own_preposition_and_a_foe_named_a_something_is_one():
+    from solo.director.narration import one_of
+    from solo.kernel.scene import locative
+
+    assert locative("a frozen lake at dawn") == "at a frozen lake at dawn"
+    assert locative("the deck of a burning airship") == "on the deck of a burning airship"
+    assert locative("a riverboat in the fog") == "aboard a riverboat in the fog"
+    assert locative("The far toll house at Kettle Ford, by the bridge") == "in the far toll house at Kettle Ford"
+    assert one_of("A ghoul pack in the tunnels") == "A ghoul pack in the tunnels"
+    assert one_of("The Tick-Tock Men") == "one of the Tick-Tock Men"
+
+
+@pytest.mark.parametrize("system", ["enigma", "haasteet"])
+def test_a_stock_clue_is_found_where_the_scene_is(tmp_path, system):
+    """Found by blind readers: "A railway timetable has a single train circled" at a frozen lake, "a freight train
+    clue out of place at an oasis": a clue from a stock table is one of the scene's place, found by the one
+    who searched; an adventure's own clue keeps the file's words."""
+    session = opened(tmp_path, system, 3)
+    told(session, "scene start a frozen lake at dawn")
+    search = "snoop Nara the area" if system == "enigma" else "challenge Mabel 'search around' --clue"
+    clues = [n["text"] for _ in range(2) for n in told(session, search) if n.get("task") in ("snoop", "clue")]
+    assert clues
+    for text in clues:
+        assert "frozen lake" in text and ("Nara" in text or "Mabel" in text), text
+    adventure = opened(tmp_path, "enigma", 4, ADVENTURES["enigma"])
+    told(adventure, "scene start")
+    found = [n for n in told(adventure, "snoop Nara the area") if n.get("task") == "snoop"]
+    assert found and "frozen" not in found[0]["text"] and found[0]["origin"].startswith("adventure")
+
+
+def test_an_open_deck_has_no_room_and_the_aftermath_has_words_enough():
+    """Found by blind readers: "a crackling jolt hurls them across the room" in a chase across an open harbour
+    (aboard boats, in the open air); and after the adventure the same few aftermath lines came round again."""
+    chase = SceneModel(title="Chase through the Old Port", tags=frozenset({"city", "night", "outdoors", "vehicle", "water"}))
+    assert chase.clash("Max touches the artefact, and a crackling jolt hurls them across the room.")
+    cabin = chase.model_copy(update={"tags": frozenset({"indoors", "vehicle", "water"})})
+    assert cabin.clash("Max touches the artefact, and a crackling jolt hurls them across the room.") is None
+    tables = OracleTables.load(default_folder())
+    assert all(len(tables.tables[f"moves.{t}"].entries) >= 8 for t in ("over", "success_over"))
+
+
+def test_enigmas_blunders_in_the_open_burst_no_pipe_and_touch_no_artefact_across_a_room():
+    """Found by blind readers: "a pipe bursts" and "a jolt hurls them across the room" in a chase across an open
+    harbour; "something in the shadows" at a brightly lit gala."""
+    from solo.rules.enigma.system import SYSTEM as ENIGMA
+    from solo.director.tables import system_tables
+
+    tables = system_tables(ENIGMA.data)
+    harbour = frozenset({"city", "night", "outdoors", "vehicle", "water"})
+    gala = frozenset({"city", "crowd", "indoors", "night", "water"})
+    for seed in range(200):
+        text = tables.draw("consequences.blunder", random.Random(seed), scene=harbour).text
+        assert "pipe bursts" not in text and "the artefact" not in text, text
+        assert "in the shadows" not in tables.draw("consequences.blunder", random.Random(seed), scene=gala).text
+
+
+def test_rhuns_consequence_tells_what_happens_without_the_directors_label():
+    """Found by blind readers: "Dun tries to talk them round: Hurt someone: A falling beam catches Dun" (a
+    mechanic's label told as narration); and "A fly buzzes" in a snowbound observatory."""
+    from solo.rules.rhun.director import RhunNarrator
+    from solo.rules.rhun.system import SYSTEM as RHUN
+    from solo.director.tables import system_tables
+
+    narrator = RhunNarrator(system_tables(RHUN.data))
+    for seed in range(40):
+        for cost in (True, False):
+            told = narrator.consequence(random.Random(seed), "Dun", cost=cost)
+            assert not re.match(r"(Hurt someone|Use up resources|Show the downside|Create a witness|Offer a)", told.text)
+            assert told.facts.get("kind") or ": " not in told.text[:30], told.text
+    cold = SceneModel(title="a snowbound mountain observatory", tags=frozenset({"cold", "indoors", "wilderness"}))
+    assert cold.clash("A fly buzzes against the window, far too slow.")
+
+
+def test_a_files_foe_of_another_scene_is_not_on_stage_and_an_obstacle_reads_mid_sentence():
+    """Found by blind readers: Rhûn's Squall and Warg of earlier scenes told as acting in the horse-clan's camp;
+    "but At the height of Madame Fauvette's aria" (an obstacle told mid-sentence with its capital)."""
+    from solo.kernel.protocol import Where
+    from solo.kernel.scene import _gist
+    from solo.director.story import Progress, Story, scene_model
+
+    adventure = load_adventure(shipped_adventures()[ADVENTURES["rhun"]])
+    scenes = [s for part in adventure.parts for s in part.scenes]
+    first = next(s for s in scenes if s.enemies)
+    other = next(s for s in scenes if s is not first and not {str(f["name"]) for f in s.enemies}
+                 & {str(f["name"]) for f in first.enemies})
+    stale = str(first.enemies[0]["name"])
+    status = {"characters": {"Anna": {}}, "challenges": {stale: {}, "A stray dog": {}}}
+    here = scene_model(status, Progress(scene=other.id, leg=1), Story(adventure),
+                       Where(chapter=1, scene=2, scene_title=other.title))
+    assert stale not in (here.stage.foes or ()) and "A stray dog" in (here.stage.foes or ())
+    assert _gist("At the height of the aria, every light goes out").startswith("at the height of the aria")

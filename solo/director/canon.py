@@ -30,7 +30,7 @@ PLURALS: dict[str, Kind] = {"people": "person", "persons": "person", "places": "
            "npc": "person", "npcs": "person", "location": "place", "locations": "place"}
 CLOCK_SIZE = 6  # segments of the world's clock
 # how far each kind of pressure moves the clock
-PRESSURE = {"blunder": 1, "knockout": 1, "tumult": 2, "scene": 1, "chapter": 2, "director": 1}
+PRESSURE = {"blunder": 1, "knockout": 1, "fight": 2, "scene": 1, "chapter": 2, "director": 1}
 
 
 def canon_key(name: str) -> str:
@@ -241,17 +241,19 @@ HONORIFICS = frozenset("""baron baroness count countess duke duchess lord lady s
 mr mrs miss ms dr doctor professor captain capt inspector sergeant colonel general major commissioner father
 mother sister brother uncle aunt prince princess king queen emperor empress master mistress herr frau signor
 signora don doña senor señor old chief agent officer constable abbot abbess""".split())
-# capitalised words that name no one: sentence openers and the game's own words
+# capitalised words that name no one: sentence openers and the table's own words (each system adds its own:
+# ``game_words``)
 COMMON = frozenset("""a an the and but or so then now there here this that these those it its he she they we you i
 his her their our your my what who when where why how with without while as at in on of to from into onto by for
 after before above below under over behind beside between through across toward towards until suddenly meanwhile
 still yet just only even also too not no yes one two three four five six seven eight nine ten all some every each
 both somewhere something someone somebody nothing nobody everyone everything inside outside around once again
-blammo peril lucky saves save catchphrase leg legs scene scenes tumult gamble snoop wide shot enigma oracle
+scene scenes oracle
 cast meaning narration director player hero heroes next here chapter round
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december god gods heaven hell ok okay oh ah alas well good great new old""".split())
-PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond".split())
+PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond on onto along "
+                          "beside past".split())
 # the last word of a name that is no one's: a building or a body of people ("Chronos Aerial Freight",
 # "the Hotel Splendide" reads by its first word); such a name is offered as a place, where it is found
 BUILDING_LAST = frozenset("""freight company co ltd inc corporation corp airways airlines lines railway railways
@@ -266,9 +268,10 @@ PLACE_NOUNS = frozenset("""barge ship boat steamer liner yacht schooner trawler 
 train express village town hamlet city port harbour harbor inn tavern house manor farm camp fort tower keep island
 company workshop shop mill warehouse station""".split())
 BUILDING_FIRST = frozenset("hotel club bank museum theatre theater cafe café maison chateau château castle fort rue "
-                        "avenue boulevard place porte pont".split())
+                        "avenue boulevard place porte pont quai quay lake lac mount mont piazza plaza via calle "
+                        "cape".split())
 _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’-]*")
-_PARTICLES = frozenset("de la le von van der del du da di of".split())
+_PARTICLES = frozenset("de la le les des von van der del della du da di of".split())
 
 
 def kind_in(name: str, texts: list[str]) -> Kind | None:
@@ -284,6 +287,17 @@ def kind_in(name: str, texts: list[str]) -> Kind | None:
     return None
 
 
+@functools.cache
+def game_words() -> frozenset[str]:
+    """Every installed system's own words that name no one (``Words.terms``: a harm track, a die of its
+    rules, its name), each word of them lower-cased."""
+    from solo.kernel.registry import installed
+    from solo.kernel.words import words_of
+
+    return frozenset(w for system in installed().values() for term in words_of(system).terms
+                     for w in term.casefold().split())
+
+
 def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
     """Names in ``text`` that neither the canon nor the cast knows: (a guessed kind, the name).
 
@@ -292,6 +306,7 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
     run ("Count de la Roche"). A name after "in", "at", "to" and the like is guessed a place, and so
     is one that names a building or a company ("Chronos Aerial Freight", "Hotel Splendide")."""
     known_words = {w for name in known for w in canon_key(name).split()} | {canon_key(n) for n in known}
+    common = COMMON | game_words()
     found: list[tuple[Kind, str]] = []
     for sentence in re.split(r"(?<=[.!?…])\s+|[\"“”:;,()—–]", text):
         words = [(m.group(0), m.start()) for m in _WORD.finditer(sentence)]
@@ -321,10 +336,12 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 j += 1
             start = i
             i = j
-            while run and run[0].casefold() in COMMON and not (run[0].casefold() in HONORIFICS and len(run) > 1):
+            while run and run[0].casefold() in common and not (run[0].casefold() in HONORIFICS and len(run) > 1):
                 # "The Baron", "Suddenly Olga" (but "Old Tomas" keeps its title)
                 run, start = run[1:], start + 1
             before = words[start - 1][0].casefold() if start > 0 else ""
+            if before in ("the", "a", "an") and start > 1:  # "on the Quai du Mont-Blanc": the word before the article
+                before = words[start - 2][0].casefold()
             run = [w.removesuffix("'s").removesuffix("’s").strip("'’") for w in run]
             if not run:
                 continue
@@ -333,7 +350,7 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
             name = " ".join(run)
             key = canon_key(name)
             titled = run[0].casefold() in HONORIFICS and len(run) > 1
-            if key in known_words or all(w.casefold() in known_words or w.casefold() in COMMON or
+            if key in known_words or all(w.casefold() in known_words or w.casefold() in common or
                                          w.casefold() in HONORIFICS for w in run):
                 continue
             if not (titled or len(run) > 1 or start > 0):

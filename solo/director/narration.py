@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
+from solo.kernel.words import is_group
 from solo.director.tables import Draw, OracleTables, TableError
 
 Source = Literal["oracle", "model", "player", "director"]
@@ -60,21 +62,19 @@ DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", 
                    "enemy": "a henchman", "villain": "the villain", "place": "this place"}
 
 
-PLURAL_HEADS = frozenset({"men", "women", "brethren", "folk", "people", "children", "kin"})
-
-
 def one_of(name: str) -> str:
     """A foe's name as the subject of a sentence whose verb is singular ("{enemy} hurls a crate"): a group's
-    name reads as one of it ("one of the Tick-Tock Men", "one of the Brethren of the Tide"); a single foe's
-    name as it is. A group is a name of two words or more whose head noun is plural."""
-    words = name.split(" of ")[0].split()
-    if len(words) < 2:
+    name (``solo.kernel.words.is_group``) reads as one of it ("one of the Tick-Tock Men", "one of the Brethren
+    of the Tide"); a single foe's name as it is, and so is "A ghoul pack in the tunnels"."""
+    if not is_group(name) or name.split(" ", 1)[0] in ("A", "An", "a", "an"):
         return name
-    head = words[-1].casefold()
-    if head in PLURAL_HEADS or (head.endswith("s") and not head.endswith(("ss", "us", "'s"))):
-        return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
-    return name
+    return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
 
+
+# the verbs the moves put after {cast}, as they read of one of the cast
+_SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "leave": "leaves", "know": "knows",
+             "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
+             "wade": "wades", "get": "gets"}
 
 MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
 
@@ -104,6 +104,27 @@ def _question(text: str) -> str:
         return ""
     cut = max(text.rfind(". ", 0, len(text) - 1), text.rfind("! ", 0, len(text) - 1))
     return text[cut + 2:] if cut >= 0 else ""
+
+
+# words that close a place's head noun in a title ("the warehouse by the docks": the warehouse)
+_AFTER_HEAD = frozenset({"at", "in", "by", "on", "under", "of", "near", "beneath", "below", "above", "during"})
+
+
+def place_table(title: str, tables: OracleTables) -> str | None:
+    """The ``places`` table of the place ``title`` names: its head noun (the last word with a table
+    before "at", "in", "by", "of"...), else any word of it that has one; None: no table knows it."""
+    words = re.findall(r"[a-z]+", title.casefold())
+    head = words[:next((i for i, w in enumerate(words) if w in _AFTER_HEAD), len(words))]
+
+    def table(word: str) -> str | None:
+        forms = (word, word[:-1]) if word.endswith("s") else (word, word + "s")
+        return next((f"places.{f}" for f in forms if f"places.{f}" in tables), None)
+
+    for group in (head, words):
+        found = [t for t in (table(w) for w in reversed(group)) if t]
+        if found:
+            return found[0]
+    return None
 
 
 class OracleNarrator:
@@ -164,6 +185,22 @@ class OracleNarrator:
         put to the player; a consequence that harms keeps its words (the harm is the rules'), led by
         the actor and the action when it does not name them."""
         stage = stage.told_of(told.facts.get("about"))
+        if told.task == "scene_transition" and stage.improvised:  # the way in, told of where it leads
+            return self.of_scene(told, stage, rng, "arrive")
+        if told.task == "wide_shot" and stage.improvised:  # the place itself, beside its mood and trouble
+            return self.placed(told, stage, rng)
+        if told.task in CLUES and stage.over and stage.last.actor:  # the adventure over: its clues are spent
+            return self.of_scene(told, stage, rng, "search_over")
+        if told.task in CLUES and not told.origin.startswith("adventure") and stage.last.actor and stage.tags:
+            # a stock clue could be found anywhere: one of the place is found where the scene is
+            kinds = [f"clue_{t}" for t in sorted(stage.tags) if f"moves.clue_{t}" in self.tables]
+            setting = [k for k in kinds if k.removeprefix("clue_") in stage.settings]
+            first = rng.choice(setting or kinds) if kinds else ""
+            for kind in ([first, *(k for k in kinds if k != first)] if kinds else []):
+                found = self.of_scene(told, stage, rng, kind)
+                lead = told.text.split(": ", 1)[0] + ": " if told.text.startswith("Looking into ") else ""
+                if found is not told:
+                    return found.model_copy(update={"text": lead + found.text})
         if told.task in CLUES and stage.repeats(told.text):  # the same clue found again is nothing new
             who = stage.last.actor or "The cast"
             return told.model_copy(update={"text": f"{who} searches again, but turns up nothing that was not "
@@ -171,7 +208,12 @@ class OracleNarrator:
         if told.task not in SUCCESSES | CONSEQUENCES:
             return told
         success = told.task in SUCCESSES
+        # the outcome is the rules' result, not the task's name: a consequence after a roll that succeeded
+        # (Rhûn's 4-5, a success at a cost) keeps its own words, led by the action done where it was done, never a failure move
+        at_cost = not success and stage.last.success is True
         placed = False
+        if at_cost:
+            return told.model_copy(update={"text": stage.bound(told.text, placed=True, success=True)})
         if stage.last.actor and stage.last.action and (success or not told.peril):
             moved = self.moved(told, stage, rng, success=success)
             placed = moved is told  # no move the scene could bind was left untold
@@ -185,6 +227,56 @@ class OracleNarrator:
         if success and not placed:
             return told
         return told.model_copy(update={"text": stage.bound(told.text, placed, success)})
+
+    def placed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """An improvised scene's Wide Shot with a line of what its place looks like (``places.<noun>``,
+        the noun its title names: "the burning warehouse by the docks" -> a warehouse), after the
+        sentence that names the place; ``told`` itself where no table knows the place."""
+        table = place_table(stage.title or "", self.tables)
+        if table is None:
+            return told
+        teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self
+        line, drawn = teller.draw(table, rng, {})
+        if stage.clash(line) or line.casefold() in told.text.casefold():
+            return told
+        text, title = told.text, (stage.title or "").casefold()
+        at = text.casefold().find(title) if title else -1
+        ends = [i + 1 for i in (text.find(mark, at + len(title)) for mark in (". ", "... ", "? ", "! ")) if i >= 0] \
+            if at >= 0 else []
+        cut = min(ends) + (2 if text[min(ends) - 1:min(ends) + 2].startswith("...") else 0) if ends else 0
+        text = f"{text[:cut].rstrip()} {line} {text[cut:].lstrip()}".strip()
+        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {drawn.origin()}"})
+
+    def of_scene(self, told: Narration, stage: SceneModel, rng: random.Random, kind: str) -> Narration:
+        """``told`` retold as the move ``moves.<kind>`` fills from the scene (its place, its cast, the one
+        who acted): the way into an improvised scene, the way on from it, a search after the adventure;
+        ``told`` itself where the tables or the scene lack what the move names."""
+        table = f"moves.{kind}"
+        if table not in self.tables:
+            return told
+        context = stage.move_context(rng.choice)
+        needed = set(re.findall(r"\{([a-z_]+)\}", " ".join(e.text for e in self.tables.tables[table].entries)))
+        if any(k not in context or not context[k] for k in needed & {"cast", "place", "character"}):
+            return told
+        teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self  # where it is now
+        fallback: tuple[str, Draw] | None = None
+        for _ in range(8):  # a line told lately gives way to another; one that shows the setting is taken first
+            text, drawn = teller.draw(table, rng, context)
+            text = text[:1].upper() + text[1:]
+            if stage.repeats(text):
+                continue
+            if not stage.settings or set(drawn.entry.tags) & stage.settings:
+                fallback = (text, drawn)
+                break
+            fallback = fallback or (text, drawn)
+        if fallback is None:
+            return told
+        text, drawn = fallback
+        if len(stage.stage.cast) == 1:  # one of the cast: "Nara comes to the market", not "come"
+            text = re.sub(rf"\b({re.escape(stage.stage.cast[0])}) ({'|'.join(_SINGULAR)})\b",
+                          lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
+        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
+                                       "facts": {**told.facts, "move": kind}})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared
@@ -247,7 +339,14 @@ class OracleNarrator:
         return action.text, subject.text, f"{action.origin()}; {subject.origin()}"
 
     def with_meaning(self, told: Narration, rng: random.Random) -> Narration:
-        """``told`` with an action and a subject to read it by (a twist, a random event)."""
+        """``told`` with an action and a subject to read it by (a twist, a random event). The way on
+        from an improvised scene that has ended is told of that scene instead: where it was, who
+        leaves it and how it ended (a lead of the place, not a stranger's words to interpret)."""
+        stage = getattr(self.tables, "stage", None)
+        if told.task == "path_forward" and isinstance(stage, SceneModel) and stage.improvised and stage.ended:
+            bound = self.of_scene(told, stage, rng, f"lead_{'failure' if stage.ended == 'failure' else 'success'}")
+            if bound is not told:
+                return bound
         meaning = self.meaning(rng)
         if meaning is None:
             return told

@@ -20,6 +20,7 @@ from solo.director.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
 from solo.kernel.protocol import Where
 from solo.kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
+from solo.kernel.words import NEUTRAL, Words, capitalized
 from solo.director.narration import Narration
 
 Outcome = Literal["success", "failure"]
@@ -206,14 +207,16 @@ class Story:
     Haasteet session, an Alpha day) is the table's own rhythm: the file is followed scene by scene, its parts
     in order, and a session or a day that ends in the middle of a part skips nothing."""
 
-    def __init__(self, adventure: Adventure, *, follows_chapter: bool = True, chapter_word: str = "Leg"):
+    def __init__(self, adventure: Adventure, *, follows_chapter: bool = True, chapter_word: str = "chapter",
+                 words: Words = NEUTRAL):
         self.adventure = adventure
         self.follows_chapter = follows_chapter
         # what the file's parts are called in this system's words
-        self.part = "Leg" if follows_chapter else "part"
+        self.part = capitalized(chapter_word) if follows_chapter else "part"
         self.chapter_word = chapter_word
+        self.words = words
 
-    def leg_of(self, scene: Scene, where: Where) -> int:
+    def part_of(self, scene: Scene, where: Where) -> int:
         """The Leg (1-based) a scene of the file is played in: the system's chapter where it follows the
         file's Legs, else the file's own part the scene belongs to."""
         if self.follows_chapter:
@@ -233,8 +236,8 @@ class Story:
         one the story earned. A title the file does not know is an improvised scene (None)."""
         if title is not None:
             key = fold_name(title)
-            for leg in self.adventure.legs:
-                for scene in leg.scenes:
+            for part in self.adventure.parts:
+                for scene in part.scenes:
                     if key in (fold_name(scene.title), scene.id):
                         return scene
             return None
@@ -242,46 +245,50 @@ class Story:
             return self._next_in_file(progress)
         # the file's next scene, skipping none (a `leg start` in the middle of a Leg plays its last scenes
         # in the new one), but never a scene of a Leg the system's chapter has not reached yet
-        leg_index = where.chapter - 1
+        part_index = where.chapter - 1
         try:
             upcoming: Scene | None = self._next_in_file(progress)
         except RuleViolation:
             upcoming = None
         if upcoming is not None:
-            if (self.adventure.scene(upcoming.id) or (0, 0, upcoming))[0] <= leg_index:
+            if (self.adventure.scene(upcoming.id) or (0, 0, upcoming))[0] <= part_index:
                 return upcoming
-            raise RuleViolation(f"Leg {where.chapter} of {self.adventure.title} is over: `leg start` begins the "
-                                "next Leg (or improvise with `scene start TITLE`)")
-        if leg_index >= len(self.adventure.legs):
-            raise RuleViolation(f"{self.adventure.title} has no Leg {where.chapter}: improvise with `scene start TITLE`")
-        raise RuleViolation(f"Leg {where.chapter} of {self.adventure.title} is over: the adventure is complete: "
-                            "well played! (or improvise with `scene start TITLE`)")
+            begins = (f"`{self.words.chapter_command}` begins the next {self.part}" if self.words.chapter_command
+                      else f"the next {self.part} goes on with it")
+            raise RuleViolation(f"{self.part} {where.chapter} of {self.adventure.title} is over: {begins} "
+                                "(or improvise with `scene start TITLE`)")
+        if part_index >= len(self.adventure.parts):
+            raise RuleViolation(f"{self.adventure.title} has no {self.part} {where.chapter}: improvise with "
+                                "`scene start TITLE`")
+        raise RuleViolation(f"{self.part} {where.chapter} of {self.adventure.title} is over: the adventure is "
+                            "complete: well played! (or improvise with `scene start TITLE`)")
 
     def _next_in_file(self, progress: Progress) -> Scene:
         """The scene after the last one played, the file's parts in order (the next part's first scene when
         a part is over), whatever chapters the system counted meanwhile."""
         if progress.scene is None:
-            return self.adventure.legs[0].scenes[0]
+            return self.adventure.parts[0].scenes[0]
         found = self.adventure.next_scene(progress.scene, progress.outcome)
         if found is not None:
             return found[2]
-        li = (self.adventure.scene(progress.scene) or (len(self.adventure.legs) - 1, 0, None))[0]
-        if li + 1 < len(self.adventure.legs):
-            return self.adventure.legs[li + 1].scenes[0]
+        li = (self.adventure.scene(progress.scene) or (len(self.adventure.parts) - 1, 0, None))[0]
+        if li + 1 < len(self.adventure.parts):
+            return self.adventure.parts[li + 1].scenes[0]
         raise RuleViolation(f"{self.adventure.title} is complete: well played! (improvise with `scene start TITLE`)")
 
     def status(self, progress: Progress, where: Where) -> dict[str, Any]:
-        legs = self.adventure.legs
+        parts = self.adventure.parts
         scene = self.current(progress, where)
         last = self.adventure.scene(progress.scene) if progress.scene else None
-        leg = where.chapter if self.follows_chapter else (last[0] + 1 if last else 1)
-        out: dict[str, Any] = {"title": self.adventure.title, "leg": leg, "legs": len(legs),
-                               "leg_title": legs[leg - 1].title if leg <= len(legs) else None,
+        number = where.chapter if self.follows_chapter else (last[0] + 1 if last else 1)
+        key = self.words.chapter_key  # the system's own word for the key
+        out: dict[str, Any] = {"title": self.adventure.title, key: number, f"{key}s": len(parts),
+                               f"{key}_title": parts[number - 1].title if number <= len(parts) else None,
                                "scene": None, "scene_title": None, "outcome": progress.outcome, "next": None}
         if scene is not None:
             li, si, _ = self.adventure.scene(scene.id) or (0, 0, scene)
             out.update({"scene": scene.id, "scene_title": scene.title, "scene_number": si + 1,
-                        "scenes": len(legs[li].scenes)})
+                        "scenes": len(parts[li].scenes)})
         try:
             upcoming = self.scene_to_start(progress, where, None)
             out["next"] = upcoming.title if upcoming else None
@@ -291,14 +298,14 @@ class Story:
 
     # what the file adds to the Director's answer -------------------------------------
 
-    def wide_shot(self, scene: Scene, told: Narration | None) -> Narration:
+    def opening(self, scene: Scene, told: Narration | None) -> Narration:
         """The file's own opening when it has one, with who is on stage and what stands in the
         way; its leading question either way."""
         question = scene.question or (told.question if told else None)
         stage = self.on_stage(scene)
-        if scene.wide_shot:
-            text = scene.wide_shot + (f" {stage}" if stage else "") + (f" {question}" if question else "")
-            return Narration(task="wide_shot", text=text, source="oracle", origin=f"adventure scene {scene.id}",
+        if scene.opening:
+            text = scene.opening + (f" {stage}" if stage else "") + (f" {question}" if question else "")
+            return Narration(task=self.words.opening_task, text=text, source="oracle", origin=f"adventure scene {scene.id}",
                              question=question, facts={"place": scene.location})
         assert told is not None
         text, origin = told.text, f"{told.origin}; adventure scene {scene.id}"
@@ -312,7 +319,7 @@ class Story:
     @staticmethod
     def on_stage(scene: Scene) -> str:
         """The people of a scene and what stands in the way, as the file gives them."""
-        people = "; ".join(f"{p.name}, {_lower(_clause(p.description))}" for p in scene.npcs)
+        people = "; ".join(f"{p.name}, {_lower(_clause(p.description), described=True)}" for p in scene.npcs)
         obstacles = "; ".join(_lower(_clause(o)) for o in scene.obstacles)
         return " ".join(x for x in ((f"Here: {people}." if people else ""),
                                     (f"In the way: {obstacles}." if obstacles else "")) if x)
@@ -322,15 +329,17 @@ class Story:
         return {"id": scene.id, "title": scene.title, "location": scene.location, "tags": list(scene.tags),
                 "people": [{"name": p.name, "description": p.description} for p in scene.npcs],
                 "obstacles": list(scene.obstacles), "enemies": [str(f.get("name", "")) for f in scene.enemies],
-                "tumult": scene.tumult}
+                (self.words.fight_keys or ("fight",))[0]: scene.fight}
 
-    def leg_opening(self, chapter: int) -> Narration | None:
-        """A new Leg of the adventure: its title and arc (None past the file's last Leg)."""
-        if not 1 <= chapter <= len(self.adventure.legs):
+    def chapter_opening(self, chapter: int) -> Narration | None:
+        """A new chapter of the adventure, where the system's chapter is the file's: its title and arc
+        (None past the file's last one); told as the system's ``CHAPTER_transition`` task."""
+        if not 1 <= chapter <= len(self.adventure.parts):
             return None
-        leg = self.adventure.legs[chapter - 1]
-        return Narration(task="leg_transition", text=f"Leg {chapter}: {leg.title}. {leg.arc}",
-                         origin=f"adventure leg {chapter}")
+        part = self.adventure.parts[chapter - 1]
+        word = self.chapter_word.casefold()
+        return Narration(task=f"{word}_transition", text=f"{self.part} {chapter}: {part.title}. {part.arc}",
+                         origin=f"adventure {word} {chapter}")
 
     def scene_opening(self, scene: Scene) -> Narration:
         """The way into an adventure scene: where the cast goes next."""
@@ -365,7 +374,7 @@ class Story:
         if scene is None or progress.improvised or not progress.ended or progress.outcome is None:
             return False
         li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
-        return self._after(scene, progress.outcome) is None and li + 1 >= len(self.adventure.legs)
+        return self._after(scene, progress.outcome) is None and li + 1 >= len(self.adventure.parts)
 
     def way_forward(self, scene: Scene, outcome: Outcome) -> Narration:
         way = getattr(scene, outcome)
@@ -374,10 +383,11 @@ class Story:
             after = f" Next: {found[2].title}."
         else:  # the end of a Leg, or of the whole adventure, is told as such
             li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
-            legs = self.adventure.legs
-            begin = "`leg start`" if self.follows_chapter else "`scene start`"
-            after = (f" So ends {self.part} {li + 1}, {legs[li].title}. Next comes {self.part} {li + 2}: "
-                     f"{legs[li + 1].title} ({begin})." if li + 1 < len(legs)
+            parts = self.adventure.parts
+            begin = (f"`{self.words.chapter_command}`" if self.follows_chapter and self.words.chapter_command
+                     else "`scene start`")
+            after = (f" So ends {self.part} {li + 1}, {parts[li].title}. Next comes {self.part} {li + 2}: "
+                     f"{parts[li + 1].title} ({begin})." if li + 1 < len(parts)
                      else f" So ends {self.adventure.title}. Well played!")
         return Narration(task="path_forward", text=way.text + after, origin=f"adventure scene {scene.id} {outcome}")
 
@@ -397,10 +407,24 @@ def _clause(text: str) -> str:
 CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
 
 
-def _lower(text: str) -> str:
-    """A clause as it reads after a colon: a leading article in lower case."""
+def _lower(text: str, described: bool = False) -> str:
+    """A clause as it reads after a colon: a leading article in lower case. ``described``: a description
+    after a name's comma or in a list, whose first word a capital began as a sentence ("Haggles fiercely",
+    "Skipper of the tug") reads in lower case too; a name, a possessive ("Valdrac's apprentice"), an
+    acronym or a people's adjective ("Breton", "Egyptian") keeps its capital. A place is never lowered
+    past its article ("Marseille docks")."""
     first, _, rest = text.partition(" ")
-    return f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else text
+    if not rest or not first[:1].isupper() or first.isupper():
+        return text
+    if first in ("The", "A", "An"):
+        return f"{first.lower()} {rest}"
+    plain = described and rest[:1].islower() and first[1:].islower() and first.isalpha()
+    if plain and not first.endswith(PEOPLES):
+        return f"{first.lower()} {rest}"
+    return text
+
+
+PEOPLES = ("an", "ian", "ese", "ish", "ch", "on", "ic", "i")  # Egyptian, Chinese, English, French, Breton, Arabic, Iraqi
 
 
 def _names(found: Any) -> tuple[str, ...]:
@@ -435,10 +459,14 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
     absent: tuple[str, ...] = ()
     if story is not None:
         adventure = story.adventure
-        secrets = (adventure.villain.scheme,) + tuple(t for leg in adventure.legs for s in leg.scenes
+        secrets = (adventure.villain.scheme,) + tuple(t for part in adventure.parts for s in part.scenes
                                                       for t in (s.clues.low, s.clues.high))
+        if scene is not None and foes:  # the file's foes of other scenes stayed there (a squall, a warg...)
+            here = {str(f["name"]) for f in scene.enemies}
+            elsewhere = {str(f["name"]) for part in adventure.parts for s in part.scenes for f in s.enemies} - here
+            foes = tuple(f for f in foes if f not in elsewhere)
         if scene is not None:  # an adventure scene: the file's people of other scenes are elsewhere
-            absent = tuple(dict.fromkeys(p.name for leg in adventure.legs for s in leg.scenes for p in s.npcs
+            absent = tuple(dict.fromkeys(p.name for part in adventure.parts for s in part.scenes for p in s.npcs
                                          if p.name not in people and p.name not in cast))
     over = story is not None and story.over(progress, where)
     if over:  # the adventure has ended: its people and foes (all brought on while it ran) are off stage

@@ -29,14 +29,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
-from solo.kernel.scene import SceneModel
+from solo.kernel.scene import SceneModel, locative
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
-                          "action", "obstacle", "where"})
+                          "action", "obstacle", "where", "cast"})
 MAX_DEPTH = 6
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
@@ -285,12 +285,17 @@ class OracleTables:
         stage = self.stage
 
         open_tables: dict[str, bool] = {}  # table id: whether one of its entries may be told here
+        # {where}: the caller's words, else the staged scene's place ("in the far toll house at Kettle Ford")
+        own_where = not (context and context.get("where")) and stage is not None and bool(stage.place)
+        where = (context or {}).get("where") or (locative(stage.place) if stage is not None and stage.place else "")
 
         def ok(entry: Entry, level: int = depth) -> bool:
             """The entry fits, the scene admits it, and so does an entry of every table it draws from
             (the table "Separate them: {consequences.separate}" draws from must have one that names
             two different people)."""
             if not fits(entry.tags, scene) or (stage is not None and not stage.admits(entry.text, context)):
+                return False
+            if "{where}" in entry.text and not where:  # told of a place the draw does not know
                 return False
             if stage is None or level >= MAX_DEPTH:
                 return True
@@ -330,6 +335,8 @@ class OracleTables:
             return inner.text
 
         text = REFERENCE.sub(expand, entry.text)
+        if own_where and "{where}" in text:
+            text = text.replace("{where}", where)
         return Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
                     nested=tuple(nested))
 

@@ -46,8 +46,9 @@ USAGE = """usage: solo [--db PATH] [--model PATH|bundled] [--llm-url URL] [--llm
   --llm-url URL                narrate with an OpenAI-compatible server (llama.cpp, vLLM, Ollama), streamed
   --llm-api chat|completions|auto  its endpoint: chat for instruction models, completions for base models;
                                default $SOLO_LLM_API, else auto (asked of the server on the first narration)
-  --lang en|fi                 the language of a rule system's messages where it has one (Haasteet: fi);
-                               default $SOLO_LANG, else en; commands and JSON stay the same"""
+  --lang en|fi                 the language of a rule system's messages where it keeps them in that language;
+                               default $SOLO_LANG, else en; commands and JSON stay the same
+  $SOLO_RULES                  the rule system of `campaign new` without --rules (unset: solo's default)"""
 
 
 @dataclass

@@ -20,10 +20,12 @@ from solo.store.files import SOLO_MARK
 from solo.store.journal import Campaign, Journal
 from solo.kernel.events import TYPES
 from solo.kernel.registry import AnySystem
+from solo.kernel.words import NEUTRAL, Words, capitalized, words_of
 from solo.director.narration import without_meaning
 
 
-def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None) -> list[str]:
+def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None,
+                   words: Words = NEUTRAL) -> list[str]:
     kind = e["type"]
     if kind == "oracle_asked":
         about = f" (about [[#{e['about']}]])" if e.get("about") else ""
@@ -53,7 +55,7 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
         name = (names or {}).get(e["key"])
         return [f"- Closed: {f'[[#{name}]]' if name else e['key']}" + (f", {e['how']}" if e.get("how") else "") + "."]
     if kind == "clock_ticked" and not story:
-        return [f"- The world's clock moves {e['by']} ({e['why']})."]
+        return [f"- {capitalized(words.clock)} moves {e['by']} ({e['why']})."]
     return []
 
 
@@ -152,23 +154,23 @@ def _by_command(rows: Iterator[T], command_of: Callable[[T], int]) -> Callable[[
 
 
 def _without_question(text: str) -> str:
-    """A Wide Shot without its leading question (the story keeps what the player answered)."""
+    """A scene's opening shot without its leading question (the story keeps what the player answered)."""
     sentences = text.rstrip().split(". ")
     if len(sentences) > 1 and sentences[-1].endswith("?"):
         return ". ".join(sentences[:-1]).rstrip(".") + "."
     return text
 
 
-def _narration_lines(n: dict[str, Any], story: bool) -> list[str]:
+def _narration_lines(n: dict[str, Any], story: bool, words: Words = NEUTRAL) -> list[str]:
     """One narration: its task as a heading, where its words came from (unless ``story``), its text."""
     if story and (n["task"] in ("lesson", "recap") or (n["task"] == "success" and n["source"] == "oracle")):
         return []  # teaching notes, prompts for the player's words and the table's recaps of it are not the story
-    if story and n["task"] == "wide_shot":
+    if story and n["task"] == words.opening_task:
         n = {**n, "text": _without_question(n["text"])}
     if story:  # the oracle's meaning is a prompt for reading the twist, not the tale
         n = {**n, "text": without_meaning(n["text"])}
     origin = f", {n['origin']}" if n.get("origin") else ""
-    heading = n["task"].replace("_", " ").capitalize()
+    heading = words.title(n["task"])
     return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", n["text"], ""]
 
 
@@ -224,7 +226,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         opened: list[str] | None = None  # where the command opens a section (a new game): from there on
         for i, stored in enumerate(its_events):
             if stored.type in TYPES:
-                told, opens = _session_event(stored.payload, story, by_key), []
+                told, opens = _session_event(stored.payload, story, by_key, words_of(system)), []
             else:
                 told, opens = system.export_event(stored.payload, i == 0, story), system.export_opening(stored.payload, story)
             if opened is None:
@@ -236,7 +238,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
             yield from lines
             for n in its_narrations:
                 if n["task"] in system.closing_tasks:
-                    yield from _narration_lines(n, story)
+                    yield from _narration_lines(n, story, words_of(system))
             lines, its_narrations = opened, [n for n in its_narrations if n["task"] not in system.closing_tasks]
         yield from lines
         for note in its_notes:
@@ -244,7 +246,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
             yield from (f"> {line}" for line in str(note["text"]).splitlines() or [""])
             yield ""
         for n in its_narrations:
-            yield from _narration_lines(n, story)
+            yield from _narration_lines(n, story, words_of(system))
     yield from ["", "## The cast now", ""]
     if story:  # the tale's cast by name; their sheets (dice, tracks, points) are the mechanics
         yield from (f"- [[{name}]]" for name in system.export_names(status))

@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from solo.faces.export import CANON_HEADINGS
 from solo.kernel.registry import AnySystem
+from solo.kernel.words import NEUTRAL, Words, capitalized, plural, words_of
 from solo.table.session import Outcome
 
 
@@ -61,10 +62,11 @@ def clock_dial(world: dict[str, Any]) -> str:
     return str("●" * world["clock"] + "○" * (world["size"] - world["clock"]))
 
 
-def clock_line(world: dict[str, Any]) -> str:
+def clock_line(world: dict[str, Any], words: Words = NEUTRAL) -> str:
     dial = clock_dial(world)
-    due = f", {world['due']} consequence{'s' if world['due'] > 1 else ''} due" if world.get("due") else ""
-    return f"World clock {dial} {world['clock']}/{world['size']} (the scheme's step {world['stage']}{due})"
+    due = f", {plural(world['due'], 'consequence')} due" if world.get("due") else ""
+    label = capitalized(words.clock.removeprefix("the ").replace("'s ", " "))  # "the world's clock": World clock
+    return f"{label} {dial} {world['clock']}/{world['size']} (the scheme's step {world['stage']}{due})"
 
 
 def entry_line(e: dict[str, Any]) -> str:
@@ -79,7 +81,7 @@ def entry_line(e: dict[str, Any]) -> str:
 
 
 
-def _canon(kind: str, r: dict[str, Any]) -> list[str]:
+def _canon(kind: str, r: dict[str, Any], words: Words = NEUTRAL) -> list[str]:
     lines: list[str] = []
     if "entry" in r:
         e = r["entry"]
@@ -100,13 +102,13 @@ def _canon(kind: str, r: dict[str, Any]) -> list[str]:
         if not r["entries"]:
             what = CANON_HEADINGS.get(r.get("kind") or "", "canon entries").lower()
             lines.append(f"  no {what} yet: `canon add KIND NAME`, or `canon accept` the names the story brings up")
-        lines.append(clock_line(r["world"]))
+        lines.append(clock_line(r["world"], words))
         if r.get("proposals"):
             lines.append("Waiting: " + ", ".join(f"{p['number']} {escape(p['name'])} ({p['kind']})"
                                                  for p in r["proposals"]) + " — `canon accept [N]`")
         return lines
     if "world" in r:
-        return [clock_line(r["world"])]
+        return [clock_line(r["world"], words)]
     for key, said in (("added", "in the canon now"), ("edited", "changed"), ("closed", "closed"),
                       ("reopened", "open again"), ("pinned", "pinned"), ("unpinned", "no longer pinned")):
         value = r.get(key)
@@ -116,7 +118,7 @@ def _canon(kind: str, r: dict[str, Any]) -> list[str]:
     if kind == "CanonAccept" and not r.get("added"):
         lines.append("nothing new: those names are in the canon already")
     if r.get("ticked"):
-        lines.append(f"the world's clock moves {r['ticked']}")
+        lines.append(f"{words.clock} moves {r['ticked']}")
     return lines
 
 
@@ -187,7 +189,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
         if r.get("last_time"):
             lines.append(f"[bold]Last time[/]: {escape(r['last_time'])}")
     elif kind.startswith("Canon") or kind == "Clock":
-        lines += _canon(kind, r)
+        lines += _canon(kind, r, words_of(system))
     elif kind == "PregenAdd":
         lines += [f"  {escape(p['name'])}: {escape(p['summary'])}" for p in r.get("pregens", [])]
     elif kind == "Help":
@@ -219,7 +221,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
             lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
     elif kind == "SceneShow":
         title = r.get("title") or "an improvised scene"
-        where = f"{system.chapter_word.capitalize()} {r['leg']}, {system.scene_word.capitalize()} {r['scene']}"
+        where = f"{system.chapter_word.capitalize()} {r[words_of(system).chapter_key]}, {system.scene_word.capitalize()} {r['scene']}"
         lines.append(f"[bold]{escape(where)}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
         if r.get("location"):
             lines.append(f"  where: {escape(r['location'])}")

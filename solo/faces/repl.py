@@ -13,6 +13,7 @@ import asyncio
 import random
 import re
 import shlex
+import textwrap
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from solo.kernel.inert import inert
 from solo.kernel.grammar import quote
 from solo.kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
 from solo.kernel.registry import installed
+from solo.kernel.words import words_of
 from solo.faces.render import clock_dial, proposals_line, render
 from solo.store.ledger import command_rng
 from solo.table import recaps
@@ -56,6 +58,46 @@ def _wrap(parts: list[str], width: int) -> list[list[str]]:
         used += size + (3 if lines[-1] else 0)
         lines[-1].append(part)
     return lines
+
+
+def _wrapped(text: str, width: int) -> str:
+    """A question as the prompt shows it: each of its lines broken between words to fit ``width`` columns (a
+    prompt left to the terminal breaks mid-word at its edge)."""
+    return "\n".join("\n".join(textwrap.wrap(line, max(width, 20), break_long_words=False, break_on_hyphens=False,
+                                             drop_whitespace=True)) or line for line in text.split("\n"))
+
+
+_NUMBERED = re.compile(r"(?P<base>[^<>│]+?) (?P<n>\d+) (?P<rest>[^<>│ ]+)")
+
+
+def _numbered_together(parts: list[str]) -> list[str]:
+    """Fragments of one group of foes numbered in a row ("Gate Warden 1 6/6", "Gate Warden 2 6/6", "Gate Warden
+    3 2/6") as one, a run of the same state told once ("Gate Warden 1-2 6/6, 3 2/6"): the bar's last resort
+    before it cuts, the same for every system."""
+    groups: list[tuple[str | None, list[tuple[int, str]] | str]] = []
+    for part in parts:
+        found = _NUMBERED.fullmatch(part)
+        if found is None:
+            groups.append((None, part))
+            continue
+        last = groups[-1] if groups else None
+        if last is not None and last[0] == found["base"] and isinstance(last[1], list):
+            last[1].append((int(found["n"]), found["rest"]))
+        else:
+            groups.append((found["base"], [(int(found["n"]), found["rest"])]))
+    out: list[str] = []
+    for base, members in groups:
+        if base is None or isinstance(members, str):
+            out.append(str(members))
+            continue
+        runs: list[list[Any]] = []  # [first, last, state]
+        for n, rest in members:
+            if runs and runs[-1][2] == rest and runs[-1][1] + 1 == n:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n, rest])
+        out.append(f"{base} " + ", ".join(f"{a}{f'-{b}' if b != a else ''} {rest}" for a, b, rest in runs))
+    return out
 
 
 def _two_lines(parts: list[str], width: int) -> list[list[str]]:
@@ -260,7 +302,8 @@ class Repl:
                 if self._ask is not None:
                     answer = self._ask(question)
                 else:
-                    answer = self._questions.prompt(f"{question} ", pre_run=_first_screen_up)
+                    answer = self._questions.prompt(f"{_wrapped(question, self._width() - 2)} ",
+                                                    pre_run=_first_screen_up)
             except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
                 raise Cancelled from None
         if self._open_questions and self._is_command(question, answer):
@@ -321,12 +364,14 @@ class Repl:
         lines: list[list[str]] = []
         # two lines at most: the system's own short form (asked with less room), then without the world's
         # clock, and at the last a second line cut short
-        for room, world in ((width, True), (width // 2, True), (width // 2, False)):
-            lines = _wrap(self._bar_parts(status, room, world), width - 1)
+        for room, world, grouped in ((width, True, False), (width // 2, True, False), (width // 2, False, False),
+                                     (width // 2, False, True)):
+            parts = self._bar_parts(status, room, world)
+            lines = _wrap(_numbered_together(parts) if grouped else parts, width - 1)
             if len(lines) <= 2:
                 break
         else:
-            lines = _two_lines(self._bar_parts(status, width // 2, False), width - 1)
+            lines = _two_lines(_numbered_together(self._bar_parts(status, width // 2, False)), width - 1)
         return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
 
     def _bar_parts(self, status: dict[str, Any], width: int, world: bool) -> list[str]:
@@ -350,10 +395,11 @@ class Repl:
 
     def _width(self) -> int:
         try:
-            from prompt_toolkit.application import get_app
+            from prompt_toolkit.application import get_app_or_none
 
-            return get_app().output.get_size().columns
-        except Exception:  # noqa: BLE001 - no running application (tests): the console's width
+            app = get_app_or_none()  # none running (a question about to be asked, tests): the console's width
+            return app.output.get_size().columns if app is not None else self.console.width
+        except Exception:  # noqa: BLE001 - an output that cannot tell its size: the console's width
             return self.console.width
 
     # output -----------------------------------------------------------------------------
@@ -379,7 +425,7 @@ class Repl:
         else:
             style = "italic"
         body = escape(inert(n["text"]))
-        if n.get("peril") and not self.session.director_peril:
+        if n.get("peril") and not self.session.director_harm:
             track = self.session.system.harm_track
             body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['peril']}` "
                      "if you agree)[/]")
@@ -590,7 +636,7 @@ class Repl:
             return self.session.run(command, line)
 
     def _follow_up(self, outcome: Outcome) -> None:
-        """Questions the story asks back: the Wide Shot's question, a success to tell."""
+        """Questions the story asks back: the leading question of a scene's opening, a success to tell."""
         if self.director:
             return
         result = outcome.result or {}
@@ -600,7 +646,7 @@ class Repl:
                 answer = self.ask("Your answer (Enter to skip):").strip()
                 if answer:
                     self._run(parser.Answer(text=answer), shlex.join(["answer", answer]))
-                self.console.print("[bold]What does the cast do first?[/]")
+                self.console.print(f"[bold]{escape(words_of(self.session.system).first_move)}[/]")
             elif n["task"] == "success":
                 tale = self.ask("Tell how it goes (Enter to skip):").strip()
                 if tale:

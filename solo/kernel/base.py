@@ -26,6 +26,7 @@ from ..llm.check import OutcomeRecord
 from solo.director.narration import Narration, OracleNarrator
 from solo.director.tables import OracleTables
 from .grammar import Option, Spec
+from .words import NEUTRAL, Words
 from .protocol import C, Conversation, DiceNeed, E, PregenEntry, Proposer, Reaction, RecapLine, S, StoryView, Where
 
 
@@ -87,8 +88,9 @@ class BaseSystem(Generic[S, C, E]):
     creates_characters: ClassVar[bool] = True
     chapter_word: ClassVar[str] = "chapter"
     scene_word: ClassVar[str] = "scene"
-    chapter_is_leg: ClassVar[bool] = False
+    chapter_is_part: ClassVar[bool] = False
     toolbar_where: ClassVar[bool] = False  # its status bar says the chapter and scene itself
+    words: ClassVar[Words] = NEUTRAL
 
     @property
     def intro(self) -> str:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from solo.director.canon import Kind
+from solo.kernel.frozen import Frozen
 
 
-class SessionEvent(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class SessionEvent(Frozen):
+    pass
 
 
 class CommandUndone(SessionEvent):

@@ -38,3 +38,12 @@ def link(name: str) -> str:
     from the target, the name is shown as written."""
     target = "".join(ch for ch in name if ch not in "[]|#^").strip()
     return f"[[{target}]]" if target == name else f"[[{target}|{name}]]"
+
+
+def scene_heading(payload: Mapping[str, Any]) -> list[str]:
+    """A scene's opening in a recap: ``### Scene N: title`` (or ``### A new scene``), then where it is
+    as a link when it has a title."""
+    title = as_text(payload.get("title"))
+    scene = as_int(payload.get("scene"))
+    head = f"\n### Scene {scene}" if scene else "\n### A new scene"
+    return [f"{head}{f': {title}' if title else ''}\n"] + ([f"- At {link(title)}."] if title else [])

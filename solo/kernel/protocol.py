@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from solo.kernel.inert import escape
+from .words import Words
 from .grammar import Option, Spec
 
 if TYPE_CHECKING:
@@ -218,12 +219,13 @@ class RuleSystem(Protocol[S, C, E]):
     # its words for where the story stands: the chapter ("Leg", "session", "day"), the scene ("scene", a "turn")
     chapter_word: str
     scene_word: str
-    # True where its chapter is an adventure file's Leg (ENIGMA): the Leg under way is the chapter; elsewhere
+    # True where its chapter is an adventure file's part (ENIGMA's Leg): the part under way is the chapter; elsewhere
     # the file is followed scene by scene and a chapter ending mid-part skips nothing (solo.director.story.Story)
-    chapter_is_leg: bool
+    chapter_is_part: bool
     # True where its status bar says the chapter and scene itself; else the REPL frame says them in its words
     toolbar_where: bool
     creates_characters: bool  # False: the walk-through builds no cast; `create_character` says what comes instead
+    words: Words  # its own words for foes, a scene's opening, a fight, the clock (solo.kernel.words; neutral defaults)
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> S: ...

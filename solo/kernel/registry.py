@@ -10,15 +10,18 @@ so adding a system is one new package and one line in its own packaging, with no
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
+from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import RuleViolation
+from solo.kernel.resources import shared
 from .protocol import RuleSystem
 
 GROUP = "solo.rule_systems"
-DEFAULT = "enigma"
+SETTINGS = "settings.toml"  # in solo/data: the shipped settings (the default rule system's name)
 
 AnySystem = RuleSystem[Any, Any, Any]
 
@@ -91,3 +94,41 @@ def get_system(name: str) -> AnySystem:
         if key == system.name or key in system.aliases:
             return system
     raise RuleViolation(f"unknown rules {name!r}: choose from {', '.join(systems) or 'none installed'}")
+
+
+@cache
+def shipped_rules() -> str:
+    """The rule system solo ships as its default: ``rules`` in ``solo/data/settings.toml``; where that
+    file is missing or damaged, the first installed system by name."""
+    try:
+        name = load_toml(shared("data") / SETTINGS).get("rules")
+    except DataFileError:
+        name = None
+    return name if isinstance(name, str) and name.strip() else next(iter(installed()), "")
+
+
+def default_rules() -> str:
+    """The rule system of a `campaign new` without ``--rules``: the user's ``SOLO_RULES`` when set, else
+    the shipped default (``shipped_rules``)."""
+    return os.environ.get("SOLO_RULES", "").strip() or shipped_rules()
+
+
+def default_system() -> AnySystem:
+    """The default rule system (``default_rules``); a ``SOLO_RULES`` naming none installed is refused
+    with the choices (RuleViolation), as `campaign new --rules` refuses it."""
+    name = default_rules()
+    try:
+        return get_system(name)
+    except RuleViolation as exc:
+        if os.environ.get("SOLO_RULES", "").strip():
+            raise RuleViolation(f"SOLO_RULES: {exc}") from None
+        raise
+
+
+def fallback_system() -> AnySystem:
+    """The system that reads commands before any campaign is open: the default one, or the shipped one
+    where ``SOLO_RULES`` names none installed (the error waits for the `campaign new` that would use it)."""
+    try:
+        return default_system()
+    except RuleViolation:
+        return get_system(shipped_rules())

@@ -23,7 +23,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 TOLD_WINDOW = 60  # commands whose narration a new one may not repeat word for word
-SETTINGS = frozenset({"fire", "cold", "storm", "flood"})  # scene tags a Wide Shot must show ("hot" only rules out)
+SETTINGS = frozenset({"fire", "cold", "storm", "flood"})
+# where a scene is that a move can tell an action of (the dark, the water's edge, a crowd, below ground, aboard...)
+ASPECTS = frozenset({"night", "water", "crowd", "underground", "vehicle", "hot", "wilderness"})  # scene tags a Wide Shot must show ("hot" only rules out)
 # What shows a setting in prose (a Wide Shot of a burning scene names fire, smoke or flames).
 SHOWS = {
     "fire": re.compile(r"\b(fire\w*|flam\w*|burn\w*|smok\w*|blaz\w*|ember\w*|soot)\b", re.I),
@@ -50,8 +52,13 @@ _ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fire
 _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
-                   r"flies buzz|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
+                   r"flies buzz|fl(?:y|ies) (?:buzz|drone)\w*|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
+# a town's things (a street lamp, a fountain, a locked door) have no place in open country or on a frozen lake
+_TOWN = re.compile(r"\b(the lock on the door|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
+                   r"cobbled|wireless sets?)\b", re.I)
+_THUNDER = re.compile(r"\b(lightning|thunder\w*)\b", re.I)  # a storm's, where the scene has one
+_CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
 # a current that runs downstream needs a river (not a harbour, a lake or the sea); a flood has one too
 _DOWNSTREAM = re.compile(r"\b(downstream|upstream|downriver|upriver)\b", re.I)
@@ -110,7 +117,8 @@ def _gist(text: str) -> str:
 
 # words that open a clause without naming anyone
 _COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
-                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something"})
+                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something",
+                     "At", "In", "On", "Under", "By", "Behind", "Above", "Below", "Beyond", "Inside", "Outside"})
 
 
 def verb_phrase(facts: Mapping[str, Any]) -> str | None:
@@ -131,7 +139,23 @@ def locative(place: str) -> str:
     first = gist.split(" ", 1)[0]
     if first.casefold() in PREPOSITIONS:
         return first.lower() + gist[len(first):]
-    return f"in {gist}"
+    words = re.findall(r"[a-z]+", gist.casefold())
+    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in PREPOSITIONS or w == "of"), len(words))]
+    noun = head[-1] if head else ""
+    preposition = next((p for p, nouns in _PLACED.items() if noun in nouns), "in")
+    return f"{preposition} {gist}"
+
+
+# the preposition a place's head noun takes ("at a frozen lake", "aboard a riverboat"); "in" for the rest
+_PLACED = {
+    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station",
+                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate",
+                     "ford", "fair", "funfair", "races", "shore", "waterfront"}),
+    "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
+                         "ferry", "yacht", "liner", "express"}),
+    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff",
+                     "moor", "plain", "plains", "steppe", "battlements", "platform"}),
+}
 
 
 def literal(text: str) -> str:
@@ -203,7 +227,7 @@ class SceneModel(BaseModel):
         ("{enemy}") are read as the roles they fill."""
         tags = self.tags
         if tags is not None:
-            outside = "outdoors" in tags and "indoors" not in tags and "vehicle" not in tags
+            outside = "outdoors" in tags and "indoors" not in tags  # an open deck is no room either
             checks = (
                 (_RAIN, "cold" in tags or "underground" in tags, "rain in a scene that is snowbound or underground"),
                 (_SUN, "night" in tags or "underground" in tags, "the sun at night or underground"),
@@ -213,7 +237,12 @@ class SceneModel(BaseModel):
                 (_HEAT, "cold" in tags, "heat in a cold scene"),
                 (_CALM, "storm" in tags, "calm in a storm"),
                 (_COLD, bool(tags & {"fire", "hot"}) and "cold" not in tags, "snow and ice in a burning or hot scene"),
-                (_DRY, "flood" in tags, "dust in a flooded place"),
+                (_CHILL, "hot" in tags and "cold" not in tags, "a chill in a hot scene"),
+                (_THUNDER, "storm" not in tags and bool(tags & SETTINGS | {"hot", "day"} & tags),
+                 "lightning where the scene names no storm"),
+                (_TOWN, outside and "city" not in tags and bool(tags & {"wilderness", "water", "cold", "hot"}),
+                 "a town's doors and lamps in the open country"),
+                (_DRY, "flood" in tags or ("cold" in tags and outside), "dust in a flooded or snowbound place"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
                 (_ONLOOKERS, "crowd" not in tags and bool(tags & {"underground", "wilderness", "air"}),
@@ -336,18 +365,27 @@ class SceneModel(BaseModel):
         an actor and an action to tell them of."""
         if not self.last.actor or not self.last.action:
             return []
+        if self.over:  # the adventure over: no deadline, no other side, nobody left to bind
+            return self.place_moves(success)
         s = self.stage
         settings = () if self.over else sorted(self.settings)  # the adventure over, its fire or storm is spent
         bound = [*settings, *(["foe"] if s.foes else []), *(["person"] if s.people else []),
                  *(["obstacle"] if s.obstacles else [])]
+        tags = self.tags or frozenset()
+        # where it is: the dark, the water's edge, a crowd... (under a roof or aboard, the water and the dark are
+        # outside, and the wilds too)
+        aspects = sorted(tags & ASPECTS - ({"water", "wilderness", "night"} if tags & {"indoors", "vehicle"} else set())
+                         - ({"water"} if "cold" in tags else set()))  # frozen water has no wet edge
         if success:
-            return [f"success_{k}" for k in bound] or ["success"]
+            return [f"success_{k}" for k in (*bound, *aspects)] or ["success"]
         named = {"foe": "foe_acts", "person": "person_turns"}
-        return [named.get(k, k) for k in bound] or self.place_moves(success)
+        return [*(named.get(k, k) for k in bound), *(f"fail_{a}" for a in aspects)] or self.place_moves(success)
 
     def place_moves(self, success: bool = False) -> list[str]:
         """The moves told of the place alone ({where}): where the scene holds nothing else, or
-        what it holds was told lately."""
+        what it holds was told lately; after the adventure's end, the moves of its aftermath."""
+        if self.over:
+            return ["success_over" if success else "over"]
         if success:
             return ["success"]
         return [*(["separate"] if any(c != self.last.actor for c in self.stage.cast) else []), "take", "time"]
@@ -357,6 +395,11 @@ class SceneModel(BaseModel):
         s, actor = self.stage, self.last.actor or ""
         out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
         out["where"] = locative(self.place) if self.place else "here"
+        if self.title:  # the scene's title mid-sentence: "come to the burning warehouse by the docks"
+            first, _, rest = self.title.strip().partition(" ")
+            out["place"] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else self.title.strip()
+        if s.cast:
+            out["cast"] = " and ".join(s.cast) if len(s.cast) < 3 else ", ".join(s.cast[:-1]) + " and " + s.cast[-1]
         others = [c for c in s.cast if c != actor]
         for key, names in (("enemy", s.foes or ()), ("person", s.people), ("helper", others),
                            ("obstacle", tuple(_gist(o) for o in s.obstacles))):

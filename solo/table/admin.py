@@ -20,7 +20,8 @@ from solo.kernel.errors import InvalidCommand, JournalError, RuleViolation, Solo
 from solo.kernel.events import FOLDED, TYPES, CommandUndone, OracleChosen, session_event_to_dict
 from solo.kernel.inert import inert
 from solo.kernel.protocol import PregenEntry
-from solo.kernel.registry import DEFAULT, AnySystem, get_system, installed
+from solo.kernel.registry import AnySystem, default_system, get_system, installed
+from solo.kernel.words import words_of
 from solo.store.files import write_atomically
 from solo.store.journal import Campaign, Head, Journal
 from solo.store.quick import CURRENT
@@ -48,7 +49,8 @@ def campaign_new(command: parser.CampaignNew, base_dir: Path, seed_source: Any) 
     on the system's initial state, the adventure's canon and the oracle chosen."""
     source = command.source
     adventure = load_adventure(find_adventure(source, base_dir)) if source is not None else None
-    system = get_system(command.rules or (adventure.rules if adventure else DEFAULT))
+    rules = command.rules or (adventure.rules if adventure else None)
+    system = get_system(rules) if rules else default_system()
     if adventure is not None and system.name != get_system(adventure.rules).name:
         raise RuleViolation(f"{adventure.title} is written for the {adventure.rules} rules, not {system.name}")
     own = {o.dest for o in system.campaign_options}
@@ -74,7 +76,7 @@ def started(v: View, new: NewCampaign) -> dict[str, Any]:
                               **system.describe(system.initial_state(), new.start, list(new.events), v.state),
                               **fate.status(v)}
     if adventure is not None:
-        result["adventure"] = {"title": adventure.title, "legs": len(adventure.legs),
+        result["adventure"] = {"title": adventure.title, f"{words_of(system).chapter_key}s": len(adventure.parts),
                                "villain": adventure.villain.name,
                                "pregens": [str(p.get("name", "")) for p in adventure.pregens]}
         result["narration"] = premise(adventure).as_result()
@@ -93,8 +95,8 @@ def opened(journal: Journal, campaign: Campaign) -> tuple[AnySystem, Ledger, Sto
     journal.first_damage(campaign.id)  # damage past a snapshot still shuts this campaign, and only it
     folded, head = ledger.fold(campaign.id, use_snapshots=True)
     try:
-        story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_leg,
-                      chapter_word=system.chapter_word) if campaign.adventure else None
+        story = Story(Adventure.model_validate_json(campaign.adventure), follows_chapter=system.chapter_is_part,
+                      chapter_word=system.chapter_word, words=words_of(system)) if campaign.adventure else None
     except ValueError:  # pydantic's ValidationError: the adventure stored with the campaign is damaged
         raise journal.damage(campaign.id, "the adventure stored with it", "it does not read") from None
     return system, ledger, story, folded, head
@@ -146,10 +148,12 @@ def validate(name: str, base_dir: Path) -> dict[str, Any]:
                     return checked
     path = find_adventure(name, base_dir)
     adventure = load_adventure(path)
+    words = words_of(get_system(adventure.rules))  # the keys in the words of the system it is written for
     return {"file": str(path), "ok": True, "kind": "adventure", "rules": adventure.rules,
             "title": adventure.title, "villain": adventure.villain.name,
-            "legs": [{"title": leg.title, "scenes": [s.id for s in leg.scenes],
-                      "tumults": sum(s.tumult for s in leg.scenes)} for leg in adventure.legs],
+            f"{words.chapter_key}s": [{"title": part.title, "scenes": [s.id for s in part.scenes],
+                                       f"{words.fight.casefold()}s": sum(s.fight for s in part.scenes)}
+                                      for part in adventure.parts],
             "pregens": [str(p.get("name", "")) for p in adventure.pregens],
             "teaching": adventure.lessons is not None}
 

@@ -30,6 +30,7 @@ from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_
 from solo.director.canon import focus as canon_focus
 from solo.director.narration import DEFAULT_CONTEXT, Narration
 from solo.kernel.errors import RuleViolation
+from solo.kernel.words import words_of
 from solo.kernel.events import (
     CANON,
     AdventureMoved,
@@ -210,12 +211,12 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
         reasons.append("scene")
     if was.chapter and now.chapter > was.chapter:
         reasons.append("chapter")
-    for why in reasons:
-        events.append(ClockTicked(by=PRESSURE[why], why=why))
+    for why in reasons:  # a fight is journaled in the system's word for it
+        events.append(ClockTicked(by=PRESSURE[why], why=words_of(v.system).fight.casefold() if why == "fight" else why))
     # an adventure scene opening: its people and its place enter the canon
     canon = _canon_after(v, decision.add(*events))
     if moved is not None and moved.scene and v.story is not None:
-        scene = next((s for leg in v.story.adventure.legs for s in leg.scenes if s.id == moved.scene), None)
+        scene = next((s for part in v.story.adventure.parts for s in part.scenes if s.id == moved.scene), None)
         if scene is not None:
             known = {e.key for e in canon.entries}
             for npc in scene.npcs:
@@ -236,15 +237,16 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
 
 def pressure(v: View, before: Any, events: list[Any], after: Any) -> list[str]:
     """What the rules' events did to the world: each failed roll a blunder, each knockout, and a
-    fight that began (the system's ``status`` gains a tumult, a combat or a challenge)."""
+    fight that began (one of the system's ``Words.fight_keys`` fills in its ``status``)."""
     system = v.system
     reasons: list[str] = []
     for event in events:
         facts = system.about(event)
         if facts and facts.get("success") is False:
             reasons.append("blunder")
-    if _fighting(system.status(after)) and not _fighting(system.status(before)):
-        reasons.append("tumult")
+    words = words_of(system)
+    if words.fighting(system.status(after)) and not words.fighting(system.status(before)):
+        reasons.append("fight")
     return reasons
 
 
@@ -341,7 +343,8 @@ def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tu
     found: list[tuple[Kind, str, str]] = []
     taken_ = {canon_key(k) for k in names}
     for name, description in people.items():
-        if name in text and canon_key(name) not in taken_:
+        # a whole word of the text: "Tic" is not in "Tick-Tock Men"
+        if re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text) and canon_key(name) not in taken_:
             found.append(("person", name, description))
     words = vocabulary(v)
     scene = scene_words(v)
@@ -363,7 +366,7 @@ def scene_words(v: View) -> list[str]:
     tells a barge or a village from a person."""
     if v.story is None:
         return []
-    return [t for leg in v.story.adventure.legs for sc in leg.scenes for t in (sc.location, sc.wide_shot or "")]
+    return [t for part in v.story.adventure.parts for sc in part.scenes for t in (sc.location, sc.opening or "")]
 
 
 def vocabulary(v: View) -> frozenset[str]:
@@ -392,9 +395,9 @@ def known(v: View) -> tuple[list[str], dict[str, str]]:
     people: dict[str, str] = {}
     if v.story is not None:
         adventure = v.story.adventure
-        known += [adventure.title, *(leg.title for leg in adventure.legs)]
-        for leg in adventure.legs:
-            for scene in leg.scenes:
+        known += [adventure.title, *(part.title for part in adventure.parts)]
+        for part in adventure.parts:
+            for scene in part.scenes:
                 known += [scene.title, scene.location]
                 people.update({npc.name: npc.description for npc in scene.npcs})
     return known, people
@@ -454,9 +457,5 @@ def _state_names(status: Any) -> list[str]:
             else:
                 names += _state_names(value)
     return names
-
-
-def _fighting(status: dict[str, Any]) -> bool:
-    return bool(status.get("tumult") or status.get("combat") or status.get("challenges"))
 
 

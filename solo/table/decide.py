@@ -59,7 +59,7 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
         tags = scene.tags if scene is not None else tags_from_words(title or "")
         where = v.system.where(base)
         decision = decision.add(AdventureMoved(scene=scene.id if scene else None,
-                                               leg=v.story.leg_of(scene, where) if v.story and scene
+                                               leg=v.story.part_of(scene, where) if v.story and scene
                                                else where.chapter, tags=tags,
                                                title=scene.title if scene is not None else title))
     decision = react(v, decision, oracle_rng)

@@ -20,7 +20,7 @@ from solo.director.canon import Kind
 from solo.kernel.errors import InvalidCommand, SoloError
 from solo.kernel.inert import refusal
 from solo.kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text
-from solo.kernel.registry import DEFAULT, AnySystem, get_system, installed
+from solo.kernel.registry import AnySystem, default_system, fallback_system, get_system, installed
 
 # --- the kernel's commands ---------------------------------------------------------------
 
@@ -73,10 +73,14 @@ class ExportMarkdown(Meta):
 
 
 class Recap(Meta):
-    """A recap of the scene (or the chapter: an ENIGMA Leg; or the whole campaign) so far, told from the journal."""
+    """A recap of the scene (or the chapter, in the system's word for it; or the whole campaign) so far, told
+    from the journal. ``level`` is the word typed: `scene`, `campaign`, `chapter` or the system's chapter word."""
 
-    leg: bool = False
-    campaign: bool = False
+    level: str = "scene"
+
+    @property
+    def campaign(self) -> bool:
+        return self.level == "campaign"
 
 
 class Search(Meta):
@@ -96,7 +100,7 @@ class Ask(Meta):
 
 
 class Answer(Meta):
-    """The player's answer to the Wide Shot's leading question."""
+    """The player's answer to the leading question that opened the scene."""
 
     text: str
 
@@ -258,7 +262,7 @@ def _campaign_new(a: Args) -> CampaignNew:
     )
     if own and (rules or not new.source):  # parse, then trust: the system reads its own options now
         try:
-            system = get_system(rules or DEFAULT)
+            system = get_system(rules) if rules else default_system()
         except SoloError:
             return new  # an unknown system is refused when the campaign is made, naming the choices
         foreign = [dest for dest in own if dest not in {o.dest for o in system.campaign_options}]
@@ -361,10 +365,7 @@ def _export(a: Args) -> ExportMarkdown:
 
 
 def _recap(a: Args) -> Recap:
-    level = a.positionals[0].casefold() if a.positionals else "scene"
-    if level not in ("leg", "scene", "campaign", "chapter"):
-        raise a.fail(f"recap the scene, the leg or the campaign, not {level[:30]!r}")
-    return Recap(leg=level in ("leg", "chapter"), campaign=level == "campaign")
+    return Recap(level=a.positionals[0].casefold() if a.positionals else "scene")  # its system reads the word
 
 
 def _kind(a: Args, word: str) -> Any:
@@ -441,8 +442,8 @@ def kernel_specs() -> SpecTable:
     return SpecTable([
         Spec("campaign new", "campaign new NAME [--seed N] [--rules SYSTEM] [--from FILE] [--oracle classic|mythic] "
              "[the system's options]",
-             "create a campaign and make it current (`rules` lists the systems; ENIGMA takes "
-             "--optional just-the-thing,flashpoints; --oracle mythic: Mythic's Fate Chart and Chaos Factor)", _campaign_new, CAMPAIGN_OPTIONS, min_args=1,
+             "create a campaign and make it current (`rules` lists the systems; a system may add options of "
+             "its own; --oracle mythic: Mythic's Fate Chart and Chaos Factor)", _campaign_new, CAMPAIGN_OPTIONS, min_args=1,
              open_options=True),
         Spec("campaign use", "campaign use NAME", "switch to another campaign",
              lambda a: CampaignUse(name=text(a, "the campaign's name", a.positionals)), min_args=1),
@@ -504,7 +505,7 @@ def kernel_specs() -> SpecTable:
              (Option("--why", "why"),), max_args=2),
         Spec("note", "note TEXT", "a journal entry of your own",
              lambda a: Note(text=text(a, "the text of the note", a.positionals)), min_args=1),
-        Spec("answer", "answer TEXT", "answer the Wide Shot's leading question (journaled)",
+        Spec("answer", "answer TEXT", "answer the leading question that opened the scene (journaled)",
              lambda a: Answer(text=text(a, "your answer", a.positionals)), min_args=1),
         Spec("tell", "tell [TEXT]", "narrate in your own words (journaled); no text: the model tells your last success",
              lambda a: Tell(text=" ".join(a.positionals).strip() or None)),
@@ -526,8 +527,9 @@ def kernel_specs() -> SpecTable:
              "the campaign as a Markdown journal (--story: without the mechanics; --force: replace a file solo did not write)",
              _export, (Option("--story", "story", takes_value=False), Option("--force", "force", takes_value=False)),
              min_args=2),
-        Spec("recap", "recap [scene|leg|campaign]",
-             "what has happened so far in this scene (or this Leg, or the whole campaign)", _recap, max_args=1),
+        Spec("recap", "recap [scene|chapter|campaign]",
+             "what has happened so far in this scene (or this chapter, in the system's word for it, or the whole "
+             "campaign)", _recap, max_args=1),
         Spec("search", "search WORDS", "full-text search over notes and narration",
              lambda a: Search(words=text(a, "words to search for", a.positionals)), min_args=1),
         Spec("log", "log [N]", "the last N commands of the campaign",
@@ -566,7 +568,7 @@ def parse(line: str, system: AnySystem | None = None, *, campaign: bool = True) 
     system's); ``InvalidCommand`` if it cannot be one. ``campaign=False``: no campaign is open (a
     command of another system's is not said to be foreign to one)."""
     if system is None:
-        system = get_system(DEFAULT)
+        system = fallback_system()
     why = refusal(line)
     if why:
         raise InvalidCommand(why)

@@ -84,7 +84,7 @@ def take(v: View, decision: Decision, reaction: Reaction[Any], before: Any, rule
     # solo play: the emulated Director's own moves too; elsewhere they stay in the narration
     moved: list[Any] = []
     before_moves = after
-    for proposal in [*reaction.proposals, *(reaction.solo_moves if v.director_peril else [])]:
+    for proposal in [*reaction.proposals, *(reaction.solo_moves if v.director_harm else [])]:
         try:
             extra = system.decide(after, proposal, rng=rng)
         except RuleViolation:
@@ -102,7 +102,7 @@ def take(v: View, decision: Decision, reaction: Reaction[Any], before: Any, rule
         # what the moves did, told from the tables (their own moves are not taken again)
         told = director.react(before_moves, moved, after, v.rng("director moves"), v.story_view(after))
         decision = decision.say(*told.narrations)
-    if not v.director_peril:
+    if not v.director_harm:
         return decision  # Director harm stays in the narration, for the player or Director to apply
     for proposal in reaction.reported_apart:
         try:

@@ -22,7 +22,7 @@ from solo.director.tables import OracleTables
 from solo.kernel.errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from solo.kernel.events import CommandUndone
 from solo.kernel.protocol import DirectorPolicy
-from solo.kernel.registry import DEFAULT, AnySystem, get_system
+from solo.kernel.registry import AnySystem, fallback_system
 from solo.llm.calls import Cast, ModelCall
 from solo.store.journal import Campaign, Head, Journal, storage_message
 from solo.store.ledger import SNAPSHOT_EVERY, Folded, Ledger, command_rng
@@ -51,7 +51,7 @@ class Session:
         self.narrate, self.model = narrate, model  # model: retells the oracle's facts
         # suggest: the Director co-pilot (narration stays private until accepted, ``copilot``); director_peril:
         # apply the harm a blunder's consequence calls for (solo play), else it stays in the narration
-        self.suggest, self.director_peril, self.copilot = suggest, director_peril, CoPilot()
+        self.suggest, self.director_harm, self.copilot = suggest, director_peril, CoPilot()
         self.proposals: tuple[Mapping[str, str], ...] = ()  # names the narration brought up (`canon accept`)
         self._passed: frozenset[tuple[int, str]] = frozenset()  # names offered once: never offered again
         self.defer_recaps = False  # a recap's retelling waits until the command's own story is shown (the REPL)
@@ -64,7 +64,7 @@ class Session:
         self._memo = Memo()
         self.campaign: Campaign | None = None
         self.story: Story | None = None
-        self.system: AnySystem = get_system(DEFAULT)
+        self.system: AnySystem = fallback_system()
         self.ledger = Ledger(journal, self.system)
         self._take(Folded(self.system.initial_state(), self.system.tension_start, Progress()), Head())
         self.unavailable: str | None = None  # why the current campaign cannot be played here
@@ -128,7 +128,7 @@ class Session:
         return View(reader=self.journal, ledger=self.ledger, system=self.system, campaign=self.campaign,
                     story=self.story, folded=self.folded, head=self.head, director_of=lambda: self.director,
                     narration_error=lambda: self.narration_error, unavailable=self.unavailable, model=self.model,
-                    narrate=self.narrate, suggest=self.suggest, director_peril=self.director_peril,
+                    narrate=self.narrate, suggest=self.suggest, director_harm=self.director_harm,
                     told_at_table=self.told_at_table, copilot=self.copilot, proposals=self.proposals,
                     passed=self._passed, base_dir=self.base_dir, memo=self._memo)
 

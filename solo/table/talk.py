@@ -13,6 +13,7 @@ from typing import Any, Literal
 from solo.director import oracle
 from solo.director.narration import DEFAULT_CONTEXT, Narration
 from solo.kernel.errors import RuleViolation
+from solo.kernel.words import words_of
 from solo.kernel.events import CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
 from solo.llm.calls import ModelCall
 from solo.store.ledger import command_rng
@@ -68,7 +69,8 @@ def decide(v: View, command: Any) -> Decision:
             decision = replace(decision.say(edited), retell=False)
             result["accepted"] = [edited.as_result()]
         case parser.Recap():
-            decision = decision.say(recaps.campaign_recap(v) if command.campaign else recaps.recap(v, command.leg))
+            decision = decision.say(recaps.campaign_recap(v) if command.campaign
+                                    else recaps.recap(v, recaps.chapter_level(v, command.level)))
         case parser.Treasure():
             scene = v.story.current(v.progress, v.system.where(state)) if v.story else None
             from_file = v.story.treasure(scene, rng) if v.story and scene else None
@@ -172,7 +174,8 @@ def _draw(v: View, command: parser.Draw, decision: Decision, state: Any, rng: An
 
 def _tag_from(v: View, decision: Decision, taken: list[Narration]) -> Decision:
     """An accepted Wide Shot of an improvised scene tells where the scene is (co-pilot)."""
-    tags = next((n.facts["scene_tags"] for n in taken if n.task == "wide_shot" and n.facts.get("scene_tags")), None)
+    opening = words_of(v.system).opening_task
+    tags = next((n.facts["scene_tags"] for n in taken if n.task == opening and n.facts.get("scene_tags")), None)
     if tags and not v.progress.tags:
         return decision.add(SceneTagged(tags=tuple(tags)))
     return decision
@@ -224,7 +227,7 @@ def scene(v: View) -> dict[str, Any]:
     shown: dict[str, Any] = (v.story.show(scene) if v.story and scene
                              else {"title": where.scene_title, "improvised": True})
     shown.setdefault("tags", list(v.progress.tags))
-    shown.update({"leg": where.chapter, "scene": where.scene, "ended": v.progress.ended})
+    shown.update({words_of(v.system).chapter_key: where.chapter, "scene": where.scene, "ended": v.progress.ended})
     lines = recaps.recap_lines(v)
     start = max((i for i, line in enumerate(lines) if line.starts in ("scene", "chapter")), default=-1)
     shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]

@@ -194,7 +194,7 @@ class View:
     model: ModelNarrator | None = None
     narrate: bool = True
     suggest: bool = False
-    director_peril: bool = False
+    director_harm: bool = False  # apply the harm the Director's moves call for (solo play)
     told_at_table: str | None = None
     copilot: CoPilot = CoPilot()
     proposals: tuple[Mapping[str, str], ...] = ()  # names the narration brought up, numbered from 1

@@ -6,63 +6,58 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .state import Frozen, Leaving
+from solo.kernel.frozen import CommandBase
+
+from .state import Leaving
 
 Mode = Literal["normal", "advantage", "disadvantage"]
 Kind = Literal["melee", "ranged"]
 
 
-class StartCampaign(Frozen):
-    kind: Literal["campaign_new"] = "campaign_new"
+class StartCampaign(CommandBase, kind="campaign_new"):
     name: str
     seed: int
 
 
-class AddCharacter(Frozen):
-    kind: Literal["pc_add"] = "pc_add"
+class AddCharacter(CommandBase, kind="pc_add"):
     name: str
     dice: dict[str, int]  # capacities given (the rest are the default die)
 
 
-class AddEnemy(Frozen):
-    kind: Literal["enemy_add"] = "enemy_add"
+class AddEnemy(CommandBase, kind="enemy_add"):
     name: str
     count: int | None = None
     dice: dict[str, int]
 
 
-class StartScene(Frozen):
-    kind: Literal["scene_start"] = "scene_start"
+class StartScene(CommandBase, kind="scene_start"):
     title: str | None = None
 
 
-class StartCombat(Frozen):
-    kind: Literal["combat_start"] = "combat_start"
+class StartCombat(CommandBase, kind="combat_start"):
     party: tuple[str, ...] | None = None
     enemies: tuple[str, ...] | None = None
     ambush: bool = False
 
 
-class EndCombat(Frozen):
-    kind: Literal["combat_end"] = "combat_end"
+class EndCombat(CommandBase, kind="combat_end"):
+    """``combat end``: the combat ends."""
 
 
-class Next(Frozen):
-    kind: Literal["next"] = "next"
+class Next(CommandBase, kind="next"):
+    """``next``: the current turn ends; past the end of the order a new round begins."""
 
 
-class EnemyTurn(Frozen):
-    kind: Literal["enemy_turn"] = "enemy_turn"
+class EnemyTurn(CommandBase, kind="enemy_turn"):
+    """``enemy turn``: the Director plays the current foe's turn."""
 
 
-class Move(Frozen):
-    kind: Literal["move"] = "move"
+class Move(CommandBase, kind="move"):
     character: str
     spaces: int
 
 
-class Attack(Frozen):
-    kind: Literal["attack"] = "attack"
+class Attack(CommandBase, kind="attack"):
     attacker: str
     target: str
     weapon: Kind
@@ -74,8 +69,7 @@ class Attack(Frozen):
     against: int | None = None
 
 
-class Hide(Frozen):
-    kind: Literal["hide"] = "hide"
+class Hide(CommandBase, kind="hide"):
     character: str
     foes: tuple[str, ...] | None = None  # --from
     dice: tuple[int, ...] | None = None
@@ -83,22 +77,19 @@ class Hide(Frozen):
     against_face: int | None = None  # a bare --against F, for a single foe
 
 
-class Notice(Frozen):
-    kind: Literal["notice"] = "notice"
+class Notice(CommandBase, kind="notice"):
     character: str
     target: str
     dice: tuple[int, ...] | None = None
     against: int | None = None
 
 
-class Unhide(Frozen):
-    kind: Literal["unhide"] = "unhide"
+class Unhide(CommandBase, kind="unhide"):
     character: str
     foes: tuple[str, ...] | None = None
 
 
-class Check(Frozen):
-    kind: Literal["check"] = "check"
+class Check(CommandBase, kind="check"):
     character: str
     capacity: str
     difficulty: int
@@ -108,95 +99,82 @@ class Check(Frozen):
     dice: tuple[int, ...] | None = None
 
 
-class Act(Frozen):
-    kind: Literal["act"] = "act"
+class Act(CommandBase, kind="act"):
     character: str
     text: str
     actions: int = 1
 
 
-class React(Frozen):
-    kind: Literal["react"] = "react"
+class React(CommandBase, kind="react"):
     character: str
     text: str | None = None
 
 
-class Escalate(Frozen):
-    kind: Literal["escalate"] = "escalate"
+class Escalate(CommandBase, kind="escalate"):
     steps: int = 1
 
 
-class Damage(Frozen):
-    kind: Literal["damage"] = "damage"
+class Damage(CommandBase, kind="damage"):
     character: str
     amount: int
     cause: str | None = None
     by: str | None = None  # the creature whose power it is (refused if the target is hidden from it)
 
 
-class Heal(Frozen):
-    kind: Literal["heal"] = "heal"
+class Heal(CommandBase, kind="heal"):
     character: str
     amount: int
     cause: str | None = None
 
 
-class Diminish(Frozen):
-    kind: Literal["diminish"] = "diminish"
+class Diminish(CommandBase, kind="diminish"):
     character: str
     capacity: str
     steps: int = 1
 
 
-class Breather(Frozen):
-    kind: Literal["breather"] = "breather"
+class Breather(CommandBase, kind="breather"):
     character: str
     restore: str | None = None
 
 
-class Rest(Frozen):
-    kind: Literal["rest"] = "rest"
+class Rest(CommandBase, kind="rest"):
     characters: tuple[str, ...] = ()
 
 
-class Fate(Frozen):
-    kind: Literal["fate"] = "fate"
+class Fate(CommandBase, kind="fate"):
     character: str
     choice: Literal["sacrifice", "survive"]
     cost: str | None = None
 
 
-class Remove(Frozen):
-    kind: Literal["remove"] = "remove"
+class Remove(CommandBase, kind="remove"):
     character: str
 
 
-class Join(Frozen):
-    kind: Literal["join"] = "join"
+class Join(CommandBase, kind="join"):
     character: str
 
 
-class LeaveEnemy(Frozen):
+class LeaveEnemy(CommandBase, kind="enemy_leave"):
     """`enemy leave NAME [--how flee|surrender|removed]`: a foe leaves the fight for good (an extension
     of alpha.md, as the other systems' `enemy leave`); `remove` only takes a creature out of the order."""
 
-    kind: Literal["enemy_leave"] = "enemy_leave"
     name: str
     how: Leaving = "flee"
 
 
-class NextDay(Frozen):
-    kind: Literal["day_next"] = "day_next"
+class NextDay(CommandBase, kind="day_next"):
+    """``day next``: a new adventuring day."""
 
 
 # read-only ----------------------------------------------------------------------------------------
 
 
-class Odds(Frozen):
+class Odds(CommandBase, kind="odds"):
     """`odds DIE --difficulty N` (a check) or `odds DIE --against DIE [--bonus N]` (an opposed roll,
     ties to the acting side); ``mode`` for the acting die."""
 
-    kind: Literal["odds"] = "odds"
     die: int
     difficulty: int | None = None
     against: int | None = None
@@ -204,20 +182,18 @@ class Odds(Frozen):
     mode: Mode = "normal"
 
 
-class AttackOdds(Frozen):
+class AttackOdds(CommandBase, kind="odds_attack"):
     """`odds attack NAME TARGET --melee|--ranged [--distance N]`: an attack's chance as things stand."""
 
-    kind: Literal["odds_attack"] = "odds_attack"
     attacker: str
     target: str
     weapon: Kind
     distance: int | None = None
 
 
-class ShowCharacter(Frozen):
+class ShowCharacter(CommandBase, kind="pc_show"):
     """`pc show [NAME]`: a party member's sheet, or everyone's (as the other systems' `pc show`)."""
 
-    kind: Literal["pc_show"] = "pc_show"
     character: str | None = None
 
 

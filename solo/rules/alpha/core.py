@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from solo.kernel import dice, named
 from solo.kernel.errors import RuleViolation
 from .data_rules import ACTIONS, LEFT, MAX_DEBT, die_label, fold
 from .state import AlphaState, Combat, Creature, Side
@@ -22,7 +23,7 @@ def find(state: AlphaState, name: str, side: Side | None = None) -> Creature:
     ``side`` narrows the search to the party or the foes."""
     pool = [c for c in state.everyone if side is None or c.side == side]
     key = fold(name)
-    exact = next((c for c in pool if fold(c.name) == key), None)
+    exact = named.find(pool, name, fold)
     if exact is not None:
         return exact
     other = state.get(name)
@@ -74,18 +75,8 @@ def die(sides: int) -> str:
 def roll(given: tuple[int, ...] | None, count: int, sides: int, rng: random.Random, what: str,
          flag: str = "--dice") -> tuple[int, ...]:
     """[Dice] ``count`` faces of a d``sides``: the ones typed (exactly that many, each 1..sides),
-    else rolled by the seeded generator."""
-    if given is None:
-        return tuple(rng.randint(1, sides) for _ in range(count))
-    plural = "s" if count != 1 else ""
-    if len(given) != count:
-        raise RuleViolation(f"{what} is {count} {die(sides)}: give {count} face{plural} with {flag}, "
-                            f"not {len(given)}")
-    bad = next((f for f in given if not 1 <= f <= sides), None)
-    if bad is not None:
-        raise RuleViolation(f"{what} is {count} {die(sides)}: a {die(sides)} shows 1 to {sides}, not {bad} "
-                            f"({flag})")
-    return given
+    else rolled by the seeded generator (the kernel's dice stage)."""
+    return dice.roll(count, sides, given, rng, what, flag=flag)
 
 
 def keep(faces: tuple[int, ...], mode: str) -> int:

@@ -258,9 +258,9 @@ class AlphaDirector:
         if story.scene is not None and story.story is not None:
             if event.scene > 1:
                 out.narrations.append(story.story.scene_opening(story.scene))
-            drawn = None if story.scene.wide_shot else n.wide_shot(rng, story.scene.title,
+            drawn = None if story.scene.opening else n.wide_shot(rng, story.scene.title,
                                                                    rng.choice(people) if people else "you")
-            out.narrations.append(story.story.wide_shot(story.scene, drawn))
+            out.narrations.append(story.story.opening(story.scene, drawn))
             foes = [f for f in (adventure_foe(foe, after) for foe in story.scene.enemies) if f is not None]
             out.proposals += foes
             out.tell_moves = out.tell_moves or bool(foes)

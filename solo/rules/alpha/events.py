@@ -9,62 +9,48 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from .state import Combat, Creature, Frozen
+from solo.kernel.frozen import EventBase
+
+from .state import Combat, Creature
 
 
-class CampaignStarted(Frozen):
-    type: Literal["alpha_campaign_started"] = "alpha_campaign_started"
-    v: Literal[1] = 1
+class CampaignStarted(EventBase, type="alpha_campaign_started"):
     name: str
     seed: int
 
 
-class CreatureSet(Frozen):
+class CreatureSet(EventBase, type="alpha_creature_set"):
     """A party member or foe as it now stands (added, or anything of it changed)."""
 
-    type: Literal["alpha_creature_set"] = "alpha_creature_set"
-    v: Literal[1] = 1
     creature: Creature
 
 
-class CombatSet(Frozen):
-    type: Literal["alpha_combat_set"] = "alpha_combat_set"
-    v: Literal[1] = 1
+class CombatSet(EventBase, type="alpha_combat_set"):
     combat: Combat | None
 
 
-class PerilOpened(Frozen):
+class PerilOpened(EventBase, type="alpha_peril_opened"):
     """Rulings *Mortal Peril*: a character reached 0 LP; play waits for `fate`."""
 
-    type: Literal["alpha_peril_opened"] = "alpha_peril_opened"
-    v: Literal[1] = 1
     character: str
 
 
-class PerilSettled(Frozen):
-    type: Literal["alpha_peril_settled"] = "alpha_peril_settled"
-    v: Literal[1] = 1
+class PerilSettled(EventBase, type="alpha_peril_settled"):
     character: str
 
 
-class DayStarted(Frozen):
-    type: Literal["alpha_day_started"] = "alpha_day_started"
-    v: Literal[1] = 1
+class DayStarted(EventBase, type="alpha_day_started"):
     day: int
 
 
-class SceneStarted(Frozen):
-    type: Literal["alpha_scene_started"] = "alpha_scene_started"
-    v: Literal[1] = 1
+class SceneStarted(EventBase, type="alpha_scene_started"):
     scene: int
     title: str | None = None
 
 
-class Resolved(Frozen):
+class Resolved(EventBase, type="alpha_resolved"):
     """What a command decided, as its result object (the dice it rolled included)."""
 
-    type: Literal["alpha_resolved"] = "alpha_resolved"
-    v: Literal[1] = 1
     command: str
     result: dict[str, Any]
 

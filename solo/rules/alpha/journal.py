@@ -24,8 +24,10 @@ from ...kernel.payload import as_map as _map
 from ...kernel.payload import as_text as _text
 from ...kernel.payload import link as _link
 from ...kernel.payload import names as _names
+from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
 from .data_rules import CAPACITIES, LEFT
+from solo.kernel.words import plural, verb_for
 
 LEAVES = {"flee": "flees the fight", "surrender": "gives up the fight", "removed": "is taken away"}
 
@@ -34,10 +36,6 @@ def _and(names: Sequence[str]) -> str:
     if not names:
         return "nobody"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _faces(dice: object) -> str:
@@ -120,7 +118,7 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
             return RecapLine(text=f"{what}: {', '.join(order)}" if order else what, names=_names(*order))
         case "combat_end":
             rounds = _int(r.get("rounds"))
-            return RecapLine(text="the fight ended" + (f" after {_plural(rounds, 'round')}" if rounds else ""))
+            return RecapLine(text="the fight ended" + (f" after {plural(rounds, 'round')}" if rounds else ""))
         case "next":
             if r.get("new_round"):
                 return RecapLine(text=f"round {_int(r.get('round'), 2)} began, "
@@ -221,7 +219,7 @@ def _turn_full(r: Mapping[str, Any]) -> list[str]:
 def _next_full(r: Mapping[str, Any]) -> str:
     current = _text(r.get("current"))
     left = r.get("actions_left")
-    acts = f" ({_plural(left, 'action')})" if isinstance(left, int) and not isinstance(left, bool) else ""
+    acts = f" ({plural(left, 'action')})" if isinstance(left, int) and not isinstance(left, bool) else ""
     turn = f"{current}'s turn{acts}" if current else "nobody's turn"
     if r.get("new_round"):
         return f"**Round {_int(r.get('round'), 2)}**, Escalation {_int(r.get('escalation'), 2)}: {turn}."
@@ -302,7 +300,7 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
                     f"  - {_next_full({**r, 'new_round': False})}"]
         case "combat_end":
             rounds = _int(r.get("rounds"))
-            return ["- The combat ends" + (f" after {_plural(rounds, 'round')}" if rounds else "")
+            return ["- The combat ends" + (f" after {plural(rounds, 'round')}" if rounds else "")
                     + (f", at Escalation {_int(r.get('escalation'))}." if r.get("escalation") else ".")]
         case "next":
             ended = _text(r.get("ended"))
@@ -325,12 +323,12 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
             return [_check_full(r)]
         case "act":
             actions = _int(r.get("actions"))
-            cost = f" ({_plural(actions, 'action')})" if actions else ""
+            cost = f" ({plural(actions, 'action')})" if actions else ""
             return [f"- **{who}**: {_text(r.get('text'), 'acts')}{cost}."]
         case "react":
             text = _text(r.get("text"))
             return [f"- **{who}** reacts" + (f": {text}" if text else "")
-                    + f" (owes {_plural(_int(r.get('reaction_debt'), 1), 'action')} of the next turn)."]
+                    + f" (owes {plural(_int(r.get('reaction_debt'), 1), 'action')} of the next turn)."]
         case "escalate":
             e = _map(r.get("escalation"))
             return [f"- The Escalation rises {e.get('before', '?')}→{e.get('after', '?')}."]
@@ -458,7 +456,7 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
         case "join":
             return [f"- **{_who(r, 'joined')}** joins the fight."]
         case "enemy_leave":
-            return [f"- **{_who(r, 'enemy')}** {LEAVES.get(_text(r.get('how')), 'leaves the fight')}."]
+            return [f"- **{_who(r, 'enemy')}** {verb_for(_who(r, 'enemy'), LEAVES.get(_text(r.get('how')), 'leaves the fight'))}."]
     return []  # turns passing, the day's renewal: mechanics only
 
 
@@ -473,10 +471,7 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
         case "alpha_day_started":
             return ["", f"## Day {_int(payload.get('day'), 2)}", ""]
         case "alpha_scene_started":
-            title = _text(payload.get("title"))
-            scene = _int(payload.get("scene"))
-            head = f"\n### Scene {scene}" if scene else "\n### A new scene"
-            return [f"{head}{f': {title}' if title else ''}\n"] + ([f"- At {_link(title)}."] if title else [])
+            return scene_heading(payload)
         case "alpha_resolved":
             command, result = _text(payload.get("command")), _map(payload.get("result"))
             return _resolved_story(command, result) if story else _resolved_full(command, result)

@@ -194,20 +194,31 @@ def _html(text: str) -> str:
 
 def toolbar(status: dict[str, Any], width: int) -> list[str]:
     """Fragments, most important first: a Mortal Peril, whose turn and its actions, round and
-    Escalation, the order, then each active creature's LP."""
+    Escalation, the order, then each active creature's LP. Asked with less room (``width`` under 60: the
+    bar did not fit two lines), the short form: a character by a first name no other creature shares, and
+    no order of battle (`status` has it)."""
+    short = width < 60
+    creatures = [name for group in ("characters", "enemies") for name in status.get(group, {})]
+    firsts = [n.split()[0] for n in creatures if n.split()]
+
+    def called(name: str) -> str:
+        first = name.split()[0] if short and name.split() else name
+        return first if name in status.get("characters", {}) and firsts.count(first) == 1 else name
+
     parts = [f"<b>{_html(str(status.get('campaign', '')))}</b>"]
     if status.get("pending"):
         parts.append(f"<b>fate {_html(status['pending']['fate'])}!</b>")
     fight = status.get("combat")
     if fight:
         if fight["current"] is not None:
-            parts.append(f"<b>{_html(fight['current'])}</b> {fight['actions_left']}a")
+            parts.append(f"<b>{_html(called(fight['current']))}</b> {fight['actions_left']}a")
         parts.append(f"R{fight['round']} E{fight['escalation']}")
-        parts.append(_html(" › ".join(fight["order"])))
+        if not short:
+            parts.append(_html(" › ".join(fight["order"])))
     for group in ("characters", "enemies"):
         for name, c in status.get(group, {}).items():
             if c["status"] == "active":
-                parts.append(_html(f"{name} {c['lp']}/{c['lp_max']}"))
+                parts.append(_html(f"{called(name)} {c['lp']}/{c['lp_max']}"))
     return parts
 
 

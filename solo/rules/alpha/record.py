@@ -39,8 +39,10 @@ from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near, without_numbered_names
 from solo.director.narration import Narration
+from solo.kernel import prose
 from . import events as ev
 from .state import AlphaState, Creature
+from solo.kernel.words import plural
 
 HARM_TRACK = "LP"
 EXAMPLE_NAMES = ("Brannoc", "Odalys", "Tamsel")  # the prompts' worked examples (data/prompts/_prefix.j2)
@@ -234,10 +236,6 @@ def _told(narration: Narration, events: Sequence[Any]) -> dict[str, Any] | None:
 # --- the record -------------------------------------------------------------------------------------
 
 
-def _plural(n: int, one: str) -> str:
-    return f"{n} {one}{'' if n == 1 else 's'}"
-
-
 def _attack_details(f: Mapping[str, Any]) -> list[str]:
     """[Attack] the roll + Escalation against the defence; the damage; what it did."""
     who, target = f["actor"], f["target"]
@@ -351,7 +349,7 @@ def record(narration: Narration, events: Sequence[Any], after: AlphaState) -> Ou
                 details.append(f"{f['current']} acts first.")
         case "combat_end":
             rounds = f.get("rounds")
-            details.append(f"The fight is over after {_plural(int(rounds), 'round')}." if isinstance(rounds, int)
+            details.append(f"The fight is over after {plural(int(rounds), 'round')}." if isinstance(rounds, int)
                            else "The fight is over.")
         case "breather":
             characters.append(who)
@@ -385,8 +383,6 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.I)
 _NEGATION = {"not", "no", "never", "nor", "cannot", "can't", "won't", "longer", "hardly", "barely", "scarcely",
              "almost", "nearly", "tries", "try", "trying", "struggles", "fights", "fails", "seems", "might", "may",
              "would", "could", "if"}
-_BREAK = {"while", "whereas", "though", "although", "but", "as", "who", "whom", "which", "that", "others", "everyone",
-          "nobody", "someone", "somebody", "whose", "when", "until"}
 _DEATH_AFTER = (r"(?:dies|died|is dead|lies dead|falls dead|drops dead|is killed|was killed|is slain|was slain|"
                 r"perishes|perished|breathes (?:his|her|their|its) last|is no more|gives up the ghost)")
 _DEATH_BEFORE = r"(?:kills|killed|slays|slew|murders|murdered|finishes off|finished off)"
@@ -427,22 +423,13 @@ def _says(name: str, tail: str, text: str, gap: int = 3, possessive: bool = Fals
     """``text`` has ``name`` (any variant; with ``pronouns``, he, she or they instead) and, within
     ``gap`` words, ``tail``, with no negation, no other name and no word handing the sentence to
     someone else between; not ``name``'s something ("Null's hope dies") unless ``possessive``."""
-    own = "" if possessive else r"(?!['’]s\b)"
-    for variant in ("he", "she", "they") if pronouns else _variants(name):
-        v = re.escape(variant)
-        for match in re.finditer(rf"(?<!\w){v}(?!\w){own}(?P<between>(?:\W+[\w']+){{0,{gap}}}?)\W+(?:{tail})(?!\w)",
-                                 text, re.I):
-            between = re.findall(r"[\w']+", match.group("between"))
-            if not {w.lower() for w in between} & (_NEGATION | _BREAK) and \
-                    not any(w[0].isupper() and w not in variant.split() for w in between):
-                return True
-    return False
+    return prose.says(prose.PRONOUNS if pronouns else _variants(name), tail, text, negation=_NEGATION, gap=gap,
+                      possessive=possessive)
 
 
 def _said_of(name: str, head: str, text: str) -> bool:
     """``text`` has ``head`` and then, within two words, ``name`` (any variant)."""
-    return any(re.search(rf"\b(?:{head})\W+(?:[\w']+\W+){{0,2}}?{re.escape(v)}(?!\w)", text, re.I)
-               for v in _variants(name))
+    return prose.said_of(_variants(name), head, text)
 
 
 def _fates(record: OutcomeRecord) -> dict[str, str]:
@@ -478,9 +465,7 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
     - no damage, roll, total, difficulty, Escalation or round the record does not hold (the numbers
       of numbered foes' names, "Soldier 2", are theirs)."""
     problems: list[str] = []
-    present = {part for name in record.characters for part in name.split()}
-    problems += [f"names {name}, from the prompt's examples, who is not in this story"
-                 for name in EXAMPLE_NAMES if name not in present and re.search(rf"\b{name}\b", text)]
+    problems += prose.strangers(record.characters, EXAMPLE_NAMES, text)
     fates = _fates(record)
     target = _target(record)
     named = list(dict.fromkeys([*record.characters, *([target] if target else [])]))

@@ -131,10 +131,10 @@ def check_adventure(adventure: Adventure) -> None:
     for pi, pregen in enumerate(adventure.pregens):
         where = f"pregens[{pi}]"
         named.append((check_pregen(pregen, where), where))
-    for li, leg in enumerate(adventure.legs):
+    for li, leg in enumerate(adventure.parts):
         for si, scene in enumerate(leg.scenes):
             for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                where = f"parts[{li}].scenes[{si}].enemies[{ei}]"
                 named += [(n, where) for n in check_foe(foe, where)]
     _unique(named)
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import SerializerFunctionWrapHandler, model_serializer
+
+from solo.kernel import named
+from solo.kernel.frozen import Frozen
 
 from .data_rules import ACTIONS, fold
 
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 Side = Literal["party", "foes"]
@@ -99,16 +99,12 @@ class AlphaState(Frozen):
 
     def get(self, name: str) -> Creature | None:
         """By the whole name (case, accents and spacing ignored)."""
-        key = fold(name)
-        return next((c for c in self.everyone if fold(c.name) == key), None)
+        return named.find(self.everyone, name, fold)
 
     def with_creature(self, who: Creature) -> AlphaState:
         field = "characters" if who.side == "party" else "enemies"
         items: tuple[Creature, ...] = getattr(self, field)
-        key = fold(who.name)
-        found = any(fold(c.name) == key for c in items)
-        updated = tuple(who if fold(c.name) == key else c for c in items)
-        return self.model_copy(update={field: updated if found else (*updated, who)})
+        return self.model_copy(update={field: named.replace(items, who, fold, add=True)})
 
     def in_order(self, name: str) -> bool:
         return self.combat is not None and any(fold(n) == fold(name) for n in self.combat.order)

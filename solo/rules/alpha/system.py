@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from solo.director.adventure import Adventure
 from solo.kernel.errors import SoloError
+from solo.kernel.words import Words
 from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from . import commands as rc
@@ -49,6 +50,8 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
     aliases: ClassVar[tuple[str, ...]] = ("alpha 1.1",)
     title: ClassVar[str] = "Alpha"
     chapter_word: ClassVar[str] = "day"
+    words: ClassVar[Words] = Words(opening_task="wide_shot", fight="combat", fight_keys=("combat",),
+                                   task_titles={"peril": "Mortal Peril"})
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = DATA
     specs = SPECS

@@ -18,6 +18,7 @@ from typing import Any
 
 from solo.kernel.errors import RuleViolation
 from solo.kernel.inert import escape
+from solo.kernel.words import plural
 from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Conversation, DiceNeed
 from . import commands as rc
@@ -243,10 +244,6 @@ def prepare(state: AlphaState, command: rc.Command, talk: Conversation) -> rc.Co
 
 
 # --- what the table may do next ---------------------------------------------------------------------------
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _standing(state: AlphaState, side: str) -> list[Creature]:

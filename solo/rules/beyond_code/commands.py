@@ -5,102 +5,83 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .deck import DeckFile
-from .state import Frozen
+from solo.kernel.frozen import CommandBase
+
+from .state import Setup
 
 TokenName = Literal["chaos", "decryption"]
 
 
-class StartCampaign(Frozen):
-    kind: Literal["campaign_new"] = "campaign_new"
-    name: str
-    seed: int
-    deck: DeckFile
-    deck_file: str
-    late_expiry: bool = False
-    keep_tokens: bool = False
+class StartCampaign(Setup, CommandBase, kind="campaign_new"):
     draw: str | None = None
 
 
-class Choose(Frozen):
-    kind: Literal["choose"] = "choose"
+class Choose(CommandBase, kind="choose"):
     pos: int
     card: str | None = None
     silence_from: int | None = None
 
 
-class Decrypt(Frozen):
-    kind: Literal["decrypt"] = "decrypt"
+class Decrypt(CommandBase, kind="decrypt"):
     pos: int
     card: str | None = None
     silence_from: int | None = None
 
 
-class Solowork(Frozen):
-    kind: Literal["solowork"] = "solowork"
+class Solowork(CommandBase, kind="solowork"):
     effect: Literal[1, 2]
     pos: int | None = None  # effect 2: the card picked
     card: str | None = None
     silence_from: int | None = None
 
 
-class Enigma(Frozen):
-    kind: Literal["enigma"] = "enigma"
+class Enigma(CommandBase, kind="enigma"):
     cancel: bool = False
 
 
-class Phantom(Frozen):
-    kind: Literal["phantom"] = "phantom"
+class Phantom(CommandBase, kind="phantom"):
     draw: str | None = None
 
 
-class Tome(Frozen):
-    kind: Literal["tome"] = "tome"
+class Tome(CommandBase, kind="tome"):
     prevent: bool = False
 
 
-class Token(Frozen):
-    kind: Literal["token"] = "token"
+class Token(CommandBase, kind="token"):
     action: Literal["take", "return"]
     token: TokenName
 
 
-class Time(Frozen):
-    kind: Literal["time"] = "time"
+class Time(CommandBase, kind="time"):
     delta: int  # never 0
 
 
-class Reveal(Frozen):
-    kind: Literal["reveal"] = "reveal"
+class Reveal(CommandBase, kind="reveal"):
     pos: int
     card: str | None = None
 
 
-class Conceal(Frozen):
-    kind: Literal["conceal"] = "conceal"
+class Conceal(CommandBase, kind="conceal"):
     pos: int
 
 
-class Swap(Frozen):
-    kind: Literal["swap"] = "swap"
+class Swap(CommandBase, kind="swap"):
     a: int
     b: int
 
 
-class EndTurn(Frozen):
-    kind: Literal["turn_end"] = "turn_end"
+class EndTurn(CommandBase, kind="turn_end"):
+    """``turn end``: the Time token moves one slot; the next turn."""
 
 
-class Mission(Frozen):
-    kind: Literal["mission"] = "mission"
+class Mission(CommandBase, kind="mission"):
     success: bool
     reveal: tuple[tuple[int, str | None], ...] | None = None  # POS or POS=ID, as typed
     draw: str | None = None
     used: tuple[TokenName, ...] = ()
 
 
-class StartScene(Frozen):
-    kind: Literal["scene_start"] = "scene_start"
+class StartScene(CommandBase, kind="scene_start"):
     title: str | None = None
 
 

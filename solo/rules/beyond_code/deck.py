@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, fiel
 
 from solo.kernel.datafile import DataFileError, parse_toml
 from solo.kernel.errors import InvalidCommand
+from solo.kernel.frozen import Frozen
 from solo.kernel.resources import folder
 
 Corner = Literal["chaos", "decryption", "none"]
@@ -68,10 +69,6 @@ def parse_step(text: str) -> Step:
     if int(amount) < 1:
         raise ValueError(f"{text[:40]!r}: a time step moves at least 1 slot")
     return Step(kind="time", amount=int(amount) if sign == "+" else -int(amount))
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class DeckTable(Frozen):

@@ -9,109 +9,82 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from .deck import DeckFile
-from .state import Cell, Effect, Frozen, Victory
+from solo.kernel.frozen import EventBase
+
+from .state import Cell, Effect, Setup, Victory
 
 
-class CampaignStarted(Frozen):
+class CampaignStarted(Setup, EventBase, type="beyond_campaign_started"):
     """[Face to Face with Chaos › Setup]: the deck (a copy of the file), the deal, the first Character."""
 
-    type: Literal["beyond_campaign_started"] = "beyond_campaign_started"
-    v: Literal[1] = 1
-    name: str
-    seed: int
-    deck: DeckFile
-    deck_file: str
-    late_expiry: bool = False
-    keep_tokens: bool = False
     deal: tuple[str, ...]  # the card at each position 1-9, all face-down
     character: str
     stack: tuple[str, ...]
 
 
-class GridSet(Frozen):
+class GridSet(EventBase, type="beyond_grid_set"):
     """The grid after a pick, a reveal, a re-deal, a shuffle or a swap (``why`` says which)."""
 
-    type: Literal["beyond_grid_set"] = "beyond_grid_set"
-    v: Literal[1] = 1
     grid: tuple[Cell, ...]
     why: str
 
 
-class TimeMoved(Frozen):
-    type: Literal["beyond_time_moved"] = "beyond_time_moved"
-    v: Literal[1] = 1
+class TimeMoved(EventBase, type="beyond_time_moved"):
     before: int
     after: int
     why: str
 
 
-class TokenSet(Frozen):
+class TokenSet(EventBase, type="beyond_token_set"):
     """The Decryption or Chaos token taken (``held``) or returned to the Supply."""
 
-    type: Literal["beyond_token_set"] = "beyond_token_set"
-    v: Literal[1] = 1
     token: Literal["chaos", "decryption"]
     held: bool
     since: tuple[int, int] | None = None  # Decryption: (game, turn) it was taken
 
 
-class CastSet(Frozen):
+class CastSet(EventBase, type="beyond_cast_set"):
     """Where the three Characters are: playing, the face-down stack, aside (Phantom), removed (won)."""
 
-    type: Literal["beyond_cast_set"] = "beyond_cast_set"
-    v: Literal[1] = 1
     character: str
     stack: tuple[str, ...]
     aside: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
 
 
-class TurnSet(Frozen):
-    type: Literal["beyond_turn_set"] = "beyond_turn_set"
-    v: Literal[1] = 1
+class TurnSet(EventBase, type="beyond_turn_set"):
     game: int
     turn: int
     chosen: bool
 
 
-class EffectSet(Frozen):
-    type: Literal["beyond_effect_set"] = "beyond_effect_set"
-    v: Literal[1] = 1
+class EffectSet(EventBase, type="beyond_effect_set"):
     effect: Effect | None
 
 
-class VictoryWon(Frozen):
-    type: Literal["beyond_victory_won"] = "beyond_victory_won"
-    v: Literal[1] = 1
+class VictoryWon(EventBase, type="beyond_victory_won"):
     victory: Victory
 
 
-class RunEnded(Frozen):
+class RunEnded(EventBase, type="beyond_run_ended"):
     """The run is over: lost (time expired, a Mission failed) or won (the third victory) with its fate."""
 
-    type: Literal["beyond_run_ended"] = "beyond_run_ended"
-    v: Literal[1] = 1
     over: Literal["lost", "won"]
     why: str
     fate: str | None = None
 
 
-class SceneStarted(Frozen):
+class SceneStarted(EventBase, type="beyond_scene_started"):
     """`scene start [TITLE]`: the table's narrative frame moves on (the turns told under one title);
     no Time token moves and no card changes."""
 
-    type: Literal["beyond_scene_started"] = "beyond_scene_started"
-    v: Literal[1] = 1
     scene: int
     title: str | None = None
 
 
-class Resolved(Frozen):
+class Resolved(EventBase, type="beyond_resolved"):
     """What a command decided, as its result object."""
 
-    type: Literal["beyond_resolved"] = "beyond_resolved"
-    v: Literal[1] = 1
     command: str
     result: dict[str, Any]
 

@@ -28,6 +28,8 @@ from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near
 from solo.director.narration import Narration
+from solo.kernel import prose
+from solo.kernel.words import plural
 from . import events as ev
 from .director import name_of
 from .state import BeyondState
@@ -53,10 +55,6 @@ _LOST = re.compile(
     r"the\s+last\s+hour\s+strikes)\b", re.I)
 _LAST_SLOT = re.compile(r"\b(?:reach(?:es|ed)?|on|at|hits?|strikes?)\s+the\s+(?:last|final)\s+(?:slot|hour)\b", re.I)
 _SLOT = r"slots?|hours?"
-
-
-def _plural(n: int, one: str) -> str:
-    return f"{n} {one}" + ("" if n == 1 else "s")
 
 
 def _details(about: dict[str, Any]) -> list[str]:
@@ -99,7 +97,7 @@ def _details(about: dict[str, Any]) -> list[str]:
             out.append(f"Time stands on slot {after} of {last}.")
         if kind in ("time", "chaos") and after is not None and last is not None and kind != "lost":
             left = max(0, int(last) - int(after) - 1)
-            out.append(f"{_plural(left, 'slot')} left before the last one." if after < last
+            out.append(f"{plural(left, 'slot')} left before the last one." if after < last
                        else "The token stands on the last slot, and the run goes on.")
     return out
 
@@ -171,9 +169,7 @@ def check(text: str, record_: OutcomeRecord) -> list[str]:
       run ([Time Expires]);
     - no last slot reached unless the token stands there, and no slot number the record does not hold."""
     problems: list[str] = []
-    present = {part for name in record_.characters for part in name.split()}
-    problems += [f"names {name}, from the prompt's examples, who is not in this story"
-                 for name in EXAMPLE_NAMES if name not in present and re.search(rf"\b{name}\b", text)]
+    problems += prose.strangers(record_.characters, EXAMPLE_NAMES, text)
     details = " ".join(record_.details)
     won_run = "the run is won" in details
     won_game = won_run or "accomplishes the Mission" in details

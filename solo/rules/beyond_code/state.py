@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel.frozen import Frozen
 
 from .deck import DeckFile
 
 POSITIONS = 9
 SILENCE_TOKENS = 4  # [Face to Face with Chaos › Setup]: the Supply holds all four Silence tokens
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Cell(Frozen):
@@ -44,6 +40,19 @@ class Victory(Frozen):
     character: str
     slot: int
     reserve: int
+
+
+class Setup(Frozen):
+    """A run as ``campaign new`` sets it up: its name and seed, the deck (a copy of the file, and
+    where it came from) and the Rulings' options; the command carries it, the run's first event
+    records it, in that order."""
+
+    name: str
+    seed: int
+    deck: DeckFile
+    deck_file: str
+    late_expiry: bool = False
+    keep_tokens: bool = False
 
 
 class BeyondState(Frozen):

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter
 
 from solo.kernel.datafile import DataFileError, parse_toml
+from solo.kernel.words import Words
 from ...kernel.base import BaseSystem
 from ...kernel.protocol import Conversation, RecapLine, Where
 from ...llm.check import OutcomeRecord
@@ -45,6 +46,7 @@ class BeyondCodeSystem(BaseSystem[BeyondState, rc.Command, Any]):
     title: ClassVar[str] = "Beyond Code"
     chapter_word: ClassVar[str] = "game"
     scene_word: ClassVar[str] = "turn"
+    words: ClassVar[Words] = Words(opening_task="wide_shot")
     toolbar_where: ClassVar[bool] = True  # game and turn, beside the Time track
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = folder("solo.rules.beyond_code", "data")

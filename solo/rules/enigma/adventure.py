@@ -87,7 +87,7 @@ def _valid(model: type[Strict], data: Any, where: str) -> Any:
 
 def check_adventure(adventure: Adventure) -> None:
     """Every enemy, pregen and lesson of ``adventure`` in ENIGMA's terms (``ValueError`` naming the path)."""
-    for li, leg in enumerate(adventure.legs):
+    for li, leg in enumerate(adventure.parts):
         for si, scene in enumerate(leg.scenes):
             for ei, foe in enumerate(scene.enemies):
                 _valid(Foe, foe, f"legs[{li}].scenes[{si}].enemies[{ei}]")

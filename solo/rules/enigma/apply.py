@@ -105,16 +105,7 @@ def _(event: ev.GambleRolled, state: GameState) -> GameState:
     actor = _char(state, event.character)
     spent = len(event.blammo_sounds)
     state = state.replace_character(actor.model_copy(update={"blammo": actor.blammo - spent}))
-    pending = PendingGamble(
-        character=event.character,
-        action=event.action,
-        dice=event.dice,
-        help=event.help,
-        bonus=event.bonus,
-        penalties=event.penalties,
-        blammo_sounds=event.blammo_sounds,
-        vs=event.vs,
-    )
+    pending = PendingGamble(**event.model_dump(exclude={"type", "v"}))
     used = state.used_sounds + tuple(sound_key(s) for s in event.blammo_sounds)
     state = state.model_copy(update={"pending": pending, "used_sounds": used})
     helpers = (event.help.helper,) if event.help else ()

@@ -11,42 +11,30 @@ from typing import Literal
 
 from pydantic import Field
 
-from .state import Archetype, EnemyType, Frozen
+from solo.kernel.frozen import CommandBase, Frozen
+
+from .state import Archetype, EnemyType, Profile
 
 Face = int  # a die face 1..6, checked by the rules (see decide._check_faces)
 
 
-class StartCampaign(Frozen):
+class StartCampaign(CommandBase, kind="campaign_start"):
     """Opens Leg 1 (CONTRACT Ruling *Legs*)."""
 
-    kind: Literal["campaign_start"] = "campaign_start"
     name: str
     seed: int
     optional: tuple[str, ...] = ()
 
 
-class AddCharacter(Frozen):
-    kind: Literal["pc_add"] = "pc_add"
-    name: str
-    archetype: Archetype | None = None
-    profession: str | None = None
-    biography: str | None = None
-    appearance: str | None = None
-    drive: str | None = None
-    relationships: tuple[str, ...] = ()
-    knacks: tuple[str, ...] = ()
-    equipment: tuple[str, ...] = ()
-    catchphrase: str | None = None
+class AddCharacter(Profile, CommandBase, kind="pc_add"):
     dice: Face | None = None  # the 1d6 of starting Lucky Saves
 
 
-class StartLeg(Frozen):
-    kind: Literal["leg_start"] = "leg_start"
+class StartLeg(CommandBase, kind="leg_start"):
     dice: dict[str, tuple[Face, ...]] = Field(default_factory=dict)
 
 
-class StartScene(Frozen):
-    kind: Literal["scene_start"] = "scene_start"
+class StartScene(CommandBase, kind="scene_start"):
     title: str | None = None
 
 
@@ -56,8 +44,7 @@ class HelpSpec(Frozen):
     die: Face | None = None
 
 
-class Gamble(Frozen):
-    kind: Literal["gamble"] = "gamble"
+class Gamble(CommandBase, kind="gamble"):
     character: str
     action: str
     knacks: tuple[str, ...] = ()
@@ -71,104 +58,91 @@ class Gamble(Frozen):
     vs: str | None = None  # in a Tumult, the enemy a success strikes: one hit when it resolves
 
 
-class SpendLuck(Frozen):
-    kind: Literal["luck"] = "luck"
+class SpendLuck(CommandBase, kind="luck"):
     character: str
     die: int  # 1-based index into the pending pool
     count: int = 1
 
 
-class UseCatchphrase(Frozen):
-    kind: Literal["catchphrase"] = "catchphrase"
+class UseCatchphrase(CommandBase, kind="catchphrase"):
     character: str
     dice: tuple[Face, ...] | None = None
 
 
-class Resolve(Frozen):
-    kind: Literal["resolve"] = "resolve"
+class Resolve(CommandBase, kind="resolve"):
+    """``resolve``: the pending roll is settled as it stands."""
 
 
-class GroupGamble(Frozen):
-    kind: Literal["group"] = "group"
+class GroupGamble(CommandBase, kind="group"):
     action: str
     assets: tuple[tuple[str, str], ...] = ()  # (character, knack or equipment)
     dice: dict[str, tuple[Face, ...]] = Field(default_factory=dict)
 
 
-class Snoop(Frozen):
-    kind: Literal["snoop"] = "snoop"
+class Snoop(CommandBase, kind="snoop"):
     character: str
     topic: str | None = None
     dice: Face | None = None
 
 
-class Rest(Frozen):
-    kind: Literal["rest"] = "rest"
+class Rest(CommandBase, kind="rest"):
     dice: dict[str, tuple[Face, ...]] = Field(default_factory=dict)
 
 
-class AssignPeril(Frozen):
+class AssignPeril(CommandBase, kind="peril"):
     """[Damage and Peril] Peril the Director hands out."""
 
-    kind: Literal["peril"] = "peril"
     character: str
     amount: int  # may be negative
     cause: str | None = None
 
 
-class JustTheThing(Frozen):
-    kind: Literal["thing"] = "thing"
+class JustTheThing(CommandBase, kind="thing"):
     character: str
     item: str
 
 
-class StartTumult(Frozen):
-    kind: Literal["tumult_start"] = "tumult_start"
+class StartTumult(CommandBase, kind="tumult_start"):
+    """``tumult start``: a Tumult begins."""
 
 
-class EndTumult(Frozen):
-    kind: Literal["tumult_end"] = "tumult_end"
+class EndTumult(CommandBase, kind="tumult_end"):
+    """``tumult end``: the Tumult ends."""
 
 
-class AddEnemy(Frozen):
-    kind: Literal["enemy_add"] = "enemy_add"
+class AddEnemy(CommandBase, kind="enemy_add"):
     name: str
     type: EnemyType
     threshold: int | None = None
     danger: int | None = None
 
 
-class RemoveEnemy(Frozen):
+class RemoveEnemy(CommandBase, kind="enemy_leave"):
     """An enemy leaves the board: it flees, surrenders, or the Director takes it off."""
 
-    kind: Literal["enemy_leave"] = "enemy_leave"
     enemy: str
     how: Literal["flee", "surrender", "removed"] = "removed"
 
 
-class Hit(Frozen):
-    kind: Literal["hit"] = "hit"
+class Hit(CommandBase, kind="hit"):
     enemy: str
     count: int = 1
 
 
-class EnemyAct(Frozen):
+class EnemyAct(CommandBase, kind="enemy_act"):
     """An enemy's turn; ``targets`` is the split of its danger rating."""
 
-    kind: Literal["enemy_act"] = "enemy_act"
     enemy: str
     targets: dict[str, int] | None = None  # None: the Director chooses before deciding
 
 
-class EndRound(Frozen):
+class EndRound(CommandBase, kind="round_end"):
     """Every enemy still due acts (``targets`` holds a split for each), then the next round."""
 
-    kind: Literal["round_end"] = "round_end"
     targets: dict[str, dict[str, int]] = Field(default_factory=dict)
 
 
-class Flashpoint(Frozen):
-    kind: Literal["flashpoint"] = "flashpoint"
+class Flashpoint(CommandBase, kind="flashpoint"):
     payments: dict[str, int]
 
 
@@ -201,15 +175,13 @@ Command = (
 KEEPS_PENDING = (SpendLuck, UseCatchphrase, Resolve)
 
 
-class ShowCharacter(Frozen):
+class ShowCharacter(CommandBase, kind="pc_show"):
     """A read-only question: the character sheet of NAME (every character's without a name)."""
 
-    kind: Literal["pc_show"] = "pc_show"
     name: str | None = None
 
 
-class Odds(Frozen):
+class Odds(CommandBase, kind="odds"):
     """A read-only question: the pool and exact odds of a Gamble, before rolling it."""
 
-    kind: Literal["odds"] = "odds"
     gamble: Gamble

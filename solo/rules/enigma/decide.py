@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 from functools import singledispatch
 
+from solo.kernel import dice
 from solo.kernel.errors import RuleViolation
 from . import commands as cmd
 from . import events as ev
@@ -29,6 +30,7 @@ from .state import (
     GameState,
     HelpDie,
     PendingGamble,
+    Profile,
     Tumult,
     fold_name,
     sound_key,
@@ -111,19 +113,14 @@ def peril_change(character: Character, amount: int, cause: str) -> ev.PerilChang
 # --- dice -------------------------------------------------------------------------
 
 
+# ENIGMA's refusals of typed faces, worded as its command grammar words them
+WORDING = dice.Wording(count="{what} needs {dice}, got {given}: give {faces}{with}",
+                       face="{bad!r} is not a {die} face: dice show 1 to {sides}")
+
+
 def roll(count: int, given: tuple[int, ...] | None, rng: random.Random, what: str) -> tuple[int, ...]:
-    """``count`` d6: the physical faces ``given`` (checked), or rolled with ``rng``."""
-    if given is None:
-        return tuple(rng.randint(1, 6) for _ in range(count))
-    if len(given) != count:
-        raise RuleViolation(
-            f"{what} needs {count} {'die' if count == 1 else 'dice'}, got {len(given)}: "
-            f"give {count} value{'s' if count != 1 else ''} with --dice"
-        )
-    for face in given:
-        if not isinstance(face, int) or not 1 <= face <= 6:
-            raise RuleViolation(f"{face!r} is not a d6 face: dice show 1 to 6")
-    return tuple(given)
+    """``count`` d6: the physical faces ``given`` (checked), or rolled with ``rng`` (the kernel's dice stage)."""
+    return dice.roll(count, 6, given, rng, what, flag="--dice", wording=WORDING)
 
 
 def _dice_by_name(
@@ -297,27 +294,18 @@ def _(c: cmd.AddCharacter, state: GameState, rng: random.Random) -> Events:
     _unique(equipment, "equipment")
     catchphrase = " ".join(c.catchphrase.split()) if c.catchphrase and c.catchphrase.strip() else None
     (die,) = roll(1, None if c.dice is None else (c.dice,), rng, f"{name}'s Lucky Saves roll")
-    return (
-        ev.CharacterAdded(
-            name=name,
-            archetype=c.archetype,
-            profession=c.profession,
-            biography=c.biography,
-            appearance=c.appearance,
-            drive=c.drive,
-            relationships=c.relationships,
-            knacks=tuple(knacks),
-            equipment=tuple(equipment),
-            catchphrase=catchphrase,
-            lucky_die=die,
-        ),
-    )
+    profile = {field: getattr(c, field) for field in Profile.model_fields}
+    return (ev.CharacterAdded(**{**profile, "name": name, "knacks": tuple(knacks), "equipment": tuple(equipment),
+                                 "catchphrase": catchphrase}, lucky_die=die),)
 
 
 @_decide.register
 def _(c: cmd.StartLeg, state: GameState, rng: random.Random) -> Events:
     """[Lucky Saves] [Legs] 1d6 Lucky Saves each, replacing leftovers; catchphrases return;
-    retired characters leave the cast (Ruling *Retirement*)."""
+    retired characters leave the cast (Ruling *Retirement*). A Tumult does not run on into the next Leg:
+    it is ended first (as an Alpha day does not begin in a combat)."""
+    if state.tumult is not None:
+        raise RuleViolation(f"a new Leg is refused during a Tumult (round {state.tumult.round}): `tumult end` first")
     staying = tuple(ch for ch in state.characters if not ch.retired)
     given = _dice_by_name(state, c.dice, staying, "has retired and leaves the cast")
     rolls = {ch.name: roll(1, given.get(ch.name), rng, f"{ch.name}'s Lucky Saves roll")[0] for ch in staying}

@@ -379,13 +379,13 @@ class EnigmaDirector:
         story, scene = view.story, view.scene
         assert story is not None
         for event in events:  # [Legs] a new Leg of the adventure is the file's, not the oracle's
-            opening = story.leg_opening(event.leg) if isinstance(event, ev.LegStarted) else None
+            opening = story.chapter_opening(event.leg) if isinstance(event, ev.LegStarted) else None
             if opening is not None:
                 out.narrations = [opening if x.task == "leg_transition" else x for x in out.narrations]
         if scene is not None:
             for i, told in enumerate(out.narrations):
                 if told.task == "wide_shot":
-                    out.narrations[i] = story.wide_shot(scene, told)
+                    out.narrations[i] = story.opening(scene, told)
                 elif told.task == "scene_transition":  # the way to the file's scene, not a generic twist
                     out.narrations[i] = story.scene_opening(scene)
             for event in events:

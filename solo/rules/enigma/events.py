@@ -11,53 +11,35 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from .state import Archetype, EnemyType, Frozen, HelpDie
+from solo.kernel.frozen import EventBase, Frozen
+
+from .state import Archetype, EnemyType, HelpDie, Profile
 
 
-class CampaignStarted(Frozen):
-    type: Literal["campaign_started"] = "campaign_started"
-    v: Literal[1] = 1
+class CampaignStarted(EventBase, type="campaign_started"):
     name: str
     seed: int
     optional: tuple[str, ...] = ()
 
 
-class CharacterAdded(Frozen):
-    type: Literal["character_added"] = "character_added"
-    v: Literal[1] = 1
-    name: str
-    archetype: Archetype | None = None
-    profession: str | None = None
-    biography: str | None = None
-    appearance: str | None = None
-    drive: str | None = None
-    relationships: tuple[str, ...] = ()
-    knacks: tuple[str, ...] = ()
-    equipment: tuple[str, ...] = ()
-    catchphrase: str | None = None
+class CharacterAdded(Profile, EventBase, type="character_added"):
     lucky_die: int  # [Next Steps] 1d6 starting Lucky Saves
 
 
-class LegStarted(Frozen):
-    type: Literal["leg_started"] = "leg_started"
-    v: Literal[1] = 1
+class LegStarted(EventBase, type="leg_started"):
     leg: int
     rolls: dict[str, int]  # character -> 1d6 Lucky Saves
     departed: tuple[str, ...] = ()  # retired characters who leave the cast
 
 
-class SceneStarted(Frozen):
-    type: Literal["scene_started"] = "scene_started"
-    v: Literal[1] = 1
+class SceneStarted(EventBase, type="scene_started"):
     scene: int
     title: str | None = None
     recovered: tuple[str, ...] = ()  # no longer incapacitated
     left: tuple[str, ...] = ()  # enemies of an ended Tumult, left behind with the old scene
 
 
-class GambleRolled(Frozen):
-    type: Literal["gamble_rolled"] = "gamble_rolled"
-    v: Literal[1] = 1
+class GambleRolled(EventBase, type="gamble_rolled"):
     character: str
     action: str
     dice: tuple[int, ...]
@@ -68,9 +50,7 @@ class GambleRolled(Frozen):
     vs: str | None = None  # the enemy a success strikes (absent in rows written before it existed)
 
 
-class LuckSpent(Frozen):
-    type: Literal["luck_spent"] = "luck_spent"
-    v: Literal[1] = 1
+class LuckSpent(EventBase, type="luck_spent"):
     character: str
     die: int  # 1-based position in the pool
     count: int
@@ -78,18 +58,14 @@ class LuckSpent(Frozen):
     after: int
 
 
-class CatchphraseSpoken(Frozen):
-    type: Literal["catchphrase_spoken"] = "catchphrase_spoken"
-    v: Literal[1] = 1
+class CatchphraseSpoken(EventBase, type="catchphrase_spoken"):
     character: str
     catchphrase: str
     old_dice: tuple[int, ...]
     dice: tuple[int, ...]
 
 
-class GambleResolved(Frozen):
-    type: Literal["gamble_resolved"] = "gamble_resolved"
-    v: Literal[1] = 1
+class GambleResolved(EventBase, type="gamble_resolved"):
     character: str
     action: str
     dice: tuple[int, ...]
@@ -104,33 +80,25 @@ class GroupMember(Frozen):
     success: bool
 
 
-class GroupGambleRolled(Frozen):
-    type: Literal["group_gamble_rolled"] = "group_gamble_rolled"
-    v: Literal[1] = 1
+class GroupGambleRolled(EventBase, type="group_gamble_rolled"):
     action: str
     members: dict[str, GroupMember]
     success: bool
 
 
-class SnoopRolled(Frozen):
-    type: Literal["snoop_rolled"] = "snoop_rolled"
-    v: Literal[1] = 1
+class SnoopRolled(EventBase, type="snoop_rolled"):
     character: str
     topic: str | None = None
     die: int
 
 
-class RestRolled(Frozen):
-    type: Literal["rest_rolled"] = "rest_rolled"
-    v: Literal[1] = 1
+class RestRolled(EventBase, type="rest_rolled"):
     rolls: dict[str, int]
 
 
-class PerilChanged(Frozen):
+class PerilChanged(EventBase, type="peril_changed"):
     """Every change of Peril, whatever caused it, with its result already judged."""
 
-    type: Literal["peril_changed"] = "peril_changed"
-    v: Literal[1] = 1
     character: str
     amount: int  # as asked for; the change itself is ``after - before``
     before: int
@@ -141,67 +109,50 @@ class PerilChanged(Frozen):
     cause: str
 
 
-class ThingProduced(Frozen):
-    type: Literal["thing_produced"] = "thing_produced"
-    v: Literal[1] = 1
+class ThingProduced(EventBase, type="thing_produced"):
     character: str
     item: str
 
 
-class TumultStarted(Frozen):
-    type: Literal["tumult_started"] = "tumult_started"
-    v: Literal[1] = 1
+class TumultStarted(EventBase, type="tumult_started"):
+    """``tumult start``: a Tumult began."""
 
 
-class TumultEnded(Frozen):
-    type: Literal["tumult_ended"] = "tumult_ended"
-    v: Literal[1] = 1
+class TumultEnded(EventBase, type="tumult_ended"):
     cleared: tuple[str, ...] = ()  # bested enemies taken off the board
 
 
-class EnemyAdded(Frozen):
-    type: Literal["enemy_added"] = "enemy_added"
-    v: Literal[1] = 1
+class EnemyAdded(EventBase, type="enemy_added"):
     name: str
     enemy_type: EnemyType
     threshold: int
     danger: int
 
 
-class EnemyLeft(Frozen):
+class EnemyLeft(EventBase, type="enemy_left"):
     """An enemy leaves the board: it flees, surrenders, or the Director removes it."""
 
-    type: Literal["enemy_left"] = "enemy_left"
-    v: Literal[1] = 1
     enemy: str
     how: str  # "flee", "surrender" or "removed"
 
 
-class EnemyHit(Frozen):
-    type: Literal["enemy_hit"] = "enemy_hit"
-    v: Literal[1] = 1
+class EnemyHit(EventBase, type="enemy_hit"):
     enemy: str
     count: int
     hits: int  # after
     defeated: bool
 
 
-class EnemyActed(Frozen):
-    type: Literal["enemy_acted"] = "enemy_acted"
-    v: Literal[1] = 1
+class EnemyActed(EventBase, type="enemy_acted"):
     enemy: str
     targets: dict[str, int]
 
 
-class RoundEnded(Frozen):
-    type: Literal["round_ended"] = "round_ended"
-    v: Literal[1] = 1
+class RoundEnded(EventBase, type="round_ended"):
     round: int  # the round that ended
 
 
-class FlashpointBought(Frozen):
-    type: Literal["flashpoint_bought"] = "flashpoint_bought"
-    v: Literal[1] = 1
+class FlashpointBought(EventBase, type="flashpoint_bought"):
     payments: dict[str, int]
     round: int
 

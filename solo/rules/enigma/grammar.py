@@ -211,7 +211,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("pc show", "pc show [NAME]", "a character sheet: archetype, knacks and equipment by number, items, Peril, "
          "Lucky Saves, Blammo! dice, catchphrase (every character's without a name)",
          lambda a: rc.ShowCharacter(name=" ".join(a.positionals) or None)),
-    Spec("leg start", "leg start [--dice NAME=N,...]", "begin a new Leg: 1d6 Lucky Saves each, catchphrases back",
+    Spec("leg start", "leg start [--dice NAME=N,...]", "begin a new Leg: 1d6 Lucky Saves each, catchphrases back (not during a Tumult)",
          lambda a: rc.StartLeg(dice=_single_dice(a)), (Option("--dice", "dice", multi=True),), max_args=0),
     Spec("scene start", "scene start [TITLE]", "begin a new Scene: the knocked out recover",
          lambda a: rc.StartScene(title=" ".join(a.positionals) or None)),

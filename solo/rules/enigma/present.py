@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from solo.kernel.inert import escape
+from solo.kernel.words import agree, plural
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, ask_choice, ask_required, visible_width
 from solo.director.tables import OracleTables
 from . import commands as rc
@@ -71,7 +72,7 @@ def pending_lines(r: Mapping[str, Any]) -> list[str]:
     if r.get("saves_needed", 0) == 0:
         out.append("  a success as it stands: `resolve` (or any other command) settles it")
     else:
-        out.append(f"  {r['saves_needed']} Lucky Save(s) on the best die would turn it into a success; "
+        out.append(f"  {plural(r['saves_needed'], 'Lucky Save')} on the best die would turn it into a success; "
                    f"{escape(r['character'])} has {r['lucky_saves']}")
     if r.get("catchphrase_available"):
         out.append(f"  `catchphrase {escape(r['character'])}` re-rolls once this Leg")
@@ -135,7 +136,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
                          f"danger {r['danger']}")
         case "RemoveEnemy":
             how = {"flee": "flees", "surrender": "surrenders", "removed": "is off the board"}[r["how"]]
-            lines.append(f"{escape(r['enemy'])} {how}")
+            lines.append(escape(agree(r["enemy"], how)))
         case "Hit":
             state = "[bold]bested![/]" if r["defeated"] else f"{r['hits']}/{r['threshold']} hits"
             lines.append(f"{escape(r['enemy'])}: {state}")
@@ -163,7 +164,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
         case "EnemyAct" | "EndRound":
             for turn in r.get("enemies", [r] if "enemy" in r else []):
                 split = ", ".join(f"{escape(n)} {a}" for n, a in turn["targets"].items()) or "nobody"
-                lines.append(f"{escape(turn['enemy'])} attacks: {split}")
+                lines.append(f"{escape(agree(turn['enemy'], 'attacks'))}: {split}")
             lines += peril_lines(r.get("peril_changes", []))
             if kind == "EndRound":
                 lines.append(f"Round {r['next_round']} begins")
@@ -246,7 +247,7 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
 
 def _dice(count: int) -> str:
     """A count of dice in words: "1 die", "2 dice"."""
-    return f"{count} {'die' if count == 1 else 'dice'}"
+    return plural(count, "die")
 
 
 def _faces(faces: Sequence[int]) -> str:
@@ -287,8 +288,8 @@ STORY_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "peril_changed": _story_peril,
     "enemy_added": lambda e: f"**{e['name']}** stands in the way.",
     "enemy_hit": lambda e: f"{e['enemy']} is **bested**." if e["defeated"] else f"{e['enemy']} is hit.",
-    "enemy_acted": lambda e: (f"{e['enemy']} attacks {' and '.join(e['targets'])}." if e["targets"]
-                              else f"{e['enemy']} finds nobody in reach."),
+    "enemy_acted": lambda e: (f"{agree(e['enemy'], 'attacks')} {' and '.join(e['targets'])}." if e["targets"]
+                              else f"{agree(e['enemy'], 'finds')} nobody in reach."),
     "thing_produced": lambda e: f"{e['character']} has just the thing: {e['item']}.",
     "flashpoint_bought": lambda e: "**Flashpoint!**",
 }
@@ -343,7 +344,7 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         why = f" ({'; '.join(parts)})" if parts else ""
         lines.append(f"- **{e['character']}** gambles to *{e['action']}*: {pool}d6{why}, rolled {_faces(e['dice'])}.")
     elif t == "luck_spent":
-        lines.append(f"  - {e['character']} spends {e['count']} Lucky Save(s): die {e['die']} {e['before']} → {e['after']}.")
+        lines.append(f"  - {e['character']} spends {plural(e['count'], 'Lucky Save')}: die {e['die']} {e['before']} → {e['after']}.")
     elif t == "catchphrase_spoken":
         lines.append(f"  - “{e['catchphrase']}” — {e['character']} re-rolls {_faces(e['old_dice'])} into {_faces(e['dice'])}.")
     elif t == "gamble_resolved":
@@ -374,13 +375,13 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         lines.append(f"- Enemy: **{e['name']}**, {e['enemy_type']} (threshold {e['threshold']}, danger {e['danger']}).")
     elif t == "enemy_left":
         how = {"flee": "flees", "surrender": "surrenders"}.get(e["how"], "is gone")
-        lines.append(f"- {e['enemy']} {how}.")
+        lines.append(f"- {agree(e['enemy'], how)}.")
     elif t == "enemy_hit":
         end = " and is **bested**" if e["defeated"] else ""
-        lines.append(f"- {e['enemy']} takes {e['count']} hit(s), {e['hits']} so far{end}.")
+        lines.append(f"- {agree(e['enemy'], 'takes')} {plural(e['count'], 'hit')}, {e['hits']} so far{end}.")
     elif t == "enemy_acted":
         split = ", ".join(f"{n} {a}" for n, a in e["targets"].items()) or "nobody in reach"
-        lines.append(f"- {e['enemy']} attacks: {split}.")
+        lines.append(f"- {agree(e['enemy'], 'attacks')}: {split}.")
     elif t == "round_ended":
         lines.append(f"- End of round {e['round']}.")
     elif t == "flashpoint_bought":
@@ -570,7 +571,7 @@ def roll_choices(state: GameState) -> list[str]:
                              f"turns {'the 1' if spare == 1 else 'those 1s'} into 2 and avoids it")
             else:
                 lines.append(f"  [bold]a Knockout is coming[/] (Peril {actor.peril} + {len(ones)}), "
-                             f"and {actor.lucky_saves} Lucky Save(s) cannot raise enough of the 1s")
+                             f"and {plural(actor.lucky_saves, 'Lucky Save')} cannot raise enough of the 1s")
     return lines
 
 

@@ -12,17 +12,14 @@ import unicodedata
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel import named
+from solo.kernel.frozen import Frozen
 
 MAX_PERIL = 6  # [Peril] ranges 0-6; [Knockouts] at 6
 KNOCKOUTS_TO_RETIRE = 4  # [Knockouts] the fourth means Retirement
 MAX_KNACKS = 3  # [Knacks]
 MAX_EQUIPMENT = 2  # [Equipment]
 SUCCESS_FACE = 5  # [Success] any die showing 5 or 6
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Archetype(StrEnum):
@@ -63,8 +60,9 @@ def sound_key(sound: str) -> str:
     return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", sound).casefold())
 
 
-class Character(Frozen):
-    """A member of the Cast, as built in [Making a Character]."""
+class Profile(Frozen):
+    """[Making a Character] a character as the player wrote them: the fields the ``pc add`` command
+    carries, its ``character_added`` event records and the Cast's member keeps, in that order."""
 
     name: str
     archetype: Archetype | None = None
@@ -76,6 +74,11 @@ class Character(Frozen):
     knacks: tuple[str, ...] = ()
     equipment: tuple[str, ...] = ()
     catchphrase: str | None = None
+
+
+class Character(Profile):
+    """A member of the Cast, as built in [Making a Character]."""
+
     lucky_saves: int = 0
     peril: int = 0
     knockouts: int = 0
@@ -169,22 +172,16 @@ class GameState(Frozen):
     used_sounds: tuple[str, ...] = ()  # sound keys spent in this campaign
 
     def find(self, name: str) -> Character | None:
-        key = fold_name(name)
-        return next((c for c in self.characters if fold_name(c.name) == key), None)
+        return named.find(self.characters, name, fold_name)
 
     def find_enemy(self, name: str) -> Enemy | None:
-        key = fold_name(name)
-        return next((e for e in self.enemies if fold_name(e.name) == key), None)
+        return named.find(self.enemies, name, fold_name)
 
     def replace_character(self, character: Character) -> GameState:
-        key = fold_name(character.name)
-        chars = tuple(character if fold_name(c.name) == key else c for c in self.characters)
-        return self.model_copy(update={"characters": chars})
+        return self.model_copy(update={"characters": named.replace(self.characters, character, fold_name)})
 
     def replace_enemy(self, enemy: Enemy) -> GameState:
-        key = fold_name(enemy.name)
-        enemies = tuple(enemy if fold_name(e.name) == key else e for e in self.enemies)
-        return self.model_copy(update={"enemies": enemies})
+        return self.model_copy(update={"enemies": named.replace(self.enemies, enemy, fold_name)})
 
     def active_characters(self) -> tuple[Character, ...]:
         return tuple(c for c in self.characters if c.active)

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from solo.director.adventure import Adventure
 from solo.kernel.datafile import load_toml
+from solo.kernel.words import Words
 from solo.kernel.errors import SoloError
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
 from ...llm.calls import ModelCall
@@ -91,7 +92,7 @@ class EnigmaSystem:
     title = "ENIGMA"
     chapter_word = "Leg"  # [Legs]
     scene_word = "scene"
-    chapter_is_leg = True
+    chapter_is_part = True
     toolbar_where = True
     credit = CREDIT
     data = folder("solo.rules.enigma", "data")
@@ -111,6 +112,11 @@ class EnigmaSystem:
     opens_pending = frozenset({"gamble_rolled"})
     journal_only_events: frozenset[str] = frozenset()
     creates_characters: bool = True
+    words = Words(chapter_command="leg start", foe="enemy", opening="Wide Shot", opening_task="wide_shot",  # [Legs]
+                  fight="Tumult", fight_keys=("tumult",), clock="the world's clock", chapter_key="leg",  # [Tumults]
+                  first_move="What does the cast do first?",  # [The Wide Shot]
+                  terms=("Blammo", "Peril", "Lucky Saves", "Lucky Save", "Catchphrase", "Leg", "Legs", "Tumult", "Gamble",
+                         "Snoop", "Wide Shot", "ENIGMA"))
 
     # the rules core ------------------------------------------------------------------
     def initial_state(self) -> GameState:

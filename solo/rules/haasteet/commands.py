@@ -5,34 +5,31 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .state import Frozen
+from solo.kernel.frozen import CommandBase
+
 
 Spend = tuple[str, int]
 
 
-class StartCampaign(Frozen):
-    kind: Literal["campaign_new"] = "campaign_new"
+class StartCampaign(CommandBase, kind="campaign_new"):
     name: str
     seed: int
     die: int = 10
 
 
-class AddCharacter(Frozen):
-    kind: Literal["pc_add"] = "pc_add"
+class AddCharacter(CommandBase, kind="pc_add"):
     name: str
     strengths: dict[str, int]
     mind: int = 2
     describe: str | None = None
 
 
-class AddEnemy(Frozen):
-    kind: Literal["enemy_add"] = "enemy_add"
+class AddEnemy(CommandBase, kind="enemy_add"):
     name: str
     strengths: dict[str, int]
 
 
-class Challenge(Frozen):
-    kind: Literal["challenge"] = "challenge"
+class Challenge(CommandBase, kind="challenge"):
     character: str
     action: str
     rating: int = 1
@@ -44,14 +41,12 @@ class Challenge(Frozen):
     dice: tuple[int, ...] | None = None
 
 
-class Repair(Frozen):
-    kind: Literal["repair"] = "repair"
+class Repair(CommandBase, kind="repair"):
     character: str
     strength: str
 
 
-class Contest(Frozen):
-    kind: Literal["contest"] = "contest"
+class Contest(CommandBase, kind="contest"):
     character: str
     action: str
     vs: str
@@ -66,8 +61,7 @@ class Contest(Frozen):
     against: tuple[int, ...] | None = None
 
 
-class Shock(Frozen):
-    kind: Literal["shock"] = "shock"
+class Shock(CommandBase, kind="shock"):
     character: str
     source: str
     rating: int
@@ -77,29 +71,26 @@ class Shock(Frozen):
     against: tuple[int, ...] | None = None
 
 
-class Treat(Frozen):
-    kind: Literal["treat"] = "treat"
+class Treat(CommandBase, kind="treat"):
     character: str
 
 
-class LeaveEnemy(Frozen):
+class LeaveEnemy(CommandBase, kind="enemy_leave"):
     """An opponent leaves the scene: flees, surrenders or is taken away (an extension of haasteet.md)."""
 
-    kind: Literal["enemy_leave"] = "enemy_leave"
     name: str
     how: Literal["flee", "surrender", "removed"] = "flee"
 
 
-class StartCombat(Frozen):
-    kind: Literal["combat_start"] = "combat_start"
+class StartCombat(CommandBase, kind="combat_start"):
+    """``combat start``: round 1."""
 
 
-class EndCombat(Frozen):
-    kind: Literal["combat_end"] = "combat_end"
+class EndCombat(CommandBase, kind="combat_end"):
+    """``combat end``: bonus dice, declarations and lost actions are cleared."""
 
 
-class Declare(Frozen):
-    kind: Literal["declare"] = "declare"
+class Declare(CommandBase, kind="declare"):
     actor: str
     action: Literal["bonus", "attack"]
     target: str
@@ -111,87 +102,74 @@ class Declare(Frozen):
     crosses: str | None = None
 
 
-class RollRound(Frozen):
-    kind: Literal["round_roll"] = "round_roll"
+class RollRound(CommandBase, kind="round_roll"):
     dice: dict[str, tuple[int, ...]] | None = None
 
 
-class EndRound(Frozen):
-    kind: Literal["round_end"] = "round_end"
+class EndRound(CommandBase, kind="round_end"):
+    """``round end``: the next round begins."""
 
 
-class Hit(Frozen):
-    kind: Literal["hit"] = "hit"
+class Hit(CommandBase, kind="hit"):
     target: str
     damage: int
     cause: str | None = None
 
 
-class Soak(Frozen):
-    kind: Literal["soak"] = "soak"
+class Soak(CommandBase, kind="soak"):
     target: str
     points: int
 
 
-class Heal(Frozen):
-    kind: Literal["heal"] = "heal"
+class Heal(CommandBase, kind="heal"):
     target: str
     index: int
 
 
-class Death(Frozen):
-    kind: Literal["death"] = "death"
+class Death(CommandBase, kind="death"):
     character: str
     number: int
     players: int | None = None
     dice: int | None = None
 
 
-class Experience(Frozen):
-    kind: Literal["xp"] = "xp"
+class Experience(CommandBase, kind="xp"):
     character: str
     gm: int
     players: int | None = None
 
 
-class Raise(Frozen):
-    kind: Literal["raise"] = "raise"
+class Raise(CommandBase, kind="raise"):
     character: str
     strength: str
 
 
-class Learn(Frozen):
-    kind: Literal["learn"] = "learn"
+class Learn(CommandBase, kind="learn"):
     character: str
     text: str
 
 
-class Recover(Frozen):
-    kind: Literal["recover"] = "recover"
+class Recover(CommandBase, kind="recover"):
     characters: tuple[str, ...] = ()
 
 
-class EndSession(Frozen):
-    kind: Literal["session_end"] = "session_end"
+class EndSession(CommandBase, kind="session_end"):
     votes: tuple[str, ...] = ()
 
 
-class StartScene(Frozen):
-    kind: Literal["scene_start"] = "scene_start"
+class StartScene(CommandBase, kind="scene_start"):
     title: str | None = None
 
 
-class Odds(Frozen):
+class Odds(CommandBase, kind="odds"):
     """Read-only: the exact odds of a pool against a threshold, or of a contest."""
 
-    kind: Literal["odds"] = "odds"
     pool: int
     threshold: int = 5
     opp_pool: int | None = None
 
 
-class ShowCharacter(Frozen):
-    kind: Literal["pc_show"] = "pc_show"
+class ShowCharacter(CommandBase, kind="pc_show"):
     character: str | None = None
 
 

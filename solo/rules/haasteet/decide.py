@@ -8,12 +8,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from solo.kernel import dice
 from solo.kernel.errors import RuleViolation
+from solo.kernel.frozen import Frozen
 from . import commands as rc
 from . import events as ev
 from .data_rules import (ATTACK_THRESHOLD, BALLOT_XP, BONUS_THRESHOLD, CHARACTER_RATING, CREATION_POINTS, DEATH_FACES,
                          MAD, MAX_HIT, MIND, RAISE_COST, STAGES, STRENGTHS, THRESHOLDS, attack_damage, degree, fold, source_key, strength)
-from .state import (Character, Combat, Declaration, Enemy, Frozen, HaasteetState, Hit, LastChallenge, PendingHit,
+from .state import (Character, Combat, Declaration, Enemy, HaasteetState, Hit, LastChallenge, PendingHit,
                     zero_strengths)
 
 Someone = Character | Enemy
@@ -76,17 +78,11 @@ class Pool(Frozen):
 
 def roll(count: int, given: tuple[int, ...] | None, die: int, rng: random.Random, what: str, *, who: str,
          part: str = "pool", field: str = "dice") -> tuple[int, ...]:
-    """``count`` faces of the campaign's die: the ones typed (exactly that many), else rolled."""
-    if given is None:
-        if isinstance(rng, DiceProbe):
-            rng.pools.append(Pool(field=field, who=who, what=part, count=count, sides=die))
-        return tuple(rng.randint(1, die) for _ in range(count))
-    if len(given) != count:
-        raise RuleViolation(f"{what} is {count} d{die}: give {count} face{'s' if count != 1 else ''}, "
-                            f"not {len(given)}")
-    if any(not 1 <= f <= die for f in given):
-        raise RuleViolation(f"a d{die} shows 1 to {die}")
-    return given
+    """``count`` faces of the campaign's die: the ones typed (exactly that many), else rolled (the
+    kernel's dice stage); a probe notes each pool rolled for want of typed faces."""
+    if given is None and isinstance(rng, DiceProbe):
+        rng.pools.append(Pool(field=field, who=who, what=part, count=count, sides=die))
+    return dice.roll(count, die, given, rng, what)
 
 
 def _set(who: Someone) -> ev.CharacterSet | ev.EnemySet:
@@ -113,6 +109,16 @@ def _threshold(value: int) -> int:
     if value not in THRESHOLDS:
         raise RuleViolation(f"the threshold is 5 (ordinary) or 6 (hard), not {value}")
     return value
+
+
+def paused(state: HaasteetState) -> str | None:
+    """Rulings *Rounds* and *Hits and soaking*: what the table must settle before the scene can end: a
+    waiting hit, or declared actions not yet rolled (a round declared is fought out, or broken off with
+    `combat end`)."""
+    waiting = waiting_hit(state)
+    if waiting is None and state.combat is not None and state.combat.declared and not state.combat.rolled:
+        return "declared actions wait unrolled: `round roll` first (or `combat end` to break off the fight)"
+    return waiting
 
 
 def waiting_hit(state: HaasteetState) -> str | None:
@@ -420,7 +426,9 @@ def _piles(state: HaasteetState, given: dict[str, tuple[int, ...]] | None, rng: 
     assert state.combat is not None
     typed: dict[str, tuple[int, ...]] = {}
     for name, faces in (given or {}).items():
-        d = next((d for d in state.combat.declared if fold(d.actor) == fold(name)), None)
+        who = state.fighter(name)  # a unique start or whole word names a combatant, as in `declare`
+        key = fold(who.name if who is not None else name)
+        d = next((d for d in state.combat.declared if fold(d.actor) == key), None)
         if d is None:
             raise RuleViolation(f"{name} has declared nothing this round (declared: "
                                 f"{', '.join(x.actor for x in state.combat.declared)})")

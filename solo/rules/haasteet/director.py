@@ -139,9 +139,9 @@ class HaasteetDirector:
             if event.scene > 1:
                 out.narrations.append(story.story.scene_opening(story.scene))
             people = [c.name for c in after.characters if not c.dead]  # a scene with no written opening: one drawn
-            drawn = None if story.scene.wide_shot else n.wide_shot(rng, story.scene.title,
+            drawn = None if story.scene.opening else n.wide_shot(rng, story.scene.title,
                                                                    rng.choice(people) if people else "you")
-            out.narrations.append(story.story.wide_shot(story.scene, drawn))
+            out.narrations.append(story.story.opening(story.scene, drawn))
             out.proposals += [rc.AddEnemy(name=str(f["name"]), strengths={s: int(f[s]) for s in STRENGTHS if s in f})
                               for f in story.scene.enemies if not after.taken(str(f["name"]))]
             out.tell_moves = bool(out.proposals)

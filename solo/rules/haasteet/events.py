@@ -9,59 +9,45 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from .state import Character, Combat, Enemy, Frozen, PendingHit
+from solo.kernel.frozen import EventBase
+
+from .state import Character, Combat, Enemy, PendingHit
 
 
-class CampaignStarted(Frozen):
-    type: Literal["haasteet_campaign_started"] = "haasteet_campaign_started"
-    v: Literal[1] = 1
+class CampaignStarted(EventBase, type="haasteet_campaign_started"):
     name: str
     seed: int
     die: int
 
 
-class CharacterSet(Frozen):
-    type: Literal["haasteet_character_set"] = "haasteet_character_set"
-    v: Literal[1] = 1
+class CharacterSet(EventBase, type="haasteet_character_set"):
     character: Character
 
 
-class EnemySet(Frozen):
-    type: Literal["haasteet_enemy_set"] = "haasteet_enemy_set"
-    v: Literal[1] = 1
+class EnemySet(EventBase, type="haasteet_enemy_set"):
     enemy: Enemy
 
 
-class CombatSet(Frozen):
-    type: Literal["haasteet_combat_set"] = "haasteet_combat_set"
-    v: Literal[1] = 1
+class CombatSet(EventBase, type="haasteet_combat_set"):
     combat: Combat | None
 
 
-class PendingSet(Frozen):
-    type: Literal["haasteet_pending_set"] = "haasteet_pending_set"
-    v: Literal[1] = 1
+class PendingSet(EventBase, type="haasteet_pending_set"):
     hits: tuple[PendingHit, ...]
 
 
-class SceneStarted(Frozen):
-    type: Literal["haasteet_scene_started"] = "haasteet_scene_started"
-    v: Literal[1] = 1
+class SceneStarted(EventBase, type="haasteet_scene_started"):
     scene: int
     title: str | None = None
 
 
-class SessionStarted(Frozen):
-    type: Literal["haasteet_session_started"] = "haasteet_session_started"
-    v: Literal[1] = 1
+class SessionStarted(EventBase, type="haasteet_session_started"):
     session: int
 
 
-class Resolved(Frozen):
+class Resolved(EventBase, type="haasteet_resolved"):
     """What a command decided, as its result object (the dice it rolled included)."""
 
-    type: Literal["haasteet_resolved"] = "haasteet_resolved"
-    v: Literal[1] = 1
     command: str
     result: dict[str, Any]
 

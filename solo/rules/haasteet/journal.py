@@ -21,8 +21,10 @@ from ...kernel.payload import as_map as _map
 from ...kernel.payload import as_text as _text
 from ...kernel.payload import link as _link
 from ...kernel.payload import names as _names
+from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
 from .data_rules import STAGES, STRENGTHS
+from solo.kernel.words import is_group, plural, verb_for
 
 
 # [Vaurio] a hit by its size, in words for the story (1 a scrape, 5 out of the fight)
@@ -44,13 +46,6 @@ def _and(names: Sequence[str]) -> str:
 
 def _degrees(n: int) -> str:
     return "no degree" if n <= 0 else f"{n} degree" + ("" if n == 1 else "s")
-
-
-def _plural(n: int, word: str) -> str:
-    """``1 round``, ``2 rounds``; a die is ``1 die``, ``2 dice`` (bonus and handicap ones too)."""
-    if word.endswith("die"):
-        return f"{n} {word}" if n == 1 else f"{n} {word[:-3]}dice"
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _first_sentence(text: str, most: int = 100) -> str:
@@ -90,7 +85,7 @@ def _hits(hits: object) -> str:
 def _effects(r: Mapping[str, Any]) -> list[str]:
     """[Vaurio] what the wound grid does now: handicap dice, tenacity to act, out of action."""
     handicap, toll = _int(r.get("handicap_dice")), _int(r.get("tenacity_per_action"))
-    return ([_plural(handicap, "handicap die")] if handicap else []) + (
+    return ([plural(handicap, "handicap die")] if handicap else []) + (
         [f"{toll} tenacity an action"] if toll else []) + (["**out of action**"] if r.get("out_of_action") else [])
 
 
@@ -119,9 +114,9 @@ def _action_brief(actor: str, a: Mapping[str, Any]) -> str:
     if not a.get("success"):
         return f"{actor} failed a bonus action against {target}{across}"
     if a.get("reduce"):
-        return f"{actor} took {_plural(_int(a.get('degree')), 'bonus die')} from {target}{across}"
+        return f"{actor} took {plural(_int(a.get('degree')), 'bonus die')} from {target}{across}"
     return (f"{actor} won a bonus action against {target} by {_degrees(_int(a.get('degree')))}{across}, "
-            f"holding {_plural(_int(a.get('bonus_dice')), 'bonus die')}")
+            f"holding {plural(_int(a.get('bonus_dice')), 'bonus die')}")
 
 
 def _round_brief(results: object) -> list[str]:
@@ -194,7 +189,7 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
             return RecapLine(text="a fight began")
         case "combat_end":
             rounds = _int(r.get("rounds"))
-            return RecapLine(text="the fight ended" + (f" after {_plural(rounds, 'round')}" if rounds else ""))
+            return RecapLine(text="the fight ended" + (f" after {plural(rounds, 'round')}" if rounds else ""))
         case "round_roll":
             said = _round_brief(r.get("results"))
             if not said:
@@ -271,7 +266,7 @@ def _action_full(actor: str, a: Mapping[str, Any]) -> list[str]:
     """[Taistelu] [Aloite] one action of a round: its pile, threshold, degree, damage, bonus dice."""
     kind = "attack" if a.get("kind") == "attack" else "bonus action"
     target = _text(a.get("target"), "someone")
-    pile = f"{_faces(a.get('dice'))} ({_plural(_int(a.get('pool'), len(_seq(a.get('dice')))), 'die')})"
+    pile = f"{_faces(a.get('dice'))} ({plural(_int(a.get('pool'), len(_seq(a.get('dice')))), 'die')})"
     if a.get("lost"):
         return [f"  - {actor}'s {kind} on {target} is **lost**: {pile} rolled for nothing."]
     crossed = _text(a.get("crossed"))
@@ -283,7 +278,7 @@ def _action_full(actor: str, a: Mapping[str, Any]) -> list[str]:
         text += f", **hit** for {_int(a.get('damage'))} damage" if a.get("success") else ", **miss**"
     else:
         text += ", **success**" if a.get("success") else ", **failure**"
-    text += f"; {actor} holds {_plural(_int(a.get('bonus_dice')), 'bonus die')}"
+    text += f"; {actor} holds {plural(_int(a.get('bonus_dice')), 'bonus die')}"
     hit = _map(a.get("hit_recorded"))
     if hit:
         text += (f"; no tenacity to soak: {target} takes a hit of {_int(hit.get('size'))} ({_grid(hit)})"
@@ -329,14 +324,15 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
         case "enemy_add":
             return [f"- Opponent **{_who(r, 'enemy')}**: {_strengths(r.get('strengths'))}."]
         case "enemy_leave":
-            return [f"- **{_who(r, 'enemy')}** {LEAVES.get(_text(r.get('how')), 'leaves')}; it is off the board."]
+            return [f"- **{_who(r, 'enemy')}** {verb_for(_who(r, 'enemy'), LEAVES.get(_text(r.get('how')), 'leaves'))}; "
+                    f"{'they are' if is_group(_who(r, 'enemy')) else 'it is'} off the board."]
         case "challenge":
             degree = _int(r.get("degree"))
             success = r.get("success") if isinstance(r.get("success"), bool) else degree >= 1
             clue = " (a clue search)" if r.get("clue") else ""
             spent = _spent(r.get("spent"))
             pool = _int(r.get("pool"), len(_seq(r.get("dice"))))
-            lines = [f"- **{who}** tries to *{_text(r.get('action'), 'act')}*{clue}: {_plural(pool, 'die')} "
+            lines = [f"- **{who}** tries to *{_text(r.get('action'), 'act')}*{clue}: {plural(pool, 'die')} "
                      f"over {_int(r.get('threshold'), 5)}" + (f", {spent} spent" if spent else "")
                      + f": {_faces(r.get('dice'))} → {_degrees(degree)}, "
                      + ("**success**." if success else "**failure**.")]
@@ -354,9 +350,9 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
             degrees = _map(r.get("degrees"))
             mine, theirs = _int(degrees.get(who)), _int(degrees.get(opponent))
             spent, opp_spent = _spent(r.get("spent")), _spent(r.get("opp_spent"))
-            side = (f"{_plural(_int(r.get('pool'), len(_seq(r.get('dice')))), 'die')}"
+            side = (f"{plural(_int(r.get('pool'), len(_seq(r.get('dice')))), 'die')}"
                     + (f", {spent} spent" if spent else "") + f" ({_faces(r.get('dice'))}: {_degrees(mine)})")
-            other = (f"{_plural(_int(r.get('opp_pool'), len(_seq(r.get('against')))), 'die')}"
+            other = (f"{plural(_int(r.get('opp_pool'), len(_seq(r.get('against')))), 'die')}"
                      + (f", {opp_spent} spent" if opp_spent else "") + f" ({_faces(r.get('against'))}: "
                      f"{_degrees(theirs)})")
             winner = _text(r.get("winner"))
@@ -383,8 +379,8 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
                 told = f"{who} holds firm" if r.get("winner") == "character" else "a tie: it costs nothing"
                 told += f"; still {_stage(r)}"
             return [(f"- **Shock test** for **{who}** against *{source}* (rating {rating}): {mind} = "
-                     f"{_plural(pool, 'die')} ({_faces(r.get('dice'))}: {_degrees(mine)}) against "
-                     f"{_plural(len(_seq(r.get('against'))) or rating, 'die')} ({_faces(r.get('against'))}: "
+                     f"{plural(pool, 'die')} ({_faces(r.get('dice'))}: {_degrees(mine)}) against "
+                     f"{plural(len(_seq(r.get('against'))) or rating, 'die')} ({_faces(r.get('against'))}: "
                      f"{_degrees(theirs)}), over {_int(r.get('threshold'), 5)}: {told}.")]
         case "treat":
             sanity = _map(r.get("sanity"))
@@ -395,7 +391,7 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
             return [f"- **Combat** begins: round {_int(r.get('round'), 1)}."]
         case "combat_end":
             rounds = _int(r.get("rounds"))
-            return ["- The fight ends" + (f" after {_plural(rounds, 'round')}." if rounds else ".")]
+            return ["- The fight ends" + (f" after {plural(rounds, 'round')}." if rounds else ".")]
         case "round_end":
             return [f"- Round {_int(r.get('round'))} begins." if _int(r.get("round")) else "- The next round begins."]
         case "declare":
@@ -403,7 +399,7 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
             paid = _spent(r.get("paid"))
             crosses = _text(r.get("crosses"))
             return [f"- {_who(r, 'actor')} declares {kind} on {_who(r, 'target')}: "
-                    f"{_plural(_int(r.get('pool')), 'die')} over {_int(r.get('threshold'), 5)}"
+                    f"{plural(_int(r.get('pool')), 'die')} over {_int(r.get('threshold'), 5)}"
                     + (f", paying {paid}" if paid else "") + (f", crossing {crosses}" if crosses else "") + "."]
         case "round_roll":
             return [f"- **Round {_int(r.get('round'), 1)}** rolled; order: {_order(r.get('order'))}.",
@@ -509,7 +505,7 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
         case "enemy_add":
             return [f"- **{_who(r, 'enemy')}** steps in as an opponent."]
         case "enemy_leave":
-            return [f"- **{_who(r, 'enemy')}** {LEAVES.get(_text(r.get('how')), 'leaves')}."]
+            return [f"- **{_who(r, 'enemy')}** {verb_for(_who(r, 'enemy'), LEAVES.get(_text(r.get('how')), 'leaves'))}."]
         case "challenge":
             degree = _int(r.get("degree"))
             success = r.get("success") if isinstance(r.get("success"), bool) else degree >= 1
@@ -584,10 +580,7 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
             die = _int(payload.get("die"))
             return ["## Session 1", ""] + ([] if story or not die else [f"- Pools of d{die}; the death roll is a d6."])
         case "haasteet_scene_started":
-            title = _text(payload.get("title"))
-            scene = _int(payload.get("scene"))
-            head = f"\n### Scene {scene}" if scene else "\n### A new scene"
-            return [f"{head}{f': {title}' if title else ''}\n"] + ([f"- At {_link(title)}."] if title else [])
+            return scene_heading(payload)
         case "haasteet_resolved":
             command, result = _text(payload.get("command")), _map(payload.get("result"))
             return _resolved_story(command, result) if story else _resolved_full(command, result)
@@ -601,7 +594,7 @@ def _fighter_state(c: Mapping[str, Any]) -> str:
     effects = _effects(c)
     bonus = _int(c.get("bonus_dice"))
     return "; ".join([f"hits: {_hits(c.get('hits'))}", *effects]
-                     + ([_plural(bonus, "bonus die")] if bonus else []))
+                     + ([plural(bonus, "bonus die")] if bonus else []))
 
 
 def export_cast(status: Mapping[str, Any]) -> list[str]:

@@ -17,11 +17,13 @@ from solo.kernel.inert import escape
 from ...kernel.grammar import quote
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
 from solo.kernel.resources import folder
+from solo.kernel.words import by_count, is_group
 from . import commands as rc
 from .data_rules import STRENGTHS
 from .state import HaasteetState
 
 LEFT = {"flee": "flees the scene", "surrender": "gives up", "removed": "is taken away"}
+LEFT_GROUP = {"flee": "flee the scene", "surrender": "give up", "removed": "are taken away"}  # "Thugs give up"
 SHORT = {"daring": "D", "tenacity": "T", "instinct": "I", "steadfastness": "S"}
 # the words results carry that a catalogue names in its own language (haasteet.md *Glossary*)
 TERMS = ("daring", "tenacity", "instinct", "steadfastness",
@@ -101,25 +103,32 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                        strengths=", ".join(f"{term(s)} {v}" for s, v in r["strengths"].items() if v)
                        or tr("no strengths"))]
         case "LeaveEnemy":
-            return [f"{escape(r['enemy'])} " + tr(LEFT.get(r["how"], "leaves")) + "."]
+            left = LEFT_GROUP.get(r["how"], "leave") if is_group(r["enemy"]) else LEFT.get(r["how"], "leaves")
+            return [f"{escape(r['enemy'])} " + tr(left) + "."]
         case "Declare":
             paid = ", ".join(tr("{points} {strength}", points=v, strength=term(s)) for s, v in r["paid"].items())
-            return [tr("{actor} declares {kind} on {target}: {pool} dice over {threshold}", actor=escape(r["actor"]),
+            return [tr(by_count(r["pool"], "{actor} declares {kind} on {target}: {pool} die over {threshold}",
+                                "{actor} declares {kind} on {target}: {pool} dice over {threshold}"), actor=escape(r["actor"]),
                        kind=term(r["kind"]), target=escape(r["target"]), pool=r["pool"], threshold=r["threshold"])
                     + (tr(", paying {paid}", paid=paid) if paid else "")]
         case "StartCombat" | "EndRound":
             return ["[bold]" + tr("Round {round}", round=r["round"]) + "[/]: "
                     + tr("`declare NAME bonus|attack TARGET`, then `round roll`")]
         case "EndCombat":
-            return [tr("The fight is over after {rounds} round(s).", rounds=r["rounds"])]
+            return [tr(by_count(r["rounds"], "The fight is over after {rounds} round.",
+                                "The fight is over after {rounds} rounds."), rounds=r["rounds"])]
         case "Odds" if "win" in r:
-            return [tr("{pool} dice against {opp_pool} over {threshold} on a d{die}: win {win:.0%}, tie {tie:.0%}, "
-                       "lose {lose:.0%}; net {expected_net:+.2f} expected", pool=r["pool"], opp_pool=r["opp_pool"],
+            return [tr(by_count(r["pool"], "{pool} die against {opp_pool} over {threshold} on a d{die}: win {win:.0%}, "
+                                "tie {tie:.0%}, lose {lose:.0%}; net {expected_net:+.2f} expected",
+                                "{pool} dice against {opp_pool} over {threshold} on a d{die}: win {win:.0%}, "
+                                "tie {tie:.0%}, lose {lose:.0%}; net {expected_net:+.2f} expected"), pool=r["pool"], opp_pool=r["opp_pool"],
                        threshold=r["threshold"], die=r["die"], win=r["win"], tie=r["tie"], lose=r["lose"],
                        expected_net=r["expected_net"])]
         case "Odds":
-            return [tr("{pool} dice over {threshold} on a d{die}: {at_least_one:.0%} at least one degree, "
-                       "{expected_degrees:.2f} expected", pool=r["pool"], threshold=r["threshold"], die=r["die"],
+            return [tr(by_count(r["pool"], "{pool} die over {threshold} on a d{die}: {at_least_one:.0%} at least one "
+                                "degree, {expected_degrees:.2f} expected",
+                                "{pool} dice over {threshold} on a d{die}: {at_least_one:.0%} at least one "
+                                "degree, {expected_degrees:.2f} expected"), pool=r["pool"], threshold=r["threshold"], die=r["die"],
                        at_least_one=r["at_least_one"], expected_degrees=r["expected_degrees"])]
         case "Challenge":
             said = "[bold green]" + tr("success") + "[/]" if r["success"] else "[bold red]" + tr("failure") + "[/]"

@@ -49,9 +49,11 @@ from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near
 from solo.director.narration import Narration
+from solo.kernel import prose
 from . import events as ev
 from .data_rules import STAGES
 from .state import HaasteetState
+from solo.kernel.words import plural
 
 EXAMPLE_NAMES = ("Thaddeus", "Delphine", "Ansel", "Corliss")  # the prompts' worked examples (data/prompts)
 HARM_TRACK = "hits"
@@ -81,10 +83,6 @@ _ACTION_TARGET = re.compile(r"^(?:attack (?P<a>.+)|gain an edge over (?P<b>.+)|t
 _DEATH_ROLL = re.compile(r"^The death roll: (?P<who>.+) (?P<fate>dies|lives)\.$")
 _SANITY = re.compile(r"^The shock wins: (?P<who>.+)'s sanity falls from (?P<before>\w+) to (?P<after>\w+)\.$")
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 # --- the rules' side of an event ------------------------------------------------------------------
@@ -247,9 +245,9 @@ def _challenge_details(facts: dict[str, Any]) -> list[str]:
             out.append(f"Neither {facts['actor']} nor {facts['opponent']} wins the contest: nothing happens.")
         else:
             loser = facts["opponent"] if facts["winner"] == facts["actor"] else facts["actor"]
-            out.append(f"{facts['winner']} wins the contest against {loser} by {_plural(facts['degree'], 'degree')}.")
+            out.append(f"{facts['winner']} wins the contest against {loser} by {plural(facts['degree'], 'degree')}.")
     elif facts["success"]:
-        out.append(f"{_plural(facts['degree'], 'degree')} of success.")
+        out.append(f"{plural(facts['degree'], 'degree')} of success.")
     if facts.get("stakes"):
         out.append(f"At stake: {facts['stakes']}.")
     return out
@@ -282,13 +280,13 @@ def _action_details(facts: dict[str, Any]) -> list[str]:
                    if crossed["lost_to"] else f"{actor}'s action clashes with {other}'s, and neither wins.")
     if facts["action"] == "attack":
         if facts["success"]:
-            out.append(f"{_plural(deg, 'degree')} of success: {facts['damage']} damage to {target}.")
+            out.append(f"{plural(deg, 'degree')} of success: {facts['damage']} damage to {target}.")
         else:
             out.append(f"{actor}'s attack misses {target}: no damage.")
     elif facts["success"] and facts.get("reduce"):
-        out.append(f"{target} loses up to {_plural(deg, 'bonus die', 'bonus dice')}.")
+        out.append(f"{target} loses up to {plural(deg, 'bonus die', 'bonus dice')}.")
     elif facts["success"]:
-        out.append(f"{actor} wins {_plural(deg, 'bonus die', 'bonus dice')} for a coming attack.")
+        out.append(f"{actor} wins {plural(deg, 'bonus die', 'bonus dice')} for a coming attack.")
     else:
         out.append(f"{actor} wins no bonus dice.")
     return out
@@ -367,10 +365,6 @@ def record(narration: Narration, events: Sequence[Any], after: HaasteetState) ->
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.I)
 _NEGATION = {"not", "no", "never", "nor", "cannot", "can't", "won't", "longer", "hardly", "barely", "scarcely",
              "almost", "nearly", "tries", "try", "trying", "struggles", "fights", "fails"}
-# words that hand the sentence to someone else ("Corliss screams while Ann remains calm"); so does
-# a capitalised word between the name and the tail (another name)
-_BREAK = {"while", "whereas", "though", "although", "but", "as", "who", "whom", "which", "that", "others", "everyone",
-          "nobody", "someone", "somebody", "whose", "when", "until"}
 _DEATH_AFTER = (r"(?:dies|died|is dead|lies dead|falls dead|drops dead|is killed|was killed|is slain|was slain|"
                 r"perishes|perished|breathes (?:his|her|their|its) last|is no more)")
 _DEATH_BEFORE = r"(?:kills|killed|slays|slew|murders|murdered)"
@@ -413,22 +407,13 @@ def _says(name: str, tail: str, text: str, gap: int = 3, possessive: bool = True
     ``gap`` words, ``tail``, with no negation (nor a "nearly"), no other name and no word handing
     the sentence to someone else between; ``possessive=False``: not ``name``'s something ("Sammy's
     hope dies")."""
-    own = "" if possessive else r"(?!['’]s\b)"
-    for variant in ("he", "she", "they") if pronouns else _variants(name):
-        v = re.escape(variant)
-        for match in re.finditer(rf"(?<!\w){v}(?!\w){own}(?P<between>(?:\W+[\w']+){{0,{gap}}}?)\W+(?:{tail})\b", text,
-                                 re.I):
-            between = re.findall(r"[\w']+", match.group("between"))
-            if not {w.lower() for w in between} & (_NEGATION | _BREAK) and \
-                    not any(w[0].isupper() and w not in variant.split() for w in between):
-                return True
-    return False
+    return prose.says(prose.PRONOUNS if pronouns else _variants(name), tail, text, negation=_NEGATION, gap=gap,
+                      possessive=possessive, end=r"\b")
 
 
 def _said_of(name: str, head: str, text: str) -> bool:
     """``text`` has ``head`` and then, within two words, ``name`` (any variant)."""
-    return any(re.search(rf"\b(?:{head})\W+(?:[\w']+\W+){{0,2}}?{re.escape(v)}(?!\w)", text, re.I)
-               for v in _variants(name))
+    return prose.said_of(_variants(name), head, text)
 
 
 def _target(record: OutcomeRecord) -> str | None:
@@ -461,9 +446,7 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
       character is not given another sanity stage than the one the rules decided;
     - no damage, bonus dice, degree, sanity or death number the record does not hold."""
     problems: list[str] = []
-    present = {part for name in record.characters for part in name.split()}
-    problems += [f"names {name}, from the prompt's examples, who is not in this story"
-                 for name in EXAMPLE_NAMES if name not in present and re.search(rf"\b{name}\b", text)]
+    problems += prose.strangers(record.characters, EXAMPLE_NAMES, text)
     rolled = _death_rolls(record)
     target = _target(record)
     named = list(dict.fromkeys([*record.characters, *([target] if target else [])]))

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel import named
+from solo.kernel.frozen import Frozen
 
 from .data_rules import STAGES, STRENGTHS, fold
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Hit(Frozen):
@@ -153,14 +150,9 @@ class HaasteetState(Frozen):
         return any(fold(x.name) == fold(name) for x in (*self.characters, *self.enemies))
 
     def with_fighter(self, who: Character | Enemy) -> HaasteetState:
-        key = fold(who.name)
         if isinstance(who, Character):
-            found = any(fold(c.name) == key for c in self.characters)
-            chars = tuple(who if fold(c.name) == key else c for c in self.characters)
-            return self.model_copy(update={"characters": chars if found else (*chars, who)})
-        found = any(fold(e.name) == key for e in self.enemies)
-        foes = tuple(who if fold(e.name) == key else e for e in self.enemies)
-        return self.model_copy(update={"enemies": foes if found else (*foes, who)})
+            return self.model_copy(update={"characters": named.replace(self.characters, who, fold, add=True)})
+        return self.model_copy(update={"enemies": named.replace(self.enemies, who, fold, add=True)})
 
 
 def _named(items: tuple[Character, ...] | tuple[Enemy, ...], name: str,

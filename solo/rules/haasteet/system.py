@@ -21,13 +21,14 @@ from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, W
 from ...llm.check import OutcomeRecord
 from solo.director.narration import Narration
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from . import commands as rc
 from . import events as ev
 from . import journal, present, record, results
 from . import talk as talk_
 from .apply import apply, fold
 from .data_rules import CREATION_POINTS, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS, WEAPON
-from .decide import decide, waiting_hit
+from .decide import decide, paused
 from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
@@ -42,6 +43,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
     aliases: ClassVar[tuple[str, ...]] = ("haaste", "finnish")
     title: ClassVar[str] = "Haasteet"
     chapter_word: ClassVar[str] = "session"
+    words: ClassVar[Words] = Words(foe="opponent", opening_task="wide_shot", fight="combat", fight_keys=("combat",))
     credit: ClassVar[str] = CREDIT
     data: ClassVar[Path] = folder("solo.rules.haasteet", "data")
     specs = SPECS
@@ -82,7 +84,7 @@ class HaasteetSystem(BaseSystem[HaasteetState, rc.Command, Any]):
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
 
     def paused(self, state: HaasteetState) -> str | None:
-        return waiting_hit(state)
+        return paused(state)
 
     def where(self, state: HaasteetState) -> Where:
         return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
@@ -190,10 +192,10 @@ def check_adventure(adventure: Adventure) -> None:
     """A Haasteet adventure's scene `enemies` are opponents: name, the four strengths (0+), an
     attack rating (1+), a weapon (0+) and tactics."""
     allowed = {"name", *STRENGTHS, "rating", "weapon", "tactics"}
-    for li, leg in enumerate(adventure.legs):
+    for li, leg in enumerate(adventure.parts):
         for si, scene in enumerate(leg.scenes):
             for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                where = f"parts[{li}].scenes[{si}].enemies[{ei}]"
                 extra = set(foe) - allowed
                 if extra:
                     raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (an opponent has "

@@ -5,28 +5,24 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .state import Frozen
+from solo.kernel.frozen import CommandBase
 
 
-class StartCampaign(Frozen):
-    kind: Literal["campaign_new"] = "campaign_new"
+class StartCampaign(CommandBase, kind="campaign_new"):
     name: str
     seed: int
 
 
-class TableRoll(Frozen):
-    kind: Literal["roll"] = "roll"
+class TableRoll(CommandBase, kind="roll"):
     table: Literal["archetype", "aspect", "fortune"]
     dice: tuple[int, ...] | None = None
 
 
-class CreationDice(Frozen):
-    kind: Literal["pc_roll"] = "pc_roll"
+class CreationDice(CommandBase, kind="pc_roll"):
     dice: tuple[int, int, int, int, int] | None = None
 
 
-class AddHero(Frozen):
-    kind: Literal["pc_add"] = "pc_add"
+class AddHero(CommandBase, kind="pc_add"):
     name: str
     archetype: str
     race: str
@@ -38,14 +34,12 @@ class AddHero(Frozen):
     dice: tuple[int, int, int, int, int] | None = None
 
 
-class SetArmour(Frozen):
-    kind: Literal["armour"] = "armour"
+class SetArmour(CommandBase, kind="armour"):
     character: str
     armour: tuple[str, ...]
 
 
-class Risk(Frozen):
-    kind: Literal["risk"] = "risk"
+class Risk(CommandBase, kind="risk"):
     character: str
     stat: str
     action: str | None = None
@@ -63,14 +57,12 @@ class Risk(Frozen):
     explode: tuple[int, ...] | None = None
 
 
-class Panic(Frozen):
-    kind: Literal["panic"] = "panic"
+class Panic(CommandBase, kind="panic"):
     character: str
     dice: tuple[int, ...] | None = None
 
 
-class AddChallenge(Frozen):
-    kind: Literal["challenge_add"] = "challenge_add"
+class AddChallenge(CommandBase, kind="challenge_add"):
     name: str
     tier: str
     disposition: int | None = None
@@ -78,8 +70,7 @@ class AddChallenge(Frozen):
     sentient: bool = False
 
 
-class Strike(Frozen):
-    kind: Literal["challenge_strike"] = "challenge_strike"
+class Strike(CommandBase, kind="challenge_strike"):
     challenge: str
     character: str
     narrative: bool = False
@@ -89,100 +80,86 @@ class Strike(Frozen):
     explode: tuple[int, ...] | None = None
 
 
-class Morale(Frozen):
-    kind: Literal["challenge_morale"] = "challenge_morale"
+class Morale(CommandBase, kind="challenge_morale"):
     challenge: str
     dice: tuple[int, ...] | None = None
 
 
-class LeaveChallenge(Frozen):
+class LeaveChallenge(CommandBase, kind="challenge_leave"):
     """The Director takes a Challenge off the board: it flees, surrenders, or is simply gone (an
     extension of rhun.md, as ENIGMA's `enemy leave`; Morale is the rules' own way to give up)."""
 
-    kind: Literal["challenge_leave"] = "challenge_leave"
     challenge: str
     how: Literal["flee", "surrender", "removed"] = "flee"
 
 
-class Harm(Frozen):
-    kind: Literal["harm"] = "harm"
+class Harm(CommandBase, kind="harm"):
     character: str
     amount: int
     track: str | None = None
 
 
-class Tend(Frozen):
-    kind: Literal["tend"] = "tend"
+class Tend(CommandBase, kind="tend"):
     character: str
     attribute: str | None = None
     dice: int | None = None
 
 
-class Recover(Frozen):
-    kind: Literal["recover"] = "recover"
+class Recover(CommandBase, kind="recover"):
     character: str
     track: str
 
 
-class Night(Frozen):
-    kind: Literal["night"] = "night"
+class Night(CommandBase, kind="night"):
     poor_rest: tuple[str, ...] = ()
     poor_food: tuple[str, ...] = ()
     pipe_weed: tuple[str, ...] = ()
     dice: dict[str, tuple[int, ...]] | None = None
 
 
-class ChooseShadow(Frozen):
-    kind: Literal["shadow"] = "shadow"
+class ChooseShadow(CommandBase, kind="shadow"):
     character: str
     path: str | None = None
     dice: int | None = None
 
 
-class GiveCondition(Frozen):
-    kind: Literal["condition"] = "condition"
+class GiveCondition(CommandBase, kind="condition"):
     character: str
     effect: str | None = None
     dice: int | None = None
 
 
-class StartScene(Frozen):
-    kind: Literal["scene_start"] = "scene_start"
+class StartScene(CommandBase, kind="scene_start"):
     title: str | None = None
 
 
-class EndScene(Frozen):
-    kind: Literal["scene_end"] = "scene_end"
+class EndScene(CommandBase, kind="scene_end"):
     outcome: Literal["success", "failure"] | None = None
 
 
-class EndSession(Frozen):
-    kind: Literal["session_end"] = "session_end"
+class EndSession(CommandBase, kind="session_end"):
+    """``session end``: the scene ends, then every character alive and in play gains 2 XP."""
 
 
-class Advance(Frozen):
-    kind: Literal["advance"] = "advance"
+class Advance(CommandBase, kind="advance"):
     character: str
     advancement: str
     attribute: str | None = None
 
 
-class Sayonara(Frozen):
-    kind: Literal["sayonara"] = "sayonara"
+class Sayonara(CommandBase, kind="sayonara"):
     character: str
     song: str | None = None
     dice: tuple[int, ...] | None = None
 
 
-class Odds(Frozen):
+class Odds(CommandBase, kind="odds"):
     """Read-only: the exact odds of a Risky Action before it is rolled."""
 
-    kind: Literal["odds"] = "odds"
     risk: Risk
 
 
-class ShowCharacter(Frozen):
-    kind: Literal["pc_show"] = "pc_show"
+class ShowCharacter(CommandBase, kind="pc_show"):
     character: str | None = None
 
 

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
+from solo.kernel import dice, named
 from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
@@ -24,10 +25,6 @@ from .state import Challenge, Hero, RhunState
 
 MAX_DARK = 12
 _T = TypeVar("_T", Hero, Challenge)
-
-
-def _d6(rng: random.Random) -> int:
-    return rng.randint(1, 6)
 
 
 def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
@@ -93,12 +90,9 @@ def _explode(first: int, extra: list[int] | None, rng: random.Random, what: str)
     """[Effects] an exploding die: each 6 adds a die (given faces first, else rolled)."""
     faces = [first]
     while faces[-1] == 6:
-        if extra is None:
-            faces.append(_d6(rng))
-        elif extra:
-            faces.append(extra.pop(0))
-        else:
+        if extra is not None and not extra:
             raise MissingExplosion(what)
+        faces.append(dice.one(6, None if extra is None else extra.pop(0), rng, "an explosion", flag="--explode"))
     return tuple(faces)
 
 
@@ -125,7 +119,7 @@ def _add_hero(state: RhunState, c: rc.AddHero) -> tuple[ev.Event, ...]:
         dice = state.creation_roll.dice
     else:
         raise RuleViolation("no creation dice: `pc roll` first, or give --dice I,P,R,G,E")
-    archetype = next((a for a in ARCHETYPES if fold(a.name) == fold(c.archetype)), None)
+    archetype = named.find(ARCHETYPES, c.archetype, fold)
     if archetype is None:
         raise RuleViolation(f"no archetype {c.archetype[:30]!r}: choose from {', '.join(a.name for a in ARCHETYPES)}")
     race = fold(c.race).replace(" ", "")
@@ -264,6 +258,7 @@ def _split_dice(c: rc.Risk, light: int, dark: int) -> tuple[tuple[int, ...], tup
                                 f"not {len(c.light_dice or ())}")
     if len(lights) != light or len(darks) != dark:
         raise RuleViolation(f"the pool is {light} light and {dark} dark dice, not {len(lights)} and {len(darks)}")
+    dice.check(light + dark, 6, (*lights, *darks), "the pool", flag="--dice")
     return tuple(lights), tuple(darks)
 
 
@@ -294,8 +289,8 @@ def _risk(state: RhunState, c: rc.Risk, rng: random.Random) -> tuple[ev.Event, .
         raise RuleViolation("no dice are rolled: --explode has nothing to follow")
     if c.explode is not None and given is None:
         raise RuleViolation("--explode goes with --dice: the engine rolls the explosions when it rolls the dice")
-    lights, darks = given if given is not None else (tuple(_d6(rng) for _ in range(light)),
-                                                    tuple(_d6(rng) for _ in range(dark)))
+    lights, darks = given if given is not None else (dice.roll(light, 6, None, rng, "the light dice"),
+                                                    dice.roll(dark, 6, None, rng, "the dark dice"))
     pool = [*lights, *darks]
     ego_before = who.ego
     if not pool:  # Rulings *No dice*: a Fail with no roll
@@ -356,11 +351,7 @@ def ego_dice(who: Hero) -> int:
 
 
 def _roll_or_given(count: int, given: tuple[int, ...] | None, rng: random.Random, what: str) -> tuple[int, ...]:
-    if given is None:
-        return tuple(_d6(rng) for _ in range(count))
-    if len(given) != count:
-        raise RuleViolation(f"{what} is {count} dice: give {count} faces, not {len(given)}")
-    return tuple(given)
+    return dice.roll(count, 6, given, rng, what)
 
 
 def _panic(state: RhunState, c: rc.Panic, rng: random.Random) -> tuple[ev.Event, ...]:
@@ -494,7 +485,7 @@ def _tend(state: RhunState, c: rc.Tend, rng: random.Random) -> tuple[ev.Event, .
     who = hero(state, c.character)
     if not who.mortally_wounded:
         raise RuleViolation(f"{who.name} is not Mortally Wounded")
-    face = c.dice if c.dice is not None else _d6(rng)
+    face = dice.one(6, c.dice, rng, f"{who.name}'s Malaise roll")
     group = {2: "fortitude", 3: "evasion", 4: "resolve"}.get(face)
     asked = None
     if c.attribute is not None:
@@ -575,7 +566,7 @@ def _path(who: Hero, path: str | None, die: int | None, rng: random.Random) -> e
         if found is None:
             raise RuleViolation(f"no Shadow Path {path[:30]!r}: {', '.join(n for n, _ in SHADOW_PATHS)}")
         return ev.PathChosen(character=who.name, path=found[0])
-    face = die if die is not None else _d6(rng)
+    face = dice.one(6, die, rng, f"{who.name}'s Shadow Path roll")
     return ev.PathChosen(character=who.name, path=SHADOW_PATHS[face - 1][0], dice=(face,))
 
 
@@ -683,7 +674,7 @@ def decide(state: RhunState, command: rc.Command, *, rng: random.Random) -> tupl
         case rc.TableRoll():
             return _table_roll(command, rng)
         case rc.CreationDice():
-            dice = command.dice or tuple(_d6(rng) for _ in range(5))
+            dice = _roll_or_given(5, command.dice, rng, "the creation roll")
             return (ev.CreationRolled(dice=dice, points=_creation_points(dice)),)  # type: ignore[arg-type]
         case rc.AddHero():
             return _add_hero(state, command)

@@ -12,6 +12,7 @@ to 0 Disposition rolls Morale; an adventure scene's Challenges come on when it o
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,8 +61,14 @@ class RhunNarrator(OracleNarrator):
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
                                 {"character": character})
         harm = max([d.entry.peril or 0 for d in (drawn, *drawn.nested)], default=0)
+        facts: dict[str, str] = {}
+        if drawn.nested and re.match(r"[A-Z][a-z ]+: \{", drawn.entry.text):
+            # the kind of consequence ("Hurt someone") is the Director's choice, kept in the facts; the
+            # table tells what happens
+            kind, _, said = text.partition(": ")
+            facts, text = {"kind": kind}, said[:1].upper() + said[1:]
         return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None,
-                         bearer=character if harm else None)
+                         bearer=character if harm else None, facts=facts)
 
 
 def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
@@ -148,9 +155,9 @@ class RhunDirector:
                         if event.scene > 1:
                             out.narrations.append(story.story.scene_opening(story.scene))
                         people = [c.name for c in after.in_play()]  # no written opening: one drawn
-                        drawn = None if story.scene.wide_shot else n.wide_shot(rng, story.scene.title,
+                        drawn = None if story.scene.opening else n.wide_shot(rng, story.scene.title,
                                                                                rng.choice(people) if people else "you")
-                        out.narrations.append(story.story.wide_shot(story.scene, drawn))
+                        out.narrations.append(story.story.opening(story.scene, drawn))
                         out.proposals += [rc.AddChallenge(name=str(c["name"]), tier=str(c["tier"]),
                                                           disposition=c.get("disposition"),
                                                           effect_dice=c.get("effect_dice"),

@@ -7,37 +7,31 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from .state import Challenge, Frozen, Hero
+from solo.kernel.frozen import EventBase, Frozen
+
+from .state import Challenge, Hero
 
 
-class CampaignStarted(Frozen):
-    type: Literal["rhun_campaign_started"] = "rhun_campaign_started"
-    v: Literal[1] = 1
+class CampaignStarted(EventBase, type="rhun_campaign_started"):
     name: str
     seed: int
 
 
-class TableRolled(Frozen):
+class TableRolled(EventBase, type="rhun_table_rolled"):
     """A table roll for the journal (archetype, aspect, Fortune die): it changes nothing."""
 
-    type: Literal["rhun_table_rolled"] = "rhun_table_rolled"
-    v: Literal[1] = 1
     table: str
     dice: tuple[int, ...]
     result: str | int
     favourites: tuple[str, ...] = ()
 
 
-class CreationRolled(Frozen):
-    type: Literal["creation_rolled"] = "creation_rolled"
-    v: Literal[1] = 1
+class CreationRolled(EventBase, type="creation_rolled"):
     dice: tuple[int, int, int, int, int]
     points: dict[str, int]
 
 
-class HeroAdded(Frozen):
-    type: Literal["hero_added"] = "hero_added"
-    v: Literal[1] = 1
+class HeroAdded(EventBase, type="hero_added"):
     hero: Hero
     dice: tuple[int, int, int, int, int]
     points: dict[str, int]
@@ -45,9 +39,7 @@ class HeroAdded(Frozen):
     successor_of: str | None = None
 
 
-class ArmourSet(Frozen):
-    type: Literal["armour_set"] = "armour_set"
-    v: Literal[1] = 1
+class ArmourSet(EventBase, type="armour_set"):
     character: str
     armour: tuple[str, ...]
     armour_value: int
@@ -69,9 +61,7 @@ class ChallengeChange(Frozen):
     defeated: bool
 
 
-class RiskRolled(Frozen):
-    type: Literal["risk_rolled"] = "risk_rolled"
-    v: Literal[1] = 1
+class RiskRolled(EventBase, type="risk_rolled"):
     character: str
     stat: str
     kind: Literal["attribute", "save"]
@@ -91,9 +81,7 @@ class RiskRolled(Frozen):
     challenge: ChallengeChange | None = None
 
 
-class PanicRolled(Frozen):
-    type: Literal["panic_rolled"] = "panic_rolled"
-    v: Literal[1] = 1
+class PanicRolled(EventBase, type="panic_rolled"):
     character: str
     dice: tuple[int, ...]
     die: int
@@ -102,9 +90,7 @@ class PanicRolled(Frozen):
     response: Literal["flight", "freeze", "fight"]
 
 
-class ChallengeAdded(Frozen):
-    type: Literal["challenge_added"] = "challenge_added"
-    v: Literal[1] = 1
+class ChallengeAdded(EventBase, type="challenge_added"):
     challenge: Challenge
 
 
@@ -120,9 +106,7 @@ class HarmDone(Frozen):
     dead: bool = False
 
 
-class ChallengeStruck(Frozen):
-    type: Literal["challenge_struck"] = "challenge_struck"
-    v: Literal[1] = 1
+class ChallengeStruck(EventBase, type="challenge_struck"):
     challenge: str
     target: str
     dice: tuple[int, ...]
@@ -136,15 +120,11 @@ class ChallengeStruck(Frozen):
     harm: HarmDone
 
 
-class Harmed(Frozen):
-    type: Literal["harmed"] = "harmed"
-    v: Literal[1] = 1
+class Harmed(EventBase, type="harmed"):
     harm: HarmDone
 
 
-class MoraleRolled(Frozen):
-    type: Literal["morale_rolled"] = "morale_rolled"
-    v: Literal[1] = 1
+class MoraleRolled(EventBase, type="morale_rolled"):
     challenge: str
     dice: tuple[int, ...]
     roll: int
@@ -156,16 +136,12 @@ class MoraleRolled(Frozen):
     half: bool
 
 
-class ChallengeLeft(Frozen):
-    type: Literal["challenge_left"] = "challenge_left"
-    v: Literal[1] = 1
+class ChallengeLeft(EventBase, type="challenge_left"):
     challenge: str
     how: Literal["flee", "surrender", "removed"]
 
 
-class Tended(Frozen):
-    type: Literal["tended"] = "tended"
-    v: Literal[1] = 1
+class Tended(EventBase, type="tended"):
     character: str
     dice: tuple[int, ...]
     malaise: int
@@ -174,9 +150,7 @@ class Tended(Frozen):
     dead: bool = False
 
 
-class Recovered(Frozen):
-    type: Literal["recovered"] = "recovered"
-    v: Literal[1] = 1
+class Recovered(EventBase, type="recovered"):
     character: str
     track: str
 
@@ -188,23 +162,17 @@ class GritReset(Frozen):
     after: int
 
 
-class NightPassed(Frozen):
-    type: Literal["night_passed"] = "night_passed"
-    v: Literal[1] = 1
+class NightPassed(EventBase, type="night_passed"):
     results: tuple[GritReset, ...]
 
 
-class PathChosen(Frozen):
-    type: Literal["path_chosen"] = "path_chosen"
-    v: Literal[1] = 1
+class PathChosen(EventBase, type="path_chosen"):
     character: str
     path: str
     dice: tuple[int, ...] = ()
 
 
-class ConditionGained(Frozen):
-    type: Literal["condition_gained"] = "condition_gained"
-    v: Literal[1] = 1
+class ConditionGained(EventBase, type="condition_gained"):
     character: str
     path: str
     condition: int
@@ -216,33 +184,25 @@ class ConditionGained(Frozen):
     pending: bool = False  # a Panic's Condition, gained at the scene's end
 
 
-class SceneStarted(Frozen):
-    type: Literal["rhun_scene_started"] = "rhun_scene_started"
-    v: Literal[1] = 1
+class SceneStarted(EventBase, type="rhun_scene_started"):
     scene: int
     title: str | None = None
 
 
-class SceneClosed(Frozen):
+class SceneClosed(EventBase, type="rhun_scene_closed"):
     """The scene's end, after its pending Conditions: the untended die, the lost depart."""
 
-    type: Literal["rhun_scene_closed"] = "rhun_scene_closed"
-    v: Literal[1] = 1
     scene: int
     died: tuple[str, ...] = ()
     departed: tuple[str, ...] = ()
 
 
-class SessionEnded(Frozen):
-    type: Literal["rhun_session_ended"] = "rhun_session_ended"
-    v: Literal[1] = 1
+class SessionEnded(EventBase, type="rhun_session_ended"):
     session: int
     xp: dict[str, tuple[int, int]]
 
 
-class Advanced(Frozen):
-    type: Literal["advanced"] = "advanced"
-    v: Literal[1] = 1
+class Advanced(EventBase, type="advanced"):
     character: str
     advancement: str
     cost: int
@@ -251,9 +211,7 @@ class Advanced(Frozen):
     attribute: str | None = None
 
 
-class SayonaraBegun(Frozen):
-    type: Literal["sayonara_begun"] = "sayonara_begun"
-    v: Literal[1] = 1
+class SayonaraBegun(EventBase, type="sayonara_begun"):
     character: str
     song: str | None = None
     dice: tuple[int, ...]

@@ -15,6 +15,7 @@ from ...kernel.payload import link as _link
 from . import events as ev
 from .data_rules import RACES
 from .state import Challenge
+from solo.kernel.words import is_group, verb_for
 
 OUTCOME = {"fail": "**Fail**", "success_with_consequence": "**success, with a consequence**",
            "success": "**success**"}
@@ -303,7 +304,8 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
             after = "" if e.result == "give_up" else f" ({_challenge(now)})"
             return [f"- **{e.challenge}** Morale: {_faces(e.dice)} = {e.roll}, {MORALE[e.result]}{after}."]
         case ev.ChallengeLeft():
-            return [f"- **{e.challenge}** {LEAVES[e.how]}." + ("" if story else " It is off the board.")]
+            return [f"- **{e.challenge}** {verb_for(e.challenge, LEAVES[e.how])}." + ("" if story else
+                                                                                     f" {'They are' if is_group(e.challenge) else 'It is'} off the board.")]
         case ev.Tended():
             if story:
                 return [f"- {e.character}'s wounds are tended, but {e.character} does not survive." if e.dead

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from solo.kernel.inert import escape
+from solo.kernel.words import agree
 
 OUTCOME = {"fail": "[bold red]Fail[/]", "success_with_consequence": "[yellow]success, with a consequence[/]",
            "success": "[bold green]success[/]"}
@@ -85,7 +86,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                     for line in (render(str(change.get("move")), change) or [])]
         case "LeaveChallenge":
             how = {"flee": "flees", "surrender": "gives up", "removed": "is gone"}[r["how"]]
-            return [f"{escape(r['challenge'])} {how}: out of play"]
+            return [f"{escape(agree(r['challenge'], how))}: out of play"]
         case "Panic":
             return [f"{escape(r['character'])} panics: {r['response']} (Ego {r['ego']['before']}→{r['ego']['after']})"]
         case "CreationDice":

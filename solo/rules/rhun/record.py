@@ -33,6 +33,7 @@ from typing import Any
 
 from ...llm.check import OutcomeRecord, numbers_near
 from solo.director.narration import Narration
+from solo.kernel import prose
 from . import events as ev
 from .data_rules import RACES
 from .state import RhunState
@@ -187,9 +188,7 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
     story; nobody the narration is about dies unless the rules killed them (the striking Challenge
     included); no Ego or Disposition number the record does not hold."""
     problems: list[str] = []
-    present = {part for name in (*record.characters, record.enemy or "") for part in name.split()}
-    problems += [f"names {name}, from the prompt's examples, who is not in this story"
-                 for name in EXAMPLE_NAMES if name not in present and re.search(rf"\b{name}\b", text)]
+    problems += prose.strangers((*record.characters, record.enemy or ""), EXAMPLE_NAMES, text)
     fallen = {part for name in record.knocked_out for part in (name, name.split()[0])}
     for name in (*record.characters, *([record.enemy] if record.enemy else [])):
         for variant in dict.fromkeys((name, name.split()[0])):

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from solo.kernel import named
+from solo.kernel.frozen import Frozen
 
 from .data_rules import ADVANCEMENT_BY_KEY, ARMOUR, BODY_ARMOUR, CANCELS, SAVES, TRACK_SAVE, fold
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Hero(Frozen):
@@ -114,23 +111,16 @@ class RhunState(Frozen):
         return self.session
 
     def find(self, name: str) -> Hero | None:
-        key = fold(name)
-        return next((c for c in self.characters if fold(c.name) == key), None)
+        return named.find(self.characters, name, fold)
 
     def find_challenge(self, name: str) -> Challenge | None:
-        key = fold(name)
-        return next((c for c in self.challenges if fold(c.name) == key), None)
+        return named.find(self.challenges, name, fold)
 
     def in_play(self) -> list[Hero]:
         return [c for c in self.characters if c.in_play]
 
     def with_hero(self, hero: Hero) -> RhunState:
-        key = fold(hero.name)
-        return self.model_copy(update={"characters": tuple(hero if fold(c.name) == key else c
-                                                           for c in self.characters)})
+        return self.model_copy(update={"characters": named.replace(self.characters, hero, fold)})
 
     def with_challenge(self, challenge: Challenge) -> RhunState:
-        key = fold(challenge.name)
-        found = any(fold(c.name) == key for c in self.challenges)
-        kept = tuple(challenge if fold(c.name) == key else c for c in self.challenges)
-        return self.model_copy(update={"challenges": kept if found else (*kept, challenge)})
+        return self.model_copy(update={"challenges": named.replace(self.challenges, challenge, fold, add=True)})

@@ -21,6 +21,7 @@ from ...llm.check import OutcomeRecord
 from solo.director.narration import Narration
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from solo.kernel.resources import folder
+from solo.kernel.words import Words
 from . import commands as rc
 from . import events as ev
 from . import journal, record, results
@@ -49,6 +50,7 @@ class RhunSystem(BaseSystem[RhunState, rc.Command, Any]):
     event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
     journal_only_events: ClassVar[frozenset[str]] = ev.JOURNAL_ONLY
     harm_track = "Grit"
+    words: ClassVar[Words] = Words(foe="Challenge", opening_task="wide_shot", fight="Challenge", fight_keys=("challenges",))
     narration_tasks = frozenset({"wide_shot", "consequence", "success", "strike", "panic", "shadow", "morale",
                                  "path_forward", "scene_transition", "session_transition", "random_event",
                                  "treasure", "recap"})
@@ -235,10 +237,10 @@ def check_adventure(adventure: Adventure) -> None:
     from .data_rules import DISPOSITION, EFFECT_DICE, TIERS
 
     allowed = {"name", "tier", "sentient", "tactics", "disposition", "effect_dice"}
-    for li, leg in enumerate(adventure.legs):
+    for li, leg in enumerate(adventure.parts):
         for si, scene in enumerate(leg.scenes):
             for ei, foe in enumerate(scene.enemies):
-                where = f"legs[{li}].scenes[{si}].enemies[{ei}]"
+                where = f"parts[{li}].scenes[{si}].enemies[{ei}]"
                 extra = set(foe) - allowed
                 if extra:
                     raise ValueError(f"{where}: unknown field {sorted(extra)[0]!r} (a Challenge has {', '.join(sorted(allowed))})")

@@ -12,6 +12,7 @@ import random
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 
+from solo.kernel import dice
 from solo.kernel.errors import RuleViolation
 from solo.kernel.inert import escape
 from ...kernel.grammar import positionals, quote
@@ -60,7 +61,7 @@ def _faces_or_roll(talk: Conversation, rng: random.Random) -> tuple[int, int, in
         answer = talk.ask("Creation dice (Insight, Prowess, Resolve points, Grit, Ego): Enter to roll, "
                           "or type the five faces you rolled:").replace(",", " ").split()
         if not answer:
-            rolled = tuple(rng.randint(1, 6) for _ in range(5))
+            rolled = dice.roll(5, 6, None, rng, "the creation dice")
             talk.say(f"  → {' '.join(map(str, rolled))}")
             return rolled  # type: ignore[return-value]
         if len(answer) == 5 and all(a in ("1", "2", "3", "4", "5", "6") for a in answer):
@@ -88,7 +89,7 @@ def _aspects(talk: Conversation, rng: random.Random) -> tuple[str, ...]:
         if not answer:
             break
         if answer.lower() in ("r", "roll"):
-            band, entry = rng.randint(1, 6), rng.randint(1, 6)
+            band, entry = dice.roll(2, 6, None, rng, "the aspect roll")
             found = ASPECTS[(band - 1) // 2][entry - 1]
             talk.say(f"  → {band}, {entry}: {found}")
         elif answer.isascii() and answer.isdigit() and 1 <= int(answer[:3]) <= len(ALL_ASPECTS):

@@ -1,0 +1,137 @@
+"""A rule system's own words for what every table has, and the one place counts and verbs agree.
+
+The engine names no system's words: where it tells a chapter, a scene, a foe, the shot that opens a
+scene, a fight or the pressure clock, it asks ``words_of(system)``. A system that says nothing gets the
+neutral ``Words()`` (docs/new-rule-system.md, *Words*). ``plural`` and ``agree`` are the grammar every
+template shares: "1 die", "2 dice", "1 round", "3 rounds"; "Thugs attack", "Ludo attacks".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Words:
+    """A system's words. Each default is neutral; a system sets the ones it names otherwise."""
+
+    chapter_command: str | None = None  # the command that begins the next chapter, where the system has one
+    foe: str = "foe"  # what stands against the party, one of them
+    opening: str = "opening"  # the shot that opens a scene (the place, what is wrong there)
+    opening_task: str = "opening"  # the narration task of that shot, as the system's results name it
+    fight: str = "fight"  # a fight under way
+    fight_keys: tuple[str, ...] = ()  # the `status` keys that hold a fight under way (non-empty while it lasts)
+    clock: str = "the clock"  # the pressure clock: the villain's scheme moves when it fills
+    first_move: str = "What do you do first?"  # asked once a scene's opening question is answered
+    chapter_key: str = "chapter"  # the result key that numbers the chapter (`scene show`)
+    task_titles: Mapping[str, str] = field(default_factory=dict)  # a narration task's heading, where not its name
+    terms: tuple[str, ...] = ()  # its game words, which a narration may capitalise and which name no one
+
+    def title(self, task: str) -> str:
+        """The heading of a narration ``task`` (the export's): its own title, else its name in words."""
+        if task in self.task_titles:
+            return self.task_titles[task]
+        if task == self.opening_task:
+            return self.opening.capitalize()  # headings are in sentence case, as a task's name is
+        return task.replace("_", " ").capitalize()
+
+    def fighting(self, status: Mapping[str, Any]) -> bool:
+        """A fight is under way in ``status``."""
+        return any(status.get(key) for key in self.fight_keys)
+
+
+NEUTRAL = Words()
+
+
+def words_of(system: object) -> Words:
+    """``system``'s words; the neutral ones where it declares none (a third party's older system)."""
+    found = getattr(system, "words", None)
+    return found if isinstance(found, Words) else NEUTRAL
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter upper-case and the rest as written ("the world's clock" ->
+    "The world's clock", "Wide Shot" stays)."""
+    return text[:1].upper() + text[1:]
+
+
+IRREGULAR = {"die": "dice", "foe": "foes", "man": "men", "woman": "women", "wolf": "wolves", "life": "lives"}
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the noun that goes with it: ``1 die``, ``2 dice``, ``1 Lucky Save``, ``3 Lucky Saves``.
+    ``many`` where the plural is not regular; a noun of several words takes its plural on the last."""
+    if n == 1:
+        return f"{n} {one}"
+    if many is None:
+        head, _, last = one.rpartition(" ")
+        if last in IRREGULAR:
+            last = IRREGULAR[last]
+        elif last.endswith(("s", "x", "ch", "sh")):
+            last += "es"
+        elif last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
+            last = last[:-1] + "ies"
+        else:
+            last += "s"
+        many = f"{head} {last}" if head else last
+    return f"{n} {many}"
+
+
+def by_count(n: int, one: str, many: str) -> str:
+    """The template for ``n`` of something: ``one`` for 1, else ``many`` (each a whole sentence, so a
+    catalogue translates both and a language with its own plural forms keeps them)."""
+    return one if n == 1 else many
+
+
+PLURAL_HEADS = frozenset({"men", "women", "brethren", "folk", "people", "children", "kin", "police", "cattle"})
+
+
+def is_group(name: str) -> bool:
+    """A name that stands for several (its head noun is plural): "Tick-Tock Men", "Thugs", "Brethren of the
+    Tide", "Abyssal Brothers on sea-sledges"; not "Gus", "Ludo Crankshaw", "Agnes", "the Boss"."""
+    words = name.split(" of ")[0].split(" on ")[0].split()
+    if not words:
+        return False
+    head = words[-1].casefold().strip(".,;:!?")
+    if head in PLURAL_HEADS:
+        return True
+    if len(words) == 1:  # a single word: a plural noun ("Thugs", "Goons", "Wolves"), not a given name
+        return head.endswith(("gs", "ns", "ts", "ks", "ds", "rs", "ls", "ms", "ps", "ves", "oes", "ies")) and \
+            head not in GIVEN_NAMES
+    return head.endswith("s") and not head.endswith(("ss", "us", "'s", "is"))
+
+
+GIVEN_NAMES = frozenset({"hans", "jens", "jules", "charles", "james", "agnes", "doris", "iris", "lars", "mars", "niels",
+                         "nils", "otis", "ross", "silas", "thomas", "yves", "odds", "ems"})
+
+
+def agree(subject: str, verb: str) -> str:
+    """``subject`` and ``verb`` (written for one: "attacks", "flees", "is gone", "surrenders") agreeing:
+    "Thugs attack", "Goons surrender", "Gus attacks", "The Hill Wolves are gone"."""
+    return f"{subject} {verb_for(subject, verb)}"
+
+
+def verb_for(subject: str, verb: str) -> str:
+    """``verb`` (written for one) as ``subject`` takes it: "attacks" for "Gus", "attack" for "Thugs"."""
+    if not is_group(subject):
+        return verb
+    first, _, rest = verb.partition(" ")
+    return f"{_base(first)}{' ' + rest if rest else ''}"
+
+
+_BASE = {"is": "are", "has": "have", "was": "were", "does": "do", "goes": "go"}
+
+
+def _base(verb: str) -> str:
+    """A third-person singular verb as its plural: attacks -> attack, flees -> flee, tries -> try."""
+    if verb in _BASE:
+        return _BASE[verb]
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
