@@ -7,6 +7,7 @@ the journal.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from solo.director import mythic
 from solo.director.adventure import Adventure, find_adventure, load_adventure
 from solo.director.narration import Narration
 from solo.director.story import Story, fold_name
+from solo.kernel.board import met_in_every_scene
 from solo.kernel.errors import InvalidCommand, JournalError, RuleViolation, SoloError
 from solo.kernel.events import FOLDED, TYPES, CommandUndone, OracleChosen, session_event_to_dict
 from solo.kernel.inert import inert
@@ -287,7 +289,7 @@ def read_fresh(v: View, command: Any, journal: Journal) -> dict[str, Any]:
         case parser.Clock():
             return {"world": chronicle.clock(v)}
         case parser.ExportMarkdown():
-            return export(v, command, status(v), journal)
+            return export(v, command, journal)
     return v.system.query(v.state, command)
 
 
@@ -302,7 +304,7 @@ def status(v: View, folded: Folded | None = None) -> dict[str, Any]:
     return shown
 
 
-def export(v: View, command: parser.ExportMarkdown, status: dict[str, Any], journal: Journal) -> dict[str, Any]:
+def export(v: View, command: parser.ExportMarkdown, journal: Journal) -> dict[str, Any]:
     """`export md FILE`: the campaign told as Markdown, written whole or not at all, never onto the journal."""
     from solo.faces.export import markdown_lines
 
@@ -310,7 +312,8 @@ def export(v: View, command: parser.ExportMarkdown, status: dict[str, Any], jour
     path = Path(command.file).expanduser()
     if not path.is_absolute():
         path = v.base_dir / path
-    lines = markdown_lines(journal, campaign, v.system, status, story=command.story, canon=v.canon)
+    every = replace(v.folded, state=met_in_every_scene(v.folded.state))  # the story's foes
+    lines = markdown_lines(journal, campaign, v.system, status(v, every), story=command.story, canon=v.canon)
 
     def pieces() -> Iterator[str]:
         """The lines joined by newlines, trailing white space held back so the file ends in one newline."""

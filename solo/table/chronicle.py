@@ -54,6 +54,7 @@ from solo.table.view import Decision, View
 WORLD_TABLE = "world.consequence"
 SCHEME_TABLE = "world.scheme"
 MAX_PROPOSALS = 12  # open proposals kept; older ones give way
+UNOFFERED = ("recap", "premise", "meaning")  # narration whose names are never offered
 
 
 def seed_canon(adventure: Adventure) -> list[SessionEvent]:
@@ -312,14 +313,15 @@ def focus(v: View, told: Narration, rng: random.Random) -> Narration:
 
 
 def propose(v: View, narrations: Sequence[Narration]
-            ) -> tuple[list[dict[str, str]], tuple[Mapping[str, str], ...], frozenset[tuple[int, str]]]:
+            ) -> tuple[list[dict[str, str]], tuple[Mapping[str, str], ...], frozenset[tuple[int, str]], frozenset[int]]:
     """Names the told narration brought up that neither the canon nor the cast knows: offered
     to the player (`canon accept`), never taken on their own. Returns them, and the proposals
-    open and the names offered once they are."""
+    open, the names offered once and the campaigns whose earlier runs' offers these hold."""
+    v = _recall_offers(v, narrations)
     where = v.system.where(v.state).scene_title
     fresh: list[dict[str, str]] = []
     for n in narrations:
-        if n.task in ("recap", "premise", "meaning"):
+        if n.task in UNOFFERED:
             continue
         teller = "narration" if n.source != "player" else "player"
         # a model's words name no one the story does not know: its checks refuse a draft that
@@ -329,9 +331,24 @@ def propose(v: View, narrations: Sequence[Narration]
                           **({"detail": detail} if detail else {}),
                           **({"where": where} if kind == "person" and where and not detail else {})})
     if not fresh:
-        return fresh, v.proposals, v.passed
+        return fresh, v.proposals, v.passed, v.recalled
     return (fresh, (*v.proposals, *fresh)[-MAX_PROPOSALS:],
-            v.passed | {(_campaign_id(v), canon_key(p["name"])) for p in fresh})
+            v.passed | {(_campaign_id(v), canon_key(p["name"])) for p in fresh}, v.recalled)
+
+
+def _recall_offers(v: View, now: Sequence[Narration]) -> View:
+    """The names an earlier run of the campaign offered (each narration offered its new names when
+    it was told; the journal keeps the narration, not the offer): passed over, never offered again
+    after the program starts anew. ``now``: the narration being told, whose names are this run's."""
+    campaign = _campaign_id(v)
+    if campaign in v.recalled or v.campaign is None:
+        return v
+    v = replace(v, recalled=v.recalled | {campaign})
+    current = {n.text for n in now}
+    for row in v.reader.narrations(campaign):
+        if row["task"] not in UNOFFERED and row["text"] not in current:
+            v = replace(v, passed=v.passed | {(campaign, canon_key(name)) for _, name, _ in names_in(v, row["text"])})
+    return v
 
 
 def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tuple[Kind, str, str]]:

@@ -54,6 +54,8 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
     decision = Decision(events=tuple(v.system.decide(state, completed, rng=v.rng())),
                         calls=tuple(calls), before=state)
     if opening and v.system.where(base).scene >= 1 and not v.progress.ended:
+        if paused := v.system.paused(base):  # a scene under way ends only as `scene end` would
+            raise RuleViolation(paused)
         decision = leave_behind(v, decision)  # a scene left without its end: its foes stay behind with it
     if opening:  # the story's place: a scene of the file, or improvised, and where it is
         tags = scene.tags if scene is not None else tags_from_words(title or "")

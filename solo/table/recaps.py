@@ -60,16 +60,21 @@ def recap(v: View, chapter: bool, keep: int = 8) -> Narration:
     start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
     names: list[str] = []
     scenes: list[list[str]] = [[]]
+    opened_ = [False]  # whether each group is a scene, told by its opening (not the lines before the first)
     for line in lines[start + 1:]:
         if chapter and line.starts == "scene" and scenes[-1]:
             scenes.append([])
+            opened_.append(False)
+        if line.starts == "scene":
+            opened_[-1] = True
         if line.text:
             scenes[-1].append(line.text)
             names += line.names
     scene_word = v.system.scene_word
     what = v.system.chapter_word if chapter else scene_word
     if chapter:
-        told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") for said in scenes if said]
+        told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") if scene
+                else "; ".join(said[-keep:]) for said, scene in zip(scenes, opened_) if said]
         text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
     else:
         said = scenes[-1][-SCENE_RECAP_LINES:]

@@ -54,6 +54,7 @@ class Session:
         self.suggest, self.director_harm, self.copilot = suggest, director_peril, CoPilot()
         self.proposals: tuple[Mapping[str, str], ...] = ()  # names the narration brought up (`canon accept`)
         self._passed: frozenset[tuple[int, str]] = frozenset()  # names offered once: never offered again
+        self._recalled: frozenset[int] = frozenset()  # campaigns whose earlier runs' offers ``_passed`` holds
         self.defer_recaps = False  # a recap's retelling waits until the command's own story is shown (the REPL)
         self._recaps_due: tuple[Decision, Head] | None = None
         self.told_at_table: str | None = None  # the last words a person at the table told in this scene
@@ -130,7 +131,7 @@ class Session:
                     narration_error=lambda: self.narration_error, unavailable=self.unavailable, model=self.model,
                     narrate=self.narrate, suggest=self.suggest, director_harm=self.director_harm,
                     told_at_table=self.told_at_table, copilot=self.copilot, proposals=self.proposals,
-                    passed=self._passed, base_dir=self.base_dir, memo=self._memo)
+                    passed=self._passed, recalled=self._recalled, base_dir=self.base_dir, memo=self._memo)
 
     def _cast(self, command: int) -> Cast:
         return chronicle.cast(self.view(), command)
@@ -275,7 +276,7 @@ class Session:
 
     def offer(self, narrations: Sequence[Narration]) -> list[dict[str, str]]:
         """The new names ``narrations`` bring up, offered to the player (`canon accept`) once."""
-        fresh, self.proposals, self._passed = chronicle.propose(self.view(), narrations)
+        fresh, self.proposals, self._passed, self._recalled = chronicle.propose(self.view(), narrations)
         return fresh
 
     def _with_narration(self, result: dict[str, Any], decision: Decision) -> dict[str, Any]:

@@ -199,6 +199,7 @@ class View:
     copilot: CoPilot = CoPilot()
     proposals: tuple[Mapping[str, str], ...] = ()  # names the narration brought up, numbered from 1
     passed: frozenset[tuple[int, str]] = frozenset()  # names offered, by campaign and key
+    recalled: frozenset[int] = frozenset()  # campaigns whose earlier runs' offers ``passed`` holds
     base_dir: Path = Path(".")
     memo: Memo = field(default_factory=Memo)
 

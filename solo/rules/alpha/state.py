@@ -88,6 +88,7 @@ class AlphaState(Frozen):
     enemies: tuple[Creature, ...] = ()
     combat: Combat | None = None
     peril: str | None = None  # Rulings *Mortal Peril*: the character whose fate awaits
+    behind: tuple[str, ...] = ()  # foes an earlier scene left behind (solo.kernel.board): not on this one's board
 
     @property
     def chapter(self) -> int:

@@ -113,7 +113,13 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.status == "active"]
 
     def paused(self, state: AlphaState) -> str | None:
-        return mortal_peril(state)
+        """A fate to choose (Rulings *Mortal Peril*), else a combat under way: no scene ends (or opens) in
+        the middle of a fight (its foes would leave while the Order of Battle runs on; no Ruling ends a
+        combat but `combat end`, Rulings *Order of Battle*: one combat at a time)."""
+        waiting = mortal_peril(state)
+        if waiting is None and state.combat is not None:
+            return f"a combat is under way (round {state.combat.round}): `combat end` first"
+        return waiting
 
     def where(self, state: AlphaState) -> Where:
         return Where(chapter=state.day, scene=state.scene, scene_title=state.scene_title)

@@ -170,7 +170,11 @@ class EnigmaSystem:
         return ()  # ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left)
 
     def paused(self, state: GameState) -> str | None:
-        return None  # a pending Gamble is settled by the next command, never a pause
+        """A Tumult under way: no scene ends (or opens) in it, its enemies would leave while its rounds run
+        on ([Tumults]: it ends with `tumult end`). A pending Gamble is settled by the next command, never a pause."""
+        if state.tumult is not None:
+            return f"a Tumult is under way (round {state.tumult.round}): `tumult end` first"
+        return None
 
     def where(self, state: GameState) -> Where:
         return Where(chapter=state.leg, scene=state.scene, scene_title=state.scene_title)

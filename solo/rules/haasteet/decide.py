@@ -114,10 +114,12 @@ def _threshold(value: int) -> int:
 def paused(state: HaasteetState) -> str | None:
     """Rulings *Rounds* and *Hits and soaking*: what the table must settle before the scene can end: a
     waiting hit, or declared actions not yet rolled (a round declared is fought out, or broken off with
-    `combat end`)."""
+    `combat end`), or a combat under way (it ends with `combat end`, never by the scene's end)."""
     waiting = waiting_hit(state)
     if waiting is None and state.combat is not None and state.combat.declared and not state.combat.rolled:
         return "declared actions wait unrolled: `round roll` first (or `combat end` to break off the fight)"
+    if waiting is None and state.combat is not None:  # the fight would run on into the next scene
+        return f"a combat is under way (round {state.combat.round}): `combat end` first"
     return waiting
 
 

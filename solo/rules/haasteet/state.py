@@ -129,6 +129,7 @@ class HaasteetState(Frozen):
     enemies: tuple[Enemy, ...] = ()
     combat: Combat | None = None
     pending: tuple[PendingHit, ...] = ()
+    behind: tuple[str, ...] = ()  # opponents an earlier scene left behind (solo.kernel.board): not on this one's board
 
     @property
     def chapter(self) -> int:

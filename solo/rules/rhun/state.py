@@ -105,6 +105,7 @@ class RhunState(Frozen):
     characters: tuple[Hero, ...] = ()
     challenges: tuple[Challenge, ...] = ()
     creation_roll: CreationRoll | None = None
+    behind: tuple[str, ...] = ()  # Challenges an earlier scene left behind (solo.kernel.board): not on this one's board
 
     @property
     def chapter(self) -> int:
