@@ -15,7 +15,7 @@ from solo.table import chronicle as table_chronicle, recaps as table_recaps
 from solo.director.adventure import find_adventure
 from solo.director.canon import CLOCK_SIZE, Canon, canon_step, focus, proposed_names
 from solo.store.journal import Journal
-from solo.faces.repl import SoloCompleter
+from solo.faces.complete import SoloCompleter
 from solo.table.session import Session
 
 ZEPPELIN = find_adventure("the_clockwork_zeppelin")

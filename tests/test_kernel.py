@@ -3,7 +3,6 @@ write lock never held while a model generates."""
 
 from __future__ import annotations
 
-import ast
 import os
 import subprocess
 import sys
@@ -21,34 +20,15 @@ from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
 from solo.table.session import Session
 
-SOLO = Path(__file__).resolve().parent.parent / "solo"
+from import_graph import MODULES, SOLO, imported, module_name
+
 RULES = SOLO / "rules"
 SYSTEMS = sorted(p.name for p in RULES.iterdir() if p.is_dir() and (p / "__init__.py").is_file())
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(SOLO.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def imports(path: Path) -> set[str]:
-    """Every module ``path`` imports, relative imports resolved, at any depth of the file."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")
-            if node.level:
-                base = base[: len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            found.add(target)
-            found |= {f"{target}.{alias.name}" for alias in node.names}
-    return found
+    """Every module of solo ``path`` imports, relative imports resolved, at any depth of the file."""
+    return imported(path, {**MODULES, module_name(path): path})
 
 
 def system_of(module: str) -> str | None:

@@ -12,7 +12,8 @@ import pytest
 from playing import ok, refused
 from solo.table import chronicle as table_chronicle
 from solo.store.journal import Journal
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.tables import OracleTables, default_folder
 from solo.kernel.scene import CONSEQUENCES, Action, SceneModel, Stage
 from solo.table.session import Session

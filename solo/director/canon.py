@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-Kind = Literal["person", "place", "thread", "clue", "promise", "treasure"]
+from solo.kernel.events import Kind
+
 KINDS: tuple[Kind, ...] = ("person", "place", "thread", "clue", "promise", "treasure")
 PLURALS: dict[str, Kind] = {"people": "person", "persons": "person", "places": "place", "threads": "thread", "clues": "clue",
            "promises": "promise", "debts": "promise", "debt": "promise", "treasures": "treasure",

@@ -16,12 +16,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from solo.director.adventure import Adventure, Scene
+from solo.kernel.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
 from solo.kernel.protocol import Where
 from solo.kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
+from solo.kernel.narration import Narration
 from solo.kernel.words import NEUTRAL, Words, capitalized
-from solo.director.narration import Narration
 
 Outcome = Literal["success", "failure"]
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from solo.director import mythic
-from solo.director.adventure import Adventure, find_adventure, load_adventure
-from solo.director.narration import Narration
+from solo.director.adventure import find_adventure, load_adventure
+from solo.kernel.adventure import Adventure
+from solo.kernel.narration import Narration
 from solo.director.story import Story, fold_name
 from solo.kernel.board import met_in_every_scene
 from solo.kernel.errors import InvalidCommand, JournalError, RuleViolation, SoloError

@@ -24,12 +24,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from solo.director.adventure import Adventure
-from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, canon_step, focus_text, \
+from solo.kernel.adventure import Adventure
+from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, canon_key, canon_step, focus_text, \
     kind_in, proposed_names
 from solo.director.canon import focus as canon_focus
-from solo.director.narration import DEFAULT_CONTEXT, Narration
+from solo.director.narration import DEFAULT_CONTEXT
+from solo.kernel.narration import Narration
 from solo.kernel.errors import RuleViolation
+from solo.kernel.events import Kind
 from solo.kernel.words import words_of
 from solo.kernel.events import (
     CANON,
@@ -46,7 +48,7 @@ from solo.kernel.events import (
     WorldMoved,
     session_event_to_dict,
 )
-from solo.llm.calls import Cast
+from solo.kernel.calls import Cast
 from solo.table import parser, recaps
 from solo.table.context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from solo.table.view import Decision, View

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from solo.director import mythic
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.kernel.errors import InvalidCommand, RuleViolation
 from solo.kernel.events import ChaosMoved, FateAsked, OracleChosen, SceneChecked, SessionEvent, session_event_to_dict
 from solo.kernel.registry import AnySystem

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.kernel.errors import RuleViolation
 from solo.kernel.events import Narrated, SceneTagged
 from solo.director.tables import OracleTables, TableError, system_tables
 from solo.kernel.protocol import DirectorPolicy, Reaction
 from solo.kernel.registry import AnySystem
-from solo.llm.calls import ModelCall
+from solo.kernel.calls import ModelCall
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES
 from solo.store.ledger import Folded
 from solo.table.view import Decision, View
@@ -51,7 +51,7 @@ def react(v: View, decision: Decision, rng: random.Random) -> Decision:
         told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
         # a success, a harmless consequence or a clue with nothing new to tell is left untold (its result
         # shows it), never told again word for word
-        reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.peril
+        reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.harm
                                                        and stage.repeats(n.text))]
     decision = decision.add(*(Narrated(task="lesson", key=key) for key in reaction.lessons))
     if reaction.scene_tags and not progress.tags and not v.suggest:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.kernel.errors import InvalidCommand, RuleViolation
 from solo.kernel.words import words_of
 from solo.kernel.events import TYPES, RecapWritten, session_event_to_dict

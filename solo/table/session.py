@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solo.director.mythic import Move
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.director.story import Progress, Story
 from solo.director.tables import OracleTables
 from solo.kernel.errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from solo.kernel.events import CommandUndone
 from solo.kernel.protocol import DirectorPolicy
 from solo.kernel.registry import AnySystem, fallback_system
-from solo.llm.calls import Cast, ModelCall
+from solo.kernel.calls import Cast, ModelCall
 from solo.store.journal import Campaign, Head, Journal, storage_message
 from solo.store.ledger import SNAPSHOT_EVERY, Folded, Ledger, command_rng
 from solo.store.quick import CURRENT

@@ -11,11 +11,12 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from solo.director import oracle
-from solo.director.narration import DEFAULT_CONTEXT, Narration
+from solo.director.narration import DEFAULT_CONTEXT
+from solo.kernel.narration import Narration
 from solo.kernel.errors import RuleViolation
 from solo.kernel.words import words_of
 from solo.kernel.events import CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
-from solo.llm.calls import ModelCall
+from solo.kernel.calls import ModelCall
 from solo.store.ledger import command_rng
 from solo.table import chronicle, fate, parser, recaps
 from solo.table.decide import scene_closed

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.kernel.errors import SoloError
-from solo.llm.calls import ModelCall
+from solo.kernel.calls import ModelCall
 from solo.store.journal import Head
 from solo.store.ledger import command_rng
 from solo.table import chronicle

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from solo.director.canon import Canon
 from solo.director.mythic import OracleState
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.story import Progress, Story, scene_model
 from solo.director.tables import OracleTables
 from solo.kernel.errors import RuleViolation
@@ -28,7 +29,7 @@ from solo.kernel.registry import AnySystem
 from solo.kernel.scene import TOLD_WINDOW, SceneModel
 from solo.store.journal import Campaign, Head, StoredEvent
 from solo.store.ledger import Event, Folded, Ledger, command_rng
-from solo.llm.calls import ModelCall
+from solo.kernel.calls import ModelCall
 
 if TYPE_CHECKING:
     from solo.llm.graph import ModelNarrator

@@ -16,10 +16,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
+from solo.kernel.adventure import Adventure
 from solo.kernel.errors import SoloError
 from solo.kernel.words import Words
-from ...kernel.base import BaseSystem
+from ..base import BaseSystem
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from . import commands as rc
 from . import events as ev
@@ -34,8 +34,8 @@ from .odds import as_result, check, opposed
 from .state import AlphaState
 
 # the Director and narration: director.py (the emulator and its tables), record.py (what prose is held to)
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel.resources import folder
 from . import record as told
 

@@ -16,14 +16,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from solo.director.adventure import Adventure
+from solo.kernel.adventure import Adventure
 from solo.kernel.datafile import load_toml
 from solo.kernel.words import Words
 from solo.kernel.errors import SoloError
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
-from ...llm.calls import ModelCall
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.calls import ModelCall
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel.resources import folder
 from solo.director.story import fold_name as fold_title
 from solo.director.tables import OracleTables
@@ -238,7 +238,7 @@ class EnigmaSystem:
                 peril[e.character] = (first, e.after)
         return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(characters)),
                              actor=facts.get("actor"), action=facts.get("action"), dice=tuple(facts.get("dice", ())),
-                             success=facts.get("success"), peril=peril, harm_track=self.harm_track,
+                             success=facts.get("success"), harm=peril, harm_track=self.harm_track,
                              knocked_out=tuple(c.name for c in after.characters if c.incapacitated),
                              enemy=facts.get("enemy"), targets=facts.get("targets", {}))
 
