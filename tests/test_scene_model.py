@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from solo.table import chronicle as table_chronicle
 from solo.director.adventure import load_adventure, shipped_adventures
 from solo.store.journal import Journal
 from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, Action, SceneModel, Stage
@@ -196,14 +197,14 @@ def test_canon_offers_read_a_names_kind_from_the_scene_and_are_made_once(tmp_pat
     assert kind_in("Halden Roe", ["Halden Roe, a ferryman with one eye"]) is None
     session = opened(tmp_path, "enigma", 1)
     said = [Narration(task="blunder", text="Nara runs into Otto Kessler at the gate.")]
-    assert [p["name"] for p in session.chronicle.propose(said)] == ["Otto Kessler"]
-    assert session.chronicle.propose(said) == []  # passed over: not offered again
+    assert [p["name"] for p in session.offer(said)] == ["Otto Kessler"]
+    assert session.offer(said) == []  # passed over: not offered again
     cards = Session(Journal(tmp_path / "bc.sqlite"), follow=False)
     deck = ROOT / "solo" / "rules" / "beyond_code" / "data" / "example-deck.toml"
     assert cards.execute(f"campaign new B --rules beyond-code --seed 3 --deck {deck}").ok
     assert cards.execute("choose 3").ok
     face_up = [c["name"] for c in cards.status()["grid"] if c.get("face_up")]
-    known, _ = cards.chronicle.known()
+    known, _ = table_chronicle.known(cards.view())
     assert face_up and all(name in known for name in face_up)  # a card is the game's, never a new person
 
 
@@ -302,7 +303,7 @@ def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_sce
     seen = 0
     for line in lines(system, 11, 70, source, titles):
         narrations = told(session, line)
-        stage = session.stage(session.state)
+        stage = session.view().stage(session.state)
         for n in narrations:
             if n.get("task") not in SUCCESSES | CONSEQUENCES:
                 continue
