@@ -307,7 +307,7 @@ def status(v: View, folded: Folded | None = None) -> dict[str, Any]:
 
 def export(v: View, command: parser.ExportMarkdown, journal: Journal) -> dict[str, Any]:
     """`export md FILE`: the campaign told as Markdown, written whole or not at all, never onto the journal."""
-    from solo.faces.export import markdown_lines
+    from solo.table.export import markdown_lines
 
     campaign = v.need_campaign()
     path = Path(command.file).expanduser()
