@@ -46,7 +46,7 @@ class Told:
         self.fake = FakeBackend()
         self.model = ModelNarrator(self.fake)
         self.seen = watch(self.model)
-        self.session = Session(Journal(path), model=self.model, director_peril=director_peril)
+        self.session = Session(Journal(path), model=self.model, director_harm=director_peril)
         self.play(*start)
 
     @property

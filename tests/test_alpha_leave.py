@@ -29,7 +29,7 @@ BERRIK = "pc add Berrik --endure d12 --navigate d8 --glean d10"  # LP 12
 
 def new(path: Path, *lines: str, solo: bool = False) -> Session:
     """An Alpha campaign; ``solo``: the Director's own moves are played (`solo play`)."""
-    session = Session(Journal(path), director_peril=solo)
+    session = Session(Journal(path), director_harm=solo)
     ok(session, "campaign new Flight --rules alpha --seed 5")
     for line in lines:
         ok(session, line)

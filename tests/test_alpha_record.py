@@ -33,7 +33,7 @@ class Told(retellings.Told):
 
     def __init__(self, tmp_path, director_peril: bool = False):
         super().__init__(tmp_path / "alpha.sqlite", SYSTEM, "campaign new Raid --rules alpha --seed 4", NULL,
-                         director_peril=director_peril)
+                         director_harm=director_peril)
 
     def by_task(self, task: str) -> list[OutcomeRecord]:
         return self.records(task)

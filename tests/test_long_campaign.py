@@ -85,7 +85,7 @@ def next_line(session: Session, rng: random.Random, turn: int) -> str:
 
 
 def play_long(tmp_path: Path, model: ModelNarrator | None) -> tuple[Session, list[dict[str, Any]]]:
-    session = Session(Journal(tmp_path / "long.sqlite"), model=model, director_peril=True)
+    session = Session(Journal(tmp_path / "long.sqlite"), model=model, director_harm=True)
     results = []
     for line in (f"campaign new Zeppelin --seed 11 --from {ADVENTURE}", "pc pregen Basile", "pc add Nara --dice 4"):
         outcome = session.execute(line)

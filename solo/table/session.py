@@ -46,12 +46,12 @@ class Session:
     def __init__(self, journal: Journal, *, follow: bool = True,
                  seed_source: Callable[[], int] = lambda: secrets.randbelow(2**31), base_dir: Path | None = None,
                  tables: OracleTables | None = None, narrate: bool = True, suggest: bool = False,
-                 model: ModelNarrator | None = None, director_peril: bool = False):
+                 model: ModelNarrator | None = None, director_harm: bool = False):
         self.journal, self.follow, self.seed_source, self.base_dir = journal, follow, seed_source, base_dir or Path.cwd()
         self.narrate, self.model = narrate, model  # model: retells the oracle's facts
-        # suggest: the Director co-pilot (narration stays private until accepted, ``copilot``); director_peril:
+        # suggest: the Director co-pilot (narration stays private until accepted, ``copilot``); director_harm:
         # apply the harm a blunder's consequence calls for (solo play), else it stays in the narration
-        self.suggest, self.director_harm, self.copilot = suggest, director_peril, CoPilot()
+        self.suggest, self.director_harm, self.copilot = suggest, director_harm, CoPilot()
         self.proposals: tuple[Mapping[str, str], ...] = ()  # names the narration brought up (`canon accept`)
         self._passed: frozenset[tuple[int, str]] = frozenset()  # names offered once: never offered again
         self._recalled: frozenset[int] = frozenset()  # campaigns whose earlier runs' offers ``_passed`` holds
