@@ -283,18 +283,20 @@ def test_a_journal_only_command_reports_the_settled_roll_apart_from_director_har
     """CONTRACT: a roll's Peril is exactly its 1s; the blunder's consequence (solo play) is
     reported apart, whichever command settles the roll."""
     for settle in ("note n", "ask 'Is it dark?' --dice 3,4", "resolve"):
-        session = Session(Journal(tmp_path / f"{settle.split()[0]}.sqlite"), director_peril=True)
+        session = Session(Journal(tmp_path / f"{settle.split()[0]}.sqlite"), director_harm=True)
         for line in ("campaign new D --seed 21", "pc add Nara --dice 3", "pc add Max --dice 3", "scene start S"):
             assert session.execute(line).ok
         harmed = False
-        for turn in range(12):  # blunders until one's consequence costs Peril
+        for turn in range(48):  # blunders until one's consequence costs Peril (about one in eight does)
             assert session.execute(f"gamble Nara try{turn} --dice 2").ok
             result = session.execute(settle).result
             resolved = result["resolved"] if "resolved" in result else result
             assert resolved["dice"] == [2] and resolved["peril_gained"] == 0
             assert all(p["cause"] == "1s rolled" for p in resolved.get("peril_changes", []))
             harmed |= bool(result.get("director_peril"))
-        assert harmed, f"no blunder cost Peril in 12 tries with {settle!r}: the test proves nothing"
+            if harmed and turn >= 11:
+                break
+        assert harmed, f"no blunder cost Peril in 48 tries with {settle!r}: the test proves nothing"
 
 
 def test_ctrl_c_while_the_model_tells_co_pilot_suggestions_keeps_the_oracle_s(tmp_path):

@@ -40,6 +40,7 @@ from solo.faces.complete import SoloCompleter
 from solo.faces.render import proposals_line, render
 from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
+from solo.table import recaps
 from solo.table.session import Outcome, Session
 
 
@@ -245,7 +246,7 @@ class Repl:
         else:
             style = "italic"
         body = escape(inert(n["text"]))
-        if n.get("harm") and not self.session.director_peril:
+        if n.get("harm") and not self.session.director_harm:
             track = self.session.system.harm_track
             body += (f"\n[bold](the fiction calls for +{n['harm']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['harm']}` "
                      "if you agree)[/]")
@@ -292,7 +293,7 @@ class Repl:
         """A resumed campaign opens with what happened last time: the last scene's stored recap
         (or the scene under way so far), from the journal."""
         try:
-            told = self.session.chronicle.last_time()
+            told = recaps.last_time(self.session.view())
         except SoloError:
             return
         if told:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...llm.check import numbers_near, without_numbered_names
@@ -135,26 +135,18 @@ def turn_facts(r: Mapping[str, Any]) -> dict[str, Any]:
             "escalation": r.get("escalation"), "new_round": bool(r.get("new_round"))}
 
 
+#: the commands whose facts are read off their result alone, each by its own function above
+_READ: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "attack": attack_facts, "check": check_facts, "hide": hide_facts, "notice": notice_facts, "fate": fate_facts,
+    "breather": breather_facts, "rest": rest_facts, "next": turn_facts}
+
+
 def _facts(command: str, r: Mapping[str, Any]) -> dict[str, Any] | None:
+    if command in _READ:
+        return _READ[command](r)
     match command:
-        case "attack":
-            return attack_facts(r)
-        case "check":
-            return check_facts(r)
-        case "hide":
-            return hide_facts(r)
-        case "notice":
-            return notice_facts(r)
-        case "fate":
-            return fate_facts(r)
         case "damage" | "heal":
             return harm_facts(command, r)
-        case "breather":
-            return breather_facts(r)
-        case "rest":
-            return rest_facts(r)
-        case "next":
-            return turn_facts(r)
         case "combat_start":
             return {"kind": "combat_start", "order": list(r.get("order") or []), "current": r.get("current"),
                     "ambush": bool(r.get("ambush"))}
