@@ -29,7 +29,7 @@ from solo.store.files import write_atomically
 from solo.store.journal import Campaign, Head, Journal
 from solo.store.quick import CURRENT
 from solo.store.ledger import Folded, Ledger, command_rng
-from solo.table import chronicle, fate, parser, talk
+from solo.table import chronicle, commands, fate, parser, talk
 from solo.table.chronicle import seed_canon
 from solo.table.view import Decision, View
 
@@ -47,7 +47,7 @@ class NewCampaign:
     payloads: tuple[dict[str, Any], ...]
 
 
-def campaign_new(command: parser.CampaignNew, base_dir: Path, seed_source: Any) -> NewCampaign:
+def campaign_new(command: commands.CampaignNew, base_dir: Path, seed_source: Any) -> NewCampaign:
     """`campaign new`: the rule system (the adventure's, or the one named), its start command decided
     on the system's initial state, the adventure's canon and the oracle chosen."""
     source = command.source
@@ -251,47 +251,47 @@ def undo_targets(v: View) -> list[int]:
 def read(v: View, command: Any) -> dict[str, Any] | None:
     """The commands that only read and need no catching up: answered from the view (None: not one)."""
     match command:
-        case parser.CampaignList():
+        case commands.CampaignList():
             current = v.campaign.id if v.campaign else None
             return {"campaigns": [{"name": c.name, "rules": c.rules, "seed": c.seed, "created": c.created,
                                    "current": c.id == current} for c in v.reader.campaigns()]}
-        case parser.CampaignValidate():
+        case commands.CampaignValidate():
             return validate(command.file, v.base_dir)
-        case parser.PregenAdd() if not command.name:
+        case commands.PregenAdd() if not command.name:
             return pregen_list(v)
-        case parser.Help():
+        case commands.Help():
             return help(v, command.command)
-        case parser.RulesReference():
+        case commands.RulesReference():
             return reference(v, command.topic)
-        case parser.Log():
+        case commands.Log():
             return {"commands": v.reader.commands(v.need_campaign().id, last=command.count)}
-        case parser.Search():
+        case commands.Search():
             return {"words": command.words, "hits": v.reader.search(v.need_campaign().id, command.words)}
-        case parser.Draw() if command.table is None:
+        case commands.Draw() if command.table is None:
             return {"tables": sorted(v.need_director().narrator.tables.tables)}
     return None
 
 
 def reads_fresh(command: Any, system: AnySystem) -> bool:
     """Whether ``command`` reads the campaign as the journal now holds it (``read_fresh``)."""
-    return isinstance(command, (parser.Status, parser.SceneShow, parser.CanonShow, parser.ExportMarkdown)) \
-        or (isinstance(command, parser.Clock) and command.by == 0) \
-        or (not isinstance(command, parser.Meta) and system.flow.is_query(command))
+    return isinstance(command, (commands.Status, commands.SceneShow, commands.CanonShow, commands.ExportMarkdown)) \
+        or (isinstance(command, commands.Clock) and command.by == 0) \
+        or (not isinstance(command, commands.Meta) and system.flow.is_query(command))
 
 
 def read_fresh(v: View, command: Any, journal: Journal) -> dict[str, Any]:
     """`status`, `scene show`, `canon`, `clock`, `export md` (read from ``journal`` as it is written) and
     the system's queries, ``v`` caught up."""
     match command:
-        case parser.Status():
+        case commands.Status():
             return status(v)
-        case parser.SceneShow():
+        case commands.SceneShow():
             return talk.scene(v)
-        case parser.CanonShow():
+        case commands.CanonShow():
             return chronicle.show(v, command)
-        case parser.Clock():
+        case commands.Clock():
             return {"world": chronicle.clock(v)}
-        case parser.ExportMarkdown():
+        case commands.ExportMarkdown():
             return export(v, command, journal)
     return v.system.flow.query(v.state, command)
 
@@ -307,7 +307,7 @@ def status(v: View, folded: Folded | None = None) -> dict[str, Any]:
     return shown
 
 
-def export(v: View, command: parser.ExportMarkdown, journal: Journal) -> dict[str, Any]:
+def export(v: View, command: commands.ExportMarkdown, journal: Journal) -> dict[str, Any]:
     """`export md FILE`: the campaign told as Markdown, written whole or not at all, never onto the journal."""
     from solo.table.export import markdown_lines
 

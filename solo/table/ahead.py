@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo.kernel.errors import SoloError
 from solo.store.journal import Head
-from solo.table import chronicle, decide, parser, talk, tell
+from solo.table import chronicle, commands, decide, parser, talk, tell
 from solo.table.view import Memo, Pending, Reader, View
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def likely(v: View, lines: Sequence[str], typed: str | None = None) -> list[Any]
             command = parser.parse(text, v.system)
         except SoloError:
             return
-        rules = not isinstance(command, parser.Meta) and not v.system.flow.is_query(command)
+        rules = not isinstance(command, commands.Meta) and not v.system.flow.is_query(command)
         if (rules or isinstance(command, talk.TOLD_AHEAD_TALK)) and command not in found:
             found.append(command)
 

@@ -49,7 +49,7 @@ from solo.kernel.events import (
     session_event_to_dict,
 )
 from solo.kernel.calls import Cast
-from solo.table import parser, recaps
+from solo.table import commands, recaps
 from solo.table.context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from solo.table.view import Decision, View
 
@@ -80,7 +80,7 @@ def status(v: View, canon: Canon | None = None) -> dict[str, Any]:
             "people": len(canon.of("person")), "entries": len(canon.entries)}
 
 
-def show(v: View, command: parser.CanonShow) -> dict[str, Any]:
+def show(v: View, command: commands.CanonShow) -> dict[str, Any]:
     """`canon`, `canon NAME`, `threads`, `people`, `places`."""
     campaign = v.need_campaign()
     canon = v.canon
@@ -115,7 +115,7 @@ def decide(v: View, command: Any) -> tuple[list[SessionEvent], dict[str, Any]]:
     events: list[SessionEvent] = []
     result: dict[str, Any] = {}
     match command:
-        case parser.CanonAdd():
+        case commands.CanonAdd():
             name = " ".join(command.name.split())
             if canon.has(name):
                 raise RuleViolation(f"{name} is already in the canon: `canon edit {name}` changes it")
@@ -124,7 +124,7 @@ def decide(v: View, command: Any) -> tuple[list[SessionEvent], dict[str, Any]]:
                                              pinned=command.pinned, source=_teller(v))
             events.append(event)
             result["added"] = [name]
-        case parser.CanonEdit():
+        case commands.CanonEdit():
             entry = need(v, command.name)
             new_name = command.changes.get("name")
             if new_name and canon_key(new_name) != entry.key and any(e.key == canon_key(new_name)
@@ -132,25 +132,25 @@ def decide(v: View, command: Any) -> tuple[list[SessionEvent], dict[str, Any]]:
                 raise RuleViolation(f"{new_name} is already in the canon: choose another name")
             events.append(CanonEdited(key=entry.key, changes=dict(command.changes)))
             result["edited"] = entry.name
-        case parser.CanonClose() if command.reopen:
+        case commands.CanonClose() if command.reopen:
             entry = need(v, command.name)
             if entry.status == "open":
                 raise RuleViolation(f"{entry.name} is open already")
             events.append(CanonReopened(key=entry.key))
             result["reopened"] = entry.name
-        case parser.CanonClose():
+        case commands.CanonClose():
             entry = need(v, command.name)
             if entry.status == "closed":
                 raise RuleViolation(f"{entry.name} is closed already: `canon open {entry.name}` opens it again")
             events.append(CanonClosed(key=entry.key, how=command.how))
             result["closed"] = entry.name
-        case parser.CanonPin():
+        case commands.CanonPin():
             entry = need(v, command.name)
             if entry.pinned == command.pinned:
                 raise RuleViolation(f"{entry.name} is {'pinned' if entry.pinned else 'not pinned'} already")
             events.append(CanonPinned(key=entry.key, pinned=command.pinned))
             result["pinned" if command.pinned else "unpinned"] = entry.name
-        case parser.CanonAccept():
+        case commands.CanonAccept():
             if not v.proposals:
                 raise RuleViolation("no names are waiting: the narration's new names are offered after it")
             wrong = [n for n in command.numbers if not 1 <= n <= len(v.proposals)]
@@ -167,7 +167,7 @@ def decide(v: View, command: Any) -> tuple[list[SessionEvent], dict[str, Any]]:
                 added.append(p["name"])
             result["added"] = added
             result["_taken"] = [p["name"] for p in chosen]
-        case parser.Clock():
+        case commands.Clock():
             events.append(ClockTicked(by=command.by, why=command.why or "the Director's hand"))
             result["ticked"] = command.by
     return events, result

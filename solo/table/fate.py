@@ -16,7 +16,7 @@ from solo.kernel.narration import Narration
 from solo.kernel.errors import InvalidCommand, RuleViolation
 from solo.kernel.events import ChaosMoved, FateAsked, OracleChosen, SceneChecked, SessionEvent, session_event_to_dict
 from solo.kernel.registry import AnySystem
-from solo.table import chronicle, parser
+from solo.table import chronicle, commands, parser
 from solo.table.react import take
 from solo.table.view import Decision, View
 
@@ -48,24 +48,24 @@ def oracle_command(v: View, command: Any) -> tuple[SessionEvent | None, dict[str
     """`oracle [classic|mythic]`, `chaos [N]` and `chart [ODDS]`: the change of the oracle to journal
     (None: nothing changes) and what the command shows (``shown`` completes it once journaled)."""
     match command:
-        case parser.OracleUse(oracle=None):
+        case commands.OracleUse(oracle=None):
             return None, status(v)
-        case parser.OracleUse(oracle="classic" | "mythic"):
+        case commands.OracleUse(oracle="classic" | "mythic"):
             assert command.oracle is not None
             if command.oracle == v.oracle.oracle:
                 raise RuleViolation(f"this campaign asks the {command.oracle} oracle already")
             if command.oracle == "mythic":
                 plays(v.system)
             return OracleChosen(oracle=command.oracle, chaos=v.oracle.chaos), {}
-        case parser.Chaos(value=None):
+        case commands.Chaos(value=None):
             return None, {"chaos": need(v, "the Chaos Factor").chaos}
-        case parser.Chaos():
+        case commands.Chaos():
             before = need(v, "the Chaos Factor").chaos
             assert command.value is not None
             if command.value == before:
                 return None, {"chaos": before}  # nothing moves: nothing to journal (or undo)
             return ChaosMoved(before=before, after=command.value, why="set"), {"before": before}
-        case parser.FateChance():
+        case commands.FateChance():
             chaos = need(v, "the Fate Chart").chaos
             rows = [command.odds] if command.odds else list(mythic.ODDS)
             chart = mythic.chart()
@@ -143,7 +143,7 @@ def scene_check(v: View, decision: Decision, state: Any, typed: int | None) -> D
                                       **({"event": event} if event else {}), **({"change": change} if change else {})})
 
 
-def ask(v: View, command: parser.Ask, decision: Decision, state: Any, rng: random.Random
+def ask(v: View, command: commands.Ask, decision: Decision, state: Any, rng: random.Random
         ) -> tuple[Decision, dict[str, Any]]:
     """`ask` with the Mythic oracle: the Fate Chart's cell for the odds and the Chaos Factor, a d100
     (typed, or drawn from the oracle's stream), the answer, and on doubles at or under the Chaos

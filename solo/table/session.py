@@ -27,7 +27,7 @@ from solo.kernel.calls import Cast, ModelCall
 from solo.store.journal import Campaign, Head, Journal, storage_message
 from solo.store.ledger import SNAPSHOT_EVERY, Folded, Ledger, command_rng
 from solo.store.quick import CURRENT
-from solo.table import admin, ahead, chronicle, decide, fate, parser, react, recaps, talk, tell
+from solo.table import admin, ahead, chronicle, commands, decide, fate, parser, react, recaps, talk, tell
 from solo.table.outcome import Outcome, replayed
 from solo.table.view import CoPilot, Decision, Memo, Reader, View
 
@@ -152,7 +152,7 @@ class Session:
 
     def run(self, command: Any, line: str) -> Outcome:
         """Run a command built by the parser (or by the REPL from one); ``line`` is journaled."""
-        kind = type(command.command if isinstance(command, parser.WithOracle) else command).__name__
+        kind = type(command.command if isinstance(command, commands.WithOracle) else command).__name__
         self._recaps_due = None  # a recap not told by now stays the oracle's (it is stored already)
         try:
             result = self._dispatch(command, line)
@@ -175,7 +175,7 @@ class Session:
             self.campaign = None  # nothing more is written over the damage: the campaign's commands fail naming it
             self.unavailable = f"the current campaign {campaign.name!r} cannot be read: {damage}"
             return Outcome(line=line, ok=False, error=str(damage), kind=kind)
-        if isinstance(command, parser.Replay):  # damage found: the line fails
+        if isinstance(command, commands.Replay):  # damage found: the line fails
             return replayed(line, result, kind)
         return Outcome(line=line, ok=True, result=result, kind=kind)
 
@@ -198,7 +198,7 @@ class Session:
         if admin.reads_fresh(command, self.system):
             return admin.read_fresh(self._reading(), command, self.journal)
         match command:
-            case parser.CampaignNew():
+            case commands.CampaignNew():
                 new = admin.campaign_new(command, self.base_dir, self.seed_source)
                 with self.journal.transaction():
                     campaign = self.journal.create_campaign(new.name, new.system.name, new.seed,
@@ -211,35 +211,35 @@ class Session:
                     self.journal.set_setting(CURRENT, str(campaign.id))
                 self._use(campaign)
                 return admin.started(self.view(), new)
-            case parser.CampaignUse():
+            case commands.CampaignUse():
                 campaign = admin.find_campaign(self.journal, command.name)
                 with self.journal.transaction():
                     self.journal.set_setting(CURRENT, str(campaign.id))
                 self._use(campaign)
                 last = recaps.last_time(self.view())
                 return {"campaign": campaign.name, "rules": campaign.rules, **({"last_time": last} if last else {})}
-            case parser.PregenAdd():
+            case commands.PregenAdd():
                 return self._rules(self.pregen_command(command.name, command.dice), line)
-            case parser.Replay():
+            case commands.Replay():
                 return self.verify()
-            case parser.Undo():
+            case commands.Undo():
                 decision, _ = self._write(line, "undo", lambda v, _: admin.undo(v))
                 self.reload()
                 return admin.undone(self.view(), decision)
-            case parser.Reroll():
+            case commands.Reroll():
                 self.copilot = talk.reroll(self.view(), command.number)
                 return {"suggestions": self.open_suggestions()}
-            case parser.OracleUse() | parser.Chaos() | parser.FateChance():
+            case commands.OracleUse() | commands.Chaos() | commands.FateChance():
                 event, shown = fate.oracle_command(self._reading(), command)
                 if event is None:
                     return shown
                 decision, _ = self._write(line, event.type, lambda v, _: fate.changed(v, event))  # type: ignore[attr-defined]
                 return fate.shown(self.view(), decision, shown)
-            case parser.WithOracle():
+            case commands.WithOracle():
                 return self._rules(command.command, line, check=command.check, chaos=command.chaos)
-            case _ if isinstance(command, parser.JOURNAL_ONLY):
+            case _ if isinstance(command, commands.JOURNAL_ONLY):
                 return self._talk(command, line)
-            case parser.Meta():
+            case commands.Meta():
                 raise InvalidCommand(f"{type(command).__name__} cannot be run here")
             case _:
                 return self._rules(command, line)

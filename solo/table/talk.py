@@ -18,14 +18,14 @@ from solo.kernel.words import words_of
 from solo.kernel.events import CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
 from solo.kernel.calls import ModelCall
 from solo.store.ledger import command_rng
-from solo.table import chronicle, fate, parser, recaps
+from solo.table import chronicle, commands, fate, recaps
 from solo.table.decide import scene_closed
 from solo.table.react import react, take
 from solo.table.view import CoPilot, Decision, View
 
 # The talk commands a speculation may decide ahead (``solo.table.ahead``): they narrate, and deciding
 # them changes nothing but the decision (notes, the canon's writes and the co-pilot's are left out).
-TOLD_AHEAD_TALK = (parser.SceneEnd, parser.Ask, parser.Treasure)
+TOLD_AHEAD_TALK = (commands.SceneEnd, commands.Ask, commands.Treasure)
 
 
 def decide(v: View, command: Any) -> Decision:
@@ -33,54 +33,54 @@ def decide(v: View, command: Any) -> Decision:
     result: dict[str, Any] = {}
     before = v.state
     # the suggestions to take are chosen before a resolution could bring new ones
-    chosen_ = chosen(v, command.number) if isinstance(command, (parser.Accept, parser.Edit)) else []
+    chosen_ = chosen(v, command.number) if isinstance(command, (commands.Accept, commands.Edit)) else []
     decision = Decision(events=tuple(v.system.flow.settle(before, None)), before=before)
     rng = v.rng("oracle")  # the Director's answer to a settled roll first, then this command's
     if decision.events:
         decision = react(v, decision, rng)
     state = v.system.rules.fold(before, decision.rules_events())
     match command:
-        case parser.Note():
+        case commands.Note():
             result["note"] = command.text
             decision = replace(decision, note=command.text)
-        case _ if isinstance(command, parser.CANON_WRITES):
+        case _ if isinstance(command, commands.CANON_WRITES):
             events, result = chronicle.decide(v, command)
             decision = decision.add(*events)
-        case parser.Ask() if v.oracle.oracle == "mythic":
+        case commands.Ask() if v.oracle.oracle == "mythic":
             decision, result = fate.ask(v, command, decision, state, rng)
-        case parser.Ask():
+        case commands.Ask():
             decision = _ask(v, command, decision, state, rng, result)
-        case parser.Answer():
+        case commands.Answer():
             decision = decision.say(Narration(task="answer", text=command.text, source="player",
                                               origin="the player's answer"))
-        case parser.Tell() if command.text is None:
+        case commands.Tell() if command.text is None:
             decision = decision.say(recaps.last_success(v))
-        case parser.Tell():
+        case commands.Tell():
             teller: Literal["director", "player"] = "director" if v.suggest else "player"
             decision = decision.say(Narration(task="told", text=command.text or "", source=teller,
                                               origin=f"told by the {teller}"))
-        case parser.Accept():
+        case commands.Accept():
             decision = replace(decision.say(*chosen_), retell=False)
             decision = _tag_from(v, decision, chosen_)
             result["accepted"] = [n.as_result() for n in chosen_]
-        case parser.Edit():
+        case commands.Edit():
             (original,) = chosen_
             edited = original.model_copy(update={"text": command.text, "source": "director",
                                                  "origin": f"edited from {original.origin}"})
             decision = replace(decision.say(edited), retell=False)
             result["accepted"] = [edited.as_result()]
-        case parser.Recap():
+        case commands.Recap():
             decision = decision.say(recaps.campaign_recap(v) if command.campaign
                                     else recaps.recap(v, recaps.chapter_level(v, command.level)))
-        case parser.Treasure():
+        case commands.Treasure():
             scene = v.story.current(v.progress, v.system.rules.where(state)) if v.story else None
             from_file = v.story.treasure(scene, rng) if v.story and scene else None
             decision = v.tell(decision, from_file or v.need_director().treasure(state, rng, v.progress.scene_tags))
-        case parser.SceneEnd():
+        case commands.SceneEnd():
             decision = _scene_end(v, command, decision, state, rng, result)
-        case parser.Draw():
+        case commands.Draw():
             decision = _draw(v, command, decision, state, rng, result)
-    if isinstance(command, (parser.Accept, parser.Edit)):
+    if isinstance(command, (commands.Accept, commands.Edit)):
         # the calls behind what is accepted are journaled with it; the rest stay private
         taken = decision.narrations[-len(chosen_):]
         decision = replace(decision, taken=tuple(chosen_), told={
@@ -88,7 +88,7 @@ def decide(v: View, command: Any) -> Decision:
     return replace(chronicle.world(v, decision, v.rng("world")), result=result)
 
 
-def _ask(v: View, command: parser.Ask, decision: Decision, state: Any, rng: Any, result: dict[str, Any]) -> Decision:
+def _ask(v: View, command: commands.Ask, decision: Decision, state: Any, rng: Any, result: dict[str, Any]) -> Decision:
     """`ask` with the classic oracle: the answer, why (or its twist) read by a meaning pair, the
     Director's answer to a yes, and a random event when one is due."""
     about = chronicle.need(v, command.about) if command.about else None
@@ -131,7 +131,7 @@ def _ask(v: View, command: parser.Ask, decision: Decision, state: Any, rng: Any,
     return decision
 
 
-def _scene_end(v: View, command: parser.SceneEnd, decision: Decision, state: Any, rng: Any,
+def _scene_end(v: View, command: commands.SceneEnd, decision: Decision, state: Any, rng: Any,
                result: dict[str, Any]) -> Decision:
     where = v.system.rules.where(state)
     if where.scene == 0:
@@ -154,7 +154,7 @@ def _scene_end(v: View, command: parser.SceneEnd, decision: Decision, state: Any
     return decision
 
 
-def _draw(v: View, command: parser.Draw, decision: Decision, state: Any, rng: Any,
+def _draw(v: View, command: commands.Draw, decision: Decision, state: Any, rng: Any,
           result: dict[str, Any]) -> Decision:
     tables = v.need_director().narrator.tables
     assert command.table is not None
