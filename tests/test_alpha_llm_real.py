@@ -46,7 +46,7 @@ def test_the_bundled_model_narrates_an_alpha_fight_held_to_alphas_record(tmp_pat
     null = [r for r in attacks if r.actor == "Null"]
     assert [(r.action, r.dice, r.success) for r in null] == [("attack Soldier 1", (7,), True),
                                                               ("attack Soldier 1", (1,), False)]
-    assert null[0].peril == {"Soldier 1": (6, 5)} and null[0].harm_track == "LP"
+    assert null[0].harm == {"Soldier 1": (6, 5)} and null[0].harm_track == "LP"
     foe = [r for r in attacks if r.actor == "Soldier 1"]
     assert len(foe) == 2 and all(r.action == "attack Null" for r in foe)  # the Director's turn, told by attack
     for oracle, record, told, calls in narrated:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -92,7 +92,7 @@ class CoinRules(Rules[CoinState, Command, Event]):
     """The required part: the rules core."""
 
     state_type = CoinState
-    event_adapter: TypeAdapter[Any] = TypeAdapter(Event)
+    event_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Event)
 
     def initial_state(self) -> CoinState:
         return CoinState()
