@@ -268,13 +268,16 @@ ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk
 
 
 def scene_things(stage: SceneModel) -> list[str]:
-    """What a narration may name to be told of this scene: its foes, people, obstacles and place."""
+    """What a narration may name to be told of this scene: its foes, people, obstacles and place (after the
+    adventure's end, the aftermath: the place is where the cast no longer is)."""
     from solo.kernel.scene import _gist, locative
     from solo.director.narration import one_of
 
     s = stage.stage
     foes = [n for f in (s.foes or ()) for n in (f, one_of(f))]
-    names = [*foes, *s.people, *(_gist(o) for o in s.obstacles), *([locative(stage.place)] if stage.place else [])]
+    names = [*foes, *s.people, *(_gist(o) for o in s.obstacles), *([locative(stage.place)] if stage.place and not stage.over else [])]
+    if stage.over:
+        names += ["afterwards", "aftermath", "it is over", "adventure"]
     return [n.casefold() for n in names]
 
 
@@ -477,7 +480,8 @@ def test_after_the_adventure_no_deadline_no_other_side_and_no_clue_is_told():
         assert not re.search(r"time is running out|time left|other side", failed.text), failed.text
         assert "Null" in failed.text and "navigate" in failed.text
         clue = narrator.bound(Narration(task="clue", text="A railway timetable has a single train circled."), over, rng)
-        assert "timetable" not in clue.text and "Null" in clue.text and "toll house" in clue.text
+        # told of no place: the ending took the cast out of the scene it closed (the place is not named)
+        assert "timetable" not in clue.text and "Null" in clue.text and "toll house" not in clue.text
 
 
 @pytest.mark.parametrize("system", WIDE_SHOTS)
@@ -660,3 +664,93 @@ def test_a_files_foe_of_another_scene_is_not_on_stage_and_an_obstacle_reads_mid_
                        Where(chapter=1, scene=2, scene_title=other.title))
     assert stale not in (here.stage.foes or ()) and "A stray dog" in (here.stage.foes or ())
     assert _gist("At the height of the aria, every light goes out").startswith("at the height of the aria")
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_the_aftermath_is_told_of_no_place_and_never_says_a_danger_that_won_is_past(system):
+    """Found by blind readers: after the Drowned Bell's climax told the escape through the surf with the bell
+    still tolling, the next lines put the cast back in the sea cave and said "the danger is past", "nobody is
+    left to stop it"."""
+    from solo.director.narration import Narration, OracleNarrator
+    from solo.kernel.protocol import Where
+    from solo.director.story import Progress, Story, scene_model
+
+    adventure = load_adventure(shipped_adventures()[ADVENTURES[system]])
+    story, last = Story(adventure), adventure.parts[-1].scenes[-1]
+    where = Where(chapter=len(adventure.parts), scene=9, scene_title=last.title)
+    narrator = OracleNarrator(OracleTables.load(default_folder()))
+    safe = re.compile(r"danger .*past|danger gone|nobody is left|no one is left|still matters|hardly counts|stakes went")
+    gist = re.sub(r"^(the|a|an) ", "", last.location.split(",")[0].casefold())
+    for outcome in ("failure", "success"):
+        done = Progress(scene=last.id, leg=len(adventure.parts), outcome=outcome, ended=True)
+        for seed in range(30):
+            acted = {"actor": "Aino", "action": "search around", "success": seed % 2 == 0}
+            stage = scene_model({"characters": {"Aino": {}, "Mabel": {}}}, done, story, where, last=acted)
+            assert stage.over and stage.ended == outcome
+            rng = random.Random(seed)
+            task = ("clue", "success", "failure")[seed % 3]
+            told_ = narrator.bound(Narration(task=task, text="Aino looks about."), stage, rng)
+            assert gist not in told_.text.casefold(), told_.text
+            if outcome == "failure":
+                assert not safe.search(told_.text), told_.text
+
+
+def test_weather_light_and_sound_are_those_of_the_setting():
+    """Found by blind readers: "the sun beats down" at dawn and in a gale, a gust of the storm indoors aboard a
+    train, frost on every edge in an inn with a fire in the grate, rain in a desert at noon, "the wrong kind of
+    quiet" in a blaze, a storm at its height while the squall is still racing in, white water in a still fen."""
+    dawn = SceneModel(title="the fish market at dawn", tags=frozenset({"city", "crowd", "day", "outdoors"}))
+    assert dawn.clash("The sun beats down, and the flies are everywhere.")
+    assert dawn.model_copy(update={"title": "the fish market"}).clash("The sun beats down, and the flies are everywhere.") is None
+    gale = SceneModel(title="the lighthouse in the gale", tags=frozenset({"storm"}))
+    assert gale.clash("Blinding noon glare bounces off whitewashed walls.")
+    train = SceneModel(title="the sleeper train in a storm", tags=frozenset({"indoors", "storm", "vehicle"}))
+    assert train.clash("Berrik tries to endure, and a gust of the storm tears the chance away.")
+    assert train.clash("The gale slams Null sideways in the attempt to navigate.")
+    assert train.clash("Thunder cracks overhead; the storm shows no sign of passing.") is None
+    deck = train.model_copy(update={"tags": frozenset({"outdoors", "storm", "vehicle"})})
+    assert deck.clash("The gale slams Null sideways in the attempt to navigate.") is None
+    inn = SceneModel(title="a snowbound village inn", tags=frozenset({"cold", "indoors"}))
+    assert inn.clash("The cold bites at once: breath smokes, fingers stiffen, and frost furs every edge.")
+    tables = OracleTables.load(default_folder())
+    drawn = {tables.draw("setting.cold", random.Random(seed), scene=inn.tags).entry.text for seed in range(40)}
+    assert any(inn.clash(t) is None for t in drawn)  # the cold has lines for a room too
+    oasis = SceneModel(title="a desert oasis at noon", tags=frozenset({"day", "hot", "outdoors", "wilderness"}))
+    assert oasis.clash("Rain drums on a tin roof somewhere overhead.") and oasis.clash("Then: a room full of dead birds.")
+    assert SceneModel(title="a jungle temple", tags=frozenset({"hot", "outdoors", "wilderness"})).clash(
+        "Rain drums on the leaves.") is None
+    blaze = SceneModel(title="the burning warehouse", tags=frozenset({"city", "fire", "indoors"}))
+    assert blaze.clash("It is the wrong kind of quiet, as if something stopped moving.")
+    squall = SceneModel(title="A Squall", place="Aboard the Brown Maud, a river barge",
+                        tags=frozenset({"day", "outdoors", "storm", "vehicle", "water"}),
+                        stage=Stage(obstacles=("A squall is racing across the open water",)))
+    assert squall.clash("The storm is at its height: wind howls, and thunder rolls close enough to feel.")
+    assert any(squall.clash(e.text) is None and SHOWS["storm"].search(e.text) for e in tables.tables["setting.storm"].entries)
+    assert squall.model_copy(update={"stage": Stage()}).clash("The storm is at its height: wind howls.") is None
+    fen = SceneModel(title="The Drowned Paths", place="The Sedgewater, a swamp of reed channels and mud banks",
+                     tags=frozenset({"day", "outdoors", "water", "wilderness"}))
+    assert fen.clash("The current quickens and the water turns white.")
+    assert squall.clash("The current quickens and the water turns white.") is None  # a river barge
+
+
+def test_no_one_is_alone_in_company_no_one_hides_in_a_chase_and_a_beast_acts_as_a_beast():
+    """Found by blind readers: "no one to lend a hand" with a companion at hand, "where they are hiding" in a chase
+    through the port, a spear-butt blow aboard a barge whose foes are a squall, loose casks and a warg, a hound
+    that "laughs and signals for more help"."""
+    pair = SceneModel(title="a desert oasis", tags=frozenset({"hot", "outdoors"}), stage=Stage(cast=("Aino", "Mabel")))
+    assert pair.clash("Aino fails to climb, and out here there is no one to lend a hand.")
+    assert pair.model_copy(update={"stage": Stage(cast=("Aino",))}).clash(
+        "Aino fails to climb, and out here there is no one to lend a hand.") is None
+    chase = SceneModel(title="Chase through the Old Port", tags=frozenset({"city", "night", "outdoors"}),
+                       stage=Stage(cast=("Nara",), foes=("Thug",)))
+    hiding = "A ricochet grazes Nara, and now the enemy knows exactly where they are hiding."
+    assert chase.clash(hiding) and chase.model_copy(update={"title": "The Warehouse"}).clash(hiding) is None
+    barge = SceneModel(title="A Squall", tags=frozenset({"outdoors", "storm", "vehicle", "water"}),
+                       stage=Stage(cast=("Dun",), foes=("The Squall", "The Loose Casks", "Warg")))
+    spear = "A spear-butt drives the wind out of {character}, and something cracks."
+    assert barge.clash(spear)
+    assert barge.model_copy(update={"stage": Stage(cast=("Dun",), foes=("Warg", "Slaver Guards"))}).clash(spear) is None
+    yard = SceneModel(title="The Near Toll Yard", stage=Stage(cast=("Null",), foes=("Gate Warden 1", "Mud Hound")))
+    laughs = "{enemy} laughs as {character} fails to {action}, and signals for more help."
+    assert yard.roles_clash(laughs, {"enemy": "Mud Hound", "character": "Null", "action": "navigate"})
+    assert yard.roles_clash(laughs, {"enemy": "Gate Warden 1", "character": "Null", "action": "navigate"}) is None

@@ -263,7 +263,7 @@ class OracleNarrator:
         for _ in range(8):  # a line told lately gives way to another; one that shows the setting is taken first
             text, drawn = teller.draw(table, rng, context)
             text = text[:1].upper() + text[1:]
-            if stage.repeats(text):
+            if stage.repeats(text) or stage.clash(text):
                 continue
             if not stage.settings or set(drawn.entry.tags) & stage.settings:
                 fallback = (text, drawn)
@@ -298,7 +298,7 @@ class OracleNarrator:
                     context[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
             text, drawn = self.draw(f"moves.{kind}", rng, context)
             text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
-            if not stage.repeats(text):
+            if not stage.repeats(text) and not stage.clash(text):
                 return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                "facts": {**told.facts, "move": kind}})
         return told

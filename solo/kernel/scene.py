@@ -48,7 +48,7 @@ _RAIN = re.compile(r"\b(rain\w*|downpour|drizzl\w*)\b", re.I)
 _SUN = re.compile(r"\b(sun|sunlight|sunlit|sunshine|sunbeams?|noonday|midday)\b", re.I)
 _NIGHT_SKY = re.compile(r"\b(stars|starlight|starlit|moon|moonlight|moonlit)\b", re.I)
 _ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|floors?|"
-                   r"floorboards|mantel\w*|the room|upstairs|incense|the stairs?)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
+                   r"floorboards|mantel\w*|the room|a room|upstairs|incense|the stairs?)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
 _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
@@ -76,6 +76,36 @@ PREPOSITIONS = ("in", "inside", "at", "on", "under", "aboard", "beneath", "below
 # the fruits of a fight won, which a scene that ended in failure did not bring
 _SPOILS = re.compile(r"\b(beaten foes?|fallen henchm[ae]n|(among|with) the spoils|the spoils|defeated foes?|the vanquished)\b",
                      re.I)
+# what only a danger overcome allows (told after an adventure whose danger won, it contradicts the ending)
+_SAFE = re.compile(r"\b(danger (?:that brought the cast here )?is past|danger gone|nobody is left to stop|no one is left|"
+                   r"nothing that still matters|hardly counts|stakes went out|nothing and no one stands in the way)\b", re.I)
+# the weather on the body: under a roof or aboard (a train's corridor), the storm is outside
+_WEATHER_ON = re.compile(r"\b(gusts?|the gale (?:slams|tears|shoves|hurls)|the wind (?:shoves|tears|whips|drives|howls)|"
+                         r"wind-driven|rain lash\w*|lashing rain|spray)\b", re.I)
+# the open country's cold (snow banked high, frost on every edge, a bitter wind): not in a room with a fire
+_OPEN_COLD = re.compile(r"\b(frost furs every edge|everything is rimed|snow lies deep|snow drifts|bitter wind|icicles hang)\b", re.I)
+# a bright sun that only a clear day's height brings (not dawn, dusk or a storm)
+_GLARE = re.compile(r"\b(sun beats down|beating sun|blazing sun|glare|noon glare|sun-baked|scorching sun)\b", re.I)
+# a storm the scene says is still on its way has not broken yet
+_COMING = re.compile(r"\b(squall|storm|gale)\b[^.;]*\b(racing|coming|approaching|gathering|building|bearing down|on its way)\b",
+                     re.I)
+_BROKEN = re.compile(r"\b(at its height|thunder cracks overhead|thunder rolls close|lightning flashes|wind shoves|"
+                     r"shows no sign of passing)\b", re.I)
+_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound)\b", re.I)
+_ALONE = re.compile(r"\b(no one to lend a hand|no one to help|nobody to help|alone out here|all alone)\b", re.I)
+_HIDING = re.compile(r"\b(where they are hiding|their hiding place|in hiding)\b", re.I)
+_CHASE = re.compile(r"\b(chase|pursuit|pursued|fleeing)\b", re.I)
+_RAPIDS = re.compile(r"\b(current quickens|water turns white|white water|rapids)\b", re.I)
+_RUNNING = re.compile(r"\b(rivers?|streams?|rapids|gorge|weir|mill-?race|falls|torrent|surf|tide)\b", re.I)
+_DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
+# a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
+_ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
+_GESTURE = re.compile(r"\{enemy\} (laughs|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)")
+# what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)
+BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|spiders?|serpents?|snakes?|beasts?|ghouls?|"
+                    r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
+HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
+                     r"causeway|sleeper|cold|smoke|collapse|mud|rot)\b", re.I)
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
@@ -245,6 +275,14 @@ class SceneModel(BaseModel):
                 (_DRY, "flood" in tags or ("cold" in tags and outside), "dust in a flooded or snowbound place"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
+                (_WEATHER_ON, "indoors" in tags and "outdoors" not in tags, "the weather on the body under a roof"),
+                (_OPEN_COLD, "indoors" in tags and "outdoors" not in tags, "the open country's frost and drifts indoors"),
+                (_GLARE, bool(tags & {"storm", "night", "underground"}) or self._hour() in ("dawn", "dusk", "midnight"),
+                 "a blazing sun in a storm, the dark or at dawn"),
+                (_QUIET, bool(tags & {"fire", "crowd", "storm"}), "quiet in a blaze, a crowd or a storm"),
+                (_RAPIDS, not _RUNNING.search(f"{self.title or ''} {self.place or ''}"), "white water where none runs"),
+                (_RAIN, "hot" in tags and bool(_DESERT.search(f"{self.title or ''} {self.place or ''}")),
+                 "rain in a desert"),
                 (_ONLOOKERS, "crowd" not in tags and bool(tags & {"underground", "wilderness", "air"}),
                  "onlookers where no crowd could be"),
             )
@@ -252,6 +290,8 @@ class SceneModel(BaseModel):
                 if clashes and pattern.search(text):
                     return why
             where = f"{self.title or ''} {self.place or ''}"
+            if _BROKEN.search(text) and _COMING.search(" ".join((where, *self.stage.obstacles))):
+                return "a storm at its height that has not yet come"
             if _DOWNSTREAM.search(text) and "flood" not in tags and not _RIVER.search(f"{where} {text}"):
                 return "a current running downstream where there is no river"
         hour = self._hour()
@@ -259,6 +299,14 @@ class SceneModel(BaseModel):
             return f"another time of day than {hour}"
         if self.stage.foes == () and (_FOE.search(text) or "{enemy}" in text):
             return "a foe where none is on stage"
+        if _ALONE.search(text) and (len(self.stage.cast) > 1 or self.stage.people):
+            return "alone where others are at hand"
+        if _HIDING.search(text) and _CHASE.search(f"{self.title or ''} {self.place or ''}"):
+            return "hiding in the middle of a chase"
+        if self.stage.foes and _ARMED.search(text) and all(BEASTS.search(f) or HAZARDS.search(f) for f in self.stage.foes):
+            return "a weapon where no foe on stage carries one"
+        if self.over and self.ended == "failure" and _SAFE.search(text):
+            return "the danger past after an ending the danger won"
         if self.ended == "failure" and _SPOILS.search(text):
             return "the spoils of a won fight after a scene that failed"
         if not self.stage.dead and _DEAD.search(text):
@@ -305,6 +353,8 @@ class SceneModel(BaseModel):
             return "one person in two roles"
         if _AWAY.search(text) and context.get("person") in self.named():
             return "someone on stage told of as away"
+        if _GESTURE.search(text) and BEASTS.search(context.get("enemy", "")):
+            return "a beast that acts as a person"
         if "helper" in used and len(self.stage.cast) < 2:
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
@@ -341,7 +391,9 @@ class SceneModel(BaseModel):
         if not action and any(name in text for name in (actor, *self.named())):
             return text
         lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
-        if placed and action and self.place and _gist(self.place.split(", ")[0]).casefold() not in text.casefold():
+        if placed and action and self.over:  # after the end, told of no place: the cast left it
+            lead += " afterwards"
+        elif placed and action and self.place and _gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
@@ -394,7 +446,8 @@ class SceneModel(BaseModel):
         """Words for a move's placeholders from what the scene holds (``pick`` chooses among several)."""
         s, actor = self.stage, self.last.actor or ""
         out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
-        out["where"] = locative(self.place) if self.place else "here"
+        # after the adventure's end the cast is where its ending left it, not in the place it escaped from
+        out["where"] = "afterwards" if self.over else locative(self.place) if self.place else "here"
         if self.title:  # the scene's title mid-sentence: "come to the burning warehouse by the docks"
             first, _, rest = self.title.strip().partition(" ")
             out["place"] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else self.title.strip()
