@@ -754,3 +754,40 @@ def test_no_one_is_alone_in_company_no_one_hides_in_a_chase_and_a_beast_acts_as_
     laughs = "{enemy} laughs as {character} fails to {action}, and signals for more help."
     assert yard.roles_clash(laughs, {"enemy": "Mud Hound", "character": "Null", "action": "navigate"})
     assert yard.roles_clash(laughs, {"enemy": "Gate Warden 1", "character": "Null", "action": "navigate"}) is None
+
+
+# what a Wide Shot of each improvised place must not tell (found by blind readers in round 5), read
+# independently of the scene model's own patterns
+BELIED = {
+    "the fish market at dawn": re.compile(r"sun beats|glare|blazing sun|noon|midday", re.I),
+    "the burning warehouse by the docks": re.compile(r"quiet|silence|silent|frost|snow", re.I),
+    "a desert oasis at noon": re.compile(r"\brain|a room\b|the room\b|dawn|midnight", re.I),
+    "a snowbound village inn": re.compile(r"frost furs every edge|snow drifts bank|bitter wind|icicles hang", re.I),
+    "the lighthouse in the gale": re.compile(r"glare|sun beats|blazing sun|still air", re.I),
+    "the sleeper train in a storm": re.compile(r"\bgusts?\b|gale (slams|tears)|wind (shoves|tears)", re.I),
+}
+BOTH = ((re.compile(r"hundreds of candles|blaze of light|brightly lit|blinding|glare", re.I),
+         re.compile(r"the dark\b|darkness|gloom|pitch[- ]black|single lamp|pool of light", re.I)),
+        (re.compile(r"too quiet|kind of quiet|silence|silent|hushed", re.I),
+         re.compile(r"\b(run|running|bustl\w*|crying their wares|laughter|party|shout\w*|music|jazz|chatter\w*)\b", re.I)))
+
+
+@pytest.mark.parametrize("system", WIDE_SHOTS)
+def test_an_improvised_wide_shot_keeps_to_its_weather_light_and_sound(tmp_path, system):
+    """Found by blind readers: "the sun beats down" at a fish market at dawn, "the wrong kind of quiet" in a burning
+    warehouse, rain on a tin roof at a desert oasis at noon, frost on every edge of an inn with a fire in the grate,
+    noon glare at a lighthouse in a gale, a cellar dark beyond one lamp yet lit by hundreds of candles, "far too
+    quiet" while stagehands run; and a failure aboard a sleeper train in a storm told as a gust on the body."""
+    for seed in range(6):
+        session = opened(tmp_path, system, 40 + seed)
+        for title, belied in BELIED.items():
+            narrations = told(session, f"scene start {title}")
+            text = shot(narrations)
+            assert not belied.search(text.replace(title, "").replace(title[0].upper() + title[1:], "")), (title, text)
+            for one, other in BOTH:
+                assert not (one.search(text) and other.search(text)), (title, text)
+            if "train" in title:
+                for line in ACTS[system]:
+                    for n in told(session, line):
+                        assert not belied.search(n["text"]), (line, n["text"])
+            told(session, "scene end success")

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
+from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group
 from solo.director.tables import Draw, OracleTables, TableError
 
@@ -167,7 +167,10 @@ class OracleNarrator:
         for setting in stage.unshown(told.text):
             table = f"setting.{setting}"
             if table in self.tables:
-                line, drawn = self.draw(table, rng, {})
+                for _ in range(4):  # one that does not belie the shot's own words, where the table has one
+                    line, drawn = self.draw(table, rng, {})
+                    if not contradicts(line, text):
+                        break
                 lines.append(line)
                 origins.append(drawn.origin())
         if not lines:
@@ -236,8 +239,11 @@ class OracleNarrator:
         if table is None:
             return told
         teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self
-        line, drawn = teller.draw(table, rng, {})
-        if stage.clash(line) or line.casefold() in told.text.casefold():
+        for _ in range(4):  # a line that fits the scene and does not belie what the shot already tells
+            line, drawn = teller.draw(table, rng, {})
+            if not (stage.clash(line) or contradicts(line, told.text) or line.casefold() in told.text.casefold()):
+                break
+        else:
             return told
         text, title = told.text, (stage.title or "").casefold()
         at = text.casefold().find(title) if title else -1

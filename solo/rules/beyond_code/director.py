@@ -52,7 +52,8 @@ class BeyondNarrator(OracleNarrator):
         placed = None if title else self.tables.draw("mansion.wide_shot_place", rng, scene=self.scene, context=ctx)
         place = as_phrase(title) if title else placed.text if placed is not None else "the Mansion"
         opening = self.tables.draw("mansion.wide_shot", rng, scene=self.scene, context={**ctx, "place": place})
-        question = self.tables.draw("mansion.wide_shot_question", rng, scene=self.scene, context=ctx)
+        question = self.tables.draw("mansion.wide_shot_question", rng, scene=self.scene, context=ctx,
+                                    said=opening.text)  # of the same place
         text = opening.filled({**ctx, "place": place})
         text = text[0].upper() + text[1:]
         asked = question.filled(ctx)
