@@ -34,9 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from solo.store.journal import Journal
-from solo.llm.backends import Completion, LlamaBackend, bundled_model_path
-from solo.llm.calls import Cast
-from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
+from solo.llm.backends import LlamaBackend, bundled_model_path
+from solo.llm.completion import Completion
+from solo.kernel.calls import Cast
+from solo.llm.check import clean, contradictions, grounded
+from solo.kernel.outcome import OutcomeRecord
 from solo.llm.graph import STOP, ModelNarrator, first_paragraph
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.director import PulpNarrator
@@ -98,7 +100,7 @@ def samples(narrator: PulpNarrator, rng: random.Random, n: int):
         elif kind == 2:
             told = narrator.enemy_turn(rng, enemy="Crankshaw", enemy_type="lieutenant", target="Nara Quinn")
             record = OutcomeRecord(task="enemy_turn", characters=("Nara Quinn",), enemy="Crankshaw",
-                                   targets={"Nara Quinn": 3}, peril={"Nara Quinn": (1, 4)}, harm_track="Peril")
+                                   targets={"Nara Quinn": 3}, harm={"Nara Quinn": (1, 4)}, harm_track="Peril")
         else:
             told = narrator.snoop(rng, character="Nara Quinn", level=rng.randint(1, 6), topic=None)
             record = OutcomeRecord(task="snoop", characters=("Nara Quinn",), actor="Nara Quinn")

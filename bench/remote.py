@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from solo.llm.backends import FakeBackend, LlamaBackend, bundled_model_path, usable_cores
-from solo.llm.calls import Cast
+from solo.kernel.calls import Cast
 from solo.llm.graph import ModelNarrator
 from solo.llm.remote import OpenAIBackend
 from solo.rules.enigma import SYSTEM

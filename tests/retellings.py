@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from solo.llm.check import OutcomeRecord
+from solo.kernel.outcome import OutcomeRecord
 from solo.llm.graph import ModelNarrator
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 
 
 class Retold(NamedTuple):

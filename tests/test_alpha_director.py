@@ -18,7 +18,7 @@ from playing import ok
 from solo.store.journal import Journal
 from solo.kernel.protocol import StoryView
 from solo.llm.check import contradictions
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import commands as rc
 from solo.rules.alpha.director import REQUIRED_TABLES, AlphaDirector, foes_to_play
@@ -125,7 +125,7 @@ def test_a_seeded_solo_fight_tells_every_fact_and_fits_the_scene(tmp_path, seed)
     # each attack, the party's and the foes', is told once, in order, by its attacker, its outcome and its LP
     played = [a for r in results for a in attacks(r)]
     told = [SYSTEM.record(n, e, a) for n, e, a in game.told if n.task in ("hit", "miss")]
-    assert [(r.actor, r.action, r.success, r.peril) for r in told] == [
+    assert [(r.actor, r.action, r.success, r.harm) for r in told] == [
         (a["attacker"], f"attack {a['target']}", a["hit"],
          {a["target"]: (a["lp"]["before"], a["lp"]["after"])} if a["lp"]["before"] != a["lp"]["after"] else {})
         for a in played]

@@ -15,8 +15,9 @@ import retellings
 
 from solo.table import parser
 from solo.kernel.protocol import StoryView
-from solo.llm.check import OutcomeRecord, contradictions
-from solo.director.narration import Narration
+from solo.llm.check import contradictions
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import events as ev
 from solo.rules.alpha.director import AlphaDirector
@@ -52,7 +53,7 @@ def test_an_attack_is_held_to_its_attacker_its_roll_its_damage_and_the_lp_it_too
     hit = game.record("hit")
     assert (hit.actor, hit.action, hit.dice, hit.success) == ("Null", "attack Soldier 1", (5,), True)
     assert hit.characters == ("Null", "Soldier 1") and hit.harm_track == "LP"
-    assert hit.peril == {"Soldier 1": (6, 5)} and hit.targets == {"Soldier 1": 1} and hit.knocked_out == ()
+    assert hit.harm == {"Soldier 1": (6, 5)} and hit.targets == {"Soldier 1": 1} and hit.knocked_out == ()
     assert hit.details == ("Null's melee attack: 5 + Escalation 1 = 6 against Soldier 1's endure roll of 3: a hit.",
                            "The hit deals 1 damage.")
     assert hit.lines()[:4] == ['Null attempts: "attack Soldier 1".', "Dice rolled: 5.", "Result: success.",
@@ -71,7 +72,7 @@ def test_a_miss_and_an_attack_beyond_reach_take_nothing(game):
     game.play("enemy add Soldier", "combat start")
     game.play("attack Null Soldier --melee --dice 1 --against 6")
     miss = game.record("miss")
-    assert (miss.success, miss.peril, miss.targets, miss.dice) == (False, {}, {}, (1,))
+    assert (miss.success, miss.harm, miss.targets, miss.dice) == (False, {}, {}, (1,))
     assert miss.details[-1] == "Soldier takes no damage."
     game.play("attack Null Soldier --ranged --distance 13")  # twice the Glean d6 is 12
     far = game.record("miss")
@@ -85,20 +86,20 @@ def test_a_foe_at_0_lp_is_defeated_and_a_party_member_at_0_is_in_mortal_peril(ga
     game.play("attack Null Soldier --melee --dice 4 --against 1")
     hit, down = game.record("hit"), game.record("defeated")
     assert hit.knocked_out == ("Soldier",) and "Soldier is defeated at 0 LP and out of the fight." in hit.details
-    assert down.characters[0] == "Soldier" and down.peril == {"Soldier": (1, 0)} and down.knocked_out == ("Soldier",)
+    assert down.characters[0] == "Soldier" and down.harm == {"Soldier": (1, 0)} and down.knocked_out == ("Soldier",)
     game.play("combat end", "enemy add Brute --attack d12", "combat start --ambush")  # Brute, Null, Wren
     game.play("attack Brute Wren --melee --dice 9 --against 1")
     fell = game.record("peril")
-    assert fell.characters[0] == "Wren" and fell.peril == {"Wren": (1, 0)} and fell.knocked_out == ()
+    assert fell.characters[0] == "Wren" and fell.harm == {"Wren": (1, 0)} and fell.knocked_out == ()
     assert fell.details == ("Wren is at 0 LP: Mortal Peril, and Wren's fate is not yet chosen.",)
     game.play("fate Wren survive --cost 'a limp that never heals'")
     lived = game.record("survive")
-    assert lived.peril == {"Wren": (0, 2)} and lived.actor == "Wren"
+    assert lived.harm == {"Wren": (0, 2)} and lived.actor == "Wren"
     assert lived.details == ('Wren chooses to survive, at a cost (in the player\'s words: "a limp that never heals").',)
     game.play("damage Wren 2")
     game.play("fate Wren sacrifice")
     gone = game.record("sacrifice")
-    assert gone.details == ("Wren chooses Sacrifice: a brave end, out of the fight for good.",) and gone.peril == {}
+    assert gone.details == ("Wren chooses Sacrifice: a brave end, out of the fight for good.",) and gone.harm == {}
 
 
 def test_checks_hiding_and_noticing(game):
@@ -126,10 +127,10 @@ def test_a_round_a_breather_and_a_rest_are_told_with_the_lp_they_gave(game):
     lp = game.session.state.get("Null").lp
     game.play("breather Null")
     pause = game.record("breather")
-    assert pause.peril == {"Null": (lp, lp + 2)} and pause.details == ("Null takes a breather.",)
+    assert pause.harm == {"Null": (lp, lp + 2)} and pause.details == ("Null takes a breather.",)
     game.play("rest")
     night = game.record("rest")
-    assert night.peril == {"Null": (lp + 2, min(10, lp + 7))} and night.characters == ("Null",)
+    assert night.harm == {"Null": (lp + 2, min(10, lp + 7))} and night.characters == ("Null",)
 
 
 def test_about_gives_the_rules_side_of_each_event(game):
@@ -168,7 +169,7 @@ def test_the_model_is_held_to_mortal_peril_and_the_oracle_stands_in(game):
 # --- the checks, on records like the rules make ------------------------------------------------------------
 
 HIT = OutcomeRecord(task="hit", characters=("Null", "Soldier 1"), actor="Null", action="attack Soldier 1", dice=(5,),
-                    success=True, peril={"Soldier 1": (6, 4)}, targets={"Soldier 1": 2}, harm_track="LP",
+                    success=True, harm={"Soldier 1": (6, 4)}, targets={"Soldier 1": 2}, harm_track="LP",
                     details=("Null's melee attack: 5 + Escalation 2 = 7 against Soldier 1's endure roll of 3: a hit.",
                              "The hit deals 2 damage."))
 MISS = OutcomeRecord(task="miss", characters=("Null", "Soldier 1"), actor="Null", action="attack Soldier 1", dice=(2,),
@@ -176,14 +177,14 @@ MISS = OutcomeRecord(task="miss", characters=("Null", "Soldier 1"), actor="Null"
                      details=("Null's melee attack: 2 + Escalation 2 = 4 against Soldier 1's endure roll of 6: no hit.",
                               "Soldier 1 takes no damage."))
 FOE_HIT = HIT.model_copy(update={"characters": ("Soldier 2", "Null"), "actor": "Soldier 2", "action": "attack Null",
-                                 "peril": {"Null": (10, 8)}, "targets": {"Null": 2}})
-PERIL = OutcomeRecord(task="peril", characters=("Wren",), peril={"Wren": (1, 0)}, harm_track="LP",
+                                 "harm": {"Null": (10, 8)}, "targets": {"Null": 2}})
+PERIL = OutcomeRecord(task="peril", characters=("Wren",), harm={"Wren": (1, 0)}, harm_track="LP",
                       details=("Wren is at 0 LP: Mortal Peril, and Wren's fate is not yet chosen.",))
-SURVIVED = OutcomeRecord(task="survive", characters=("Wren",), actor="Wren", peril={"Wren": (0, 2)}, harm_track="LP",
+SURVIVED = OutcomeRecord(task="survive", characters=("Wren",), actor="Wren", harm={"Wren": (0, 2)}, harm_track="LP",
                          details=('Wren chooses to survive, at a cost (in the player\'s words: "a limp").',))
 SACRIFICED = OutcomeRecord(task="sacrifice", characters=("Wren",), actor="Wren", harm_track="LP",
                            details=("Wren chooses Sacrifice: a brave end, out of the fight for good.",))
-DEFEATED = OutcomeRecord(task="defeated", characters=("Soldier 1",), peril={"Soldier 1": (1, 0)},
+DEFEATED = OutcomeRecord(task="defeated", characters=("Soldier 1",), harm={"Soldier 1": (1, 0)},
                          knocked_out=("Soldier 1",), harm_track="LP",
                          details=("Soldier 1 is defeated at 0 LP and out of the fight.",))
 CHECK = OutcomeRecord(task="failure", characters=("Null",), actor="Null",

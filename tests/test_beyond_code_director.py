@@ -16,7 +16,8 @@ import retellings
 
 from playing import ok
 from solo.store.journal import Journal
-from solo.llm.check import OutcomeRecord, contradictions
+from solo.llm.check import contradictions
+from solo.kernel.outcome import OutcomeRecord
 from solo.director.narration import OracleNarrator
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code.director import REQUIRED_TABLES

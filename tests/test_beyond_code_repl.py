@@ -16,7 +16,8 @@ import playing
 from playing import last_line, ok
 from solo.table import parser
 from solo.store.journal import Journal
-from solo.faces.repl import Repl, SoloCompleter
+from solo.faces.complete import SoloCompleter
+from solo.faces.repl import Repl
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code import commands as rc
 from solo.rules.beyond_code.deck import EXAMPLE

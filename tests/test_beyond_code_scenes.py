@@ -15,7 +15,7 @@ from rich.console import Console
 
 from playing import exported, ok, refused
 from solo.store.journal import Journal
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.faces.render import render
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code.deck import EXAMPLE

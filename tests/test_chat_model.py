@@ -13,10 +13,11 @@ import pytest
 
 from solo.kernel.errors import NarratorError
 from solo.llm.backends import split_answer
-from solo.llm.calls import Cast
-from solo.llm.check import OutcomeRecord, contradictions
+from solo.kernel.calls import Cast
+from solo.llm.check import contradictions
+from solo.kernel.outcome import OutcomeRecord
 from solo.llm.graph import STOP, ModelNarrator
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.rules.enigma import SYSTEM
 
 PROMPTS = SYSTEM.data / "prompts"

@@ -94,7 +94,7 @@ def test_a_blunder_brings_a_consequence_and_in_solo_play_its_peril_goes_through_
         assert len(consequence) == 1 and "Nara" in consequence[0]["text"]
         assert result["peril_gained"] == 0  # a roll's own Peril is its 1s: none here
         after = session.status()["characters"]["Nara"]
-        if consequence[0].get("peril"):
+        if consequence[0].get("harm"):
             seen_peril = True
             assert after["peril"] == before + 1 or after["knockouts"] > 0
             assert result["director_peril"][0]["cause"].startswith("blunder:")

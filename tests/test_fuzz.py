@@ -17,8 +17,9 @@ from solo.director.adventure import AdventureError, load_adventure, shipped_adve
 from solo.kernel.errors import SoloError
 from solo.store.journal import Journal
 from solo.kernel.registry import installed
-from solo.llm.calls import ModelCall
-from solo.llm.check import OutcomeRecord, contradictions
+from solo.kernel.calls import ModelCall
+from solo.llm.check import contradictions
+from solo.kernel.outcome import OutcomeRecord
 from solo.table.session import Session
 from solo.director.tables import OracleTables, TableError, default_folder
 
@@ -124,6 +125,6 @@ def test_a_models_proposal_is_checked_by_the_rules_whatever_it_says(raw):
 def test_any_prose_is_checked_without_failing(name, text):
     system = installed()[name]
     record = OutcomeRecord(task="success", characters=("Nara",), actor="Nara", action="climb the wall", dice=(5, 2),
-                           success=True, peril={"Nara": (1, 2)}, details=("Nara climbs the wall",))
+                           success=True, harm={"Nara": (1, 2)}, details=("Nara climbs the wall",))
     assert isinstance(contradictions(text, record), list)
     assert isinstance(system.check(text, record), list)

@@ -10,8 +10,10 @@ import random
 import pytest
 import retellings
 
-from solo.llm.check import OutcomeRecord, contradictions
-from solo.director.narration import Narration, OracleNarrator
+from solo.llm.check import contradictions
+from solo.kernel.outcome import OutcomeRecord
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.rules.haasteet import SYSTEM
 from solo.rules.haasteet import events as ev
 from solo.director.tables import system_tables

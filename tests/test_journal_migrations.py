@@ -23,7 +23,8 @@ from test_journal_support import (
     solo_env,
 )
 
-from solo.store.journal import MIGRATIONS, Journal, migrate
+from solo.store.journal import Journal
+from solo.store.schema import MIGRATIONS, migrate
 from solo.table.session import Session
 
 NAMES = [name for name, _ in MIGRATIONS]

@@ -3,7 +3,6 @@ write lock never held while a model generates."""
 
 from __future__ import annotations
 
-import ast
 import os
 import subprocess
 import sys
@@ -21,34 +20,15 @@ from solo.llm.backends import FakeBackend
 from solo.llm.graph import ModelNarrator
 from solo.table.session import Session
 
-SOLO = Path(__file__).resolve().parent.parent / "solo"
+from import_graph import MODULES, SOLO, imported, module_name
+
 RULES = SOLO / "rules"
 SYSTEMS = sorted(p.name for p in RULES.iterdir() if p.is_dir() and (p / "__init__.py").is_file())
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(SOLO.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def imports(path: Path) -> set[str]:
-    """Every module ``path`` imports, relative imports resolved, at any depth of the file."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")
-            if node.level:
-                base = base[: len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            found.add(target)
-            found |= {f"{target}.{alias.name}" for alias in node.names}
-    return found
+    """Every module of solo ``path`` imports, relative imports resolved, at any depth of the file."""
+    return imported(path, {**MODULES, module_name(path): path})
 
 
 def system_of(module: str) -> str | None:
@@ -307,14 +287,16 @@ def test_a_journal_only_command_reports_the_settled_roll_apart_from_director_har
         for line in ("campaign new D --seed 21", "pc add Nara --dice 3", "pc add Max --dice 3", "scene start S"):
             assert session.execute(line).ok
         harmed = False
-        for turn in range(12):  # blunders until one's consequence costs Peril
+        for turn in range(48):  # blunders until one's consequence costs Peril (about one in eight does)
             assert session.execute(f"gamble Nara try{turn} --dice 2").ok
             result = session.execute(settle).result
             resolved = result["resolved"] if "resolved" in result else result
             assert resolved["dice"] == [2] and resolved["peril_gained"] == 0
             assert all(p["cause"] == "1s rolled" for p in resolved.get("peril_changes", []))
             harmed |= bool(result.get("director_peril"))
-        assert harmed, f"no blunder cost Peril in 12 tries with {settle!r}: the test proves nothing"
+            if harmed and turn >= 11:
+                break
+        assert harmed, f"no blunder cost Peril in 48 tries with {settle!r}: the test proves nothing"
 
 
 def test_ctrl_c_while_the_model_tells_co_pilot_suggestions_keeps_the_oracle_s(tmp_path):

@@ -10,9 +10,10 @@ import pytest
 from solo.kernel.errors import NarratorError
 from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
-from solo.llm.check import OutcomeRecord, clean, contradictions, grounded
+from solo.llm.check import clean, contradictions, grounded
+from solo.kernel.outcome import OutcomeRecord
 from solo.llm.graph import Cast, ModelNarrator
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.rules.enigma import SYSTEM
 from solo.table.session import Session
 
@@ -21,7 +22,7 @@ from playing import play
 PROMPTS = SYSTEM.data / "prompts"
 
 BLUNDER = OutcomeRecord(task="blunder", characters=("Nara Quinn",), actor="Nara Quinn", action="leap the gap",
-                        dice=(2, 3), success=False, peril={"Nara Quinn": (1, 2)}, harm_track="Peril")
+                        dice=(2, 3), success=False, harm={"Nara Quinn": (1, 2)}, harm_track="Peril")
 SUCCESS = BLUNDER.model_copy(update={"task": "success", "dice": (5, 1), "success": True})
 
 
@@ -302,7 +303,7 @@ def test_a_base_model_gets_a_plain_completion(tmp_path, template, api):
 
 
 def test_enigma_refuses_the_prompt_examples_people_walking_into_the_story():
-    from solo.llm.check import OutcomeRecord
+    from solo.kernel.outcome import OutcomeRecord
 
     record = OutcomeRecord(task="blunder", characters=("Basile Ferraille",), harm_track="Peril")
     assert SYSTEM.check("The door swings shut behind Basile. Ines, the door opens.", record) == [

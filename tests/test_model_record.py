@@ -10,10 +10,12 @@ import pytest
 
 from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
-from solo.llm.check import OutcomeRecord, said_twice, unbacked
+from solo.llm.check import said_twice, unbacked
+from solo.kernel.outcome import OutcomeRecord
 from solo.llm.choose import chooser, writes_prose
 from solo.llm.graph import NOTHING_ADDED, Cast, ModelNarrator
-from solo.director.narration import CHOICES, Narration, OracleNarrator
+from solo.director.narration import CHOICES, OracleNarrator
+from solo.kernel.narration import Narration
 from solo.rules.enigma import SYSTEM
 from solo.table.session import Session
 from solo.director.tables import system_tables
@@ -22,7 +24,7 @@ from playing import play
 
 PROMPTS = SYSTEM.data / "prompts"
 BLUNDER = OutcomeRecord(task="blunder", characters=("Nara Quinn",), actor="Nara Quinn", action="leap the gap",
-                        dice=(2, 3), success=False, peril={"Nara Quinn": (3, 5)}, harm_track="Peril",
+                        dice=(2, 3), success=False, harm={"Nara Quinn": (3, 5)}, harm_track="Peril",
                         targets={"Nara Quinn": 2})
 FACTS = "The stones crumble under Nara Quinn."
 
@@ -35,7 +37,7 @@ FACTS = "The stones crumble under Nara Quinn."
     ("The battle was lost for good.", BLUNDER, FACTS, "", "claims lost"),
     # "She is now in Mortal Peril." at 10/10 LP
     ("She is now in Mortal Peril.", OutcomeRecord(task="strike", characters=("Kira",), harm_track="LP",
-                                                  peril={"Kira": (10, 10)}), "The orc swings wide.", "",
+                                                  harm={"Kira": (10, 10)}), "The orc swings wide.", "",
      "claims in Mortal Peril"),
     ("The goon is knocked out cold.", BLUNDER, FACTS, "", "claims knocked out"),
     ("The bandit flees into the night.", BLUNDER, FACTS, "", "claims fled"),
@@ -71,7 +73,7 @@ def test_claims_the_record_does_not_make_are_refused(own, record, facts, story, 
     ("Nara clings to the ledge by her fingertips.", BLUNDER, FACTS, ""),
     ("Leg 2 has barely begun.", BLUNDER, FACTS, "Leg 1: Marseille. Leg 2: Vienna."),
     ("Kira is in Mortal Peril, bleeding on the flagstones.",
-     OutcomeRecord(task="strike", characters=("Kira",), harm_track="LP", peril={"Kira": (3, 0)},
+     OutcomeRecord(task="strike", characters=("Kira",), harm_track="LP", harm={"Kira": (3, 0)},
                    details=("Kira is in Mortal Peril.",)), "", ""),
 ])
 def test_claims_the_record_makes_stand(own, record, facts, story):
@@ -217,16 +219,16 @@ def test_the_harm_hint_names_the_character(tmp_path):
     play(session, "campaign new Hint --seed 2", "pc add 'Nara Quinn' --dice 3", "scene start The docks")
     out = io.StringIO()
     repl = Repl(session, console=Console(file=out, width=200), history_dir=tmp_path, ask=lambda q: "")
-    repl._narration({"task": "blunder", "text": "The crate slips.", "source": "oracle", "peril": 1,
+    repl._narration({"task": "blunder", "text": "The crate slips.", "source": "oracle", "harm": 1,
                      "bearer": "Nara Quinn"})
     assert "`peril 'Nara Quinn' +1`" in out.getvalue() and "NAME" not in out.getvalue()
-    bearer = Narration(task="blunder", text="x", origin="y", peril=1, bearer="Nara Quinn").as_result()
+    bearer = Narration(task="blunder", text="x", origin="y", harm=1, bearer="Nara Quinn").as_result()
     assert bearer["bearer"] == "Nara Quinn"
     from solo.rules.enigma.director import PulpNarrator
 
     director = PulpNarrator(system_tables(SYSTEM.data))
     harmful = [t for t in (director.blunder(random.Random(seed), character="Nara Quinn", action="leap")
-                           for seed in range(60)) if t.peril]
+                           for seed in range(60)) if t.harm]
     assert harmful and all(t.bearer == "Nara Quinn" for t in harmful)  # the Director says on whom it falls
 
 
@@ -329,3 +331,24 @@ def test_a_model_gone_chooses_nothing_and_journals_nothing(tmp_path):
     session.model = None  # the REPL drops a model that failed to load
     play(session, "scene start The docks")
     assert session.journal.model_calls(session.campaign.id) == []
+
+
+def test_the_kernel_s_records_speak_the_system_s_words_and_refuse_the_old_fields():
+    """The outcome record and the narration name no system's words: the harm track is the system's
+    label, what an actor gains is in its words; a caller still passing the old field names fails loudly
+    instead of being ignored."""
+    from pydantic import ValidationError
+
+    record = OutcomeRecord(task="blunder", actor="Nara Quinn", harm={"Nara Quinn": (1, 2)}, harm_track="Peril",
+                           gained=("a Blammo! die",))
+    assert "Nara Quinn's Peril goes from 1 to 2." in record.lines()
+    assert record.lines()[-1] == "Nara Quinn gains a Blammo! die."
+    assert "gains" not in " ".join(OutcomeRecord(task="hit", actor="Wren", harm_track="LP").lines())
+    told = Narration(task="consequence", text="The rope snaps.", harm=1, bearer="Anna")
+    assert told.as_result()["harm"] == 1 and "peril" not in told.as_result()
+    with pytest.raises(ValidationError, match="blammo_gained"):
+        OutcomeRecord(task="blunder", blammo_gained=1)
+    with pytest.raises(ValidationError, match="peril"):
+        OutcomeRecord(task="blunder", peril={"Nara Quinn": (1, 2)})
+    with pytest.raises(ValidationError, match="peril"):
+        Narration(task="blunder", text="x", peril=1)

@@ -389,7 +389,7 @@ def test_the_repl_asks_about_control_shows_chaos_and_completes_odds(tmp_path):
     assert "chaos 5/9" in repl.toolbar().value
     from prompt_toolkit.document import Document
 
-    from solo.faces.repl import SoloCompleter
+    from solo.faces.complete import SoloCompleter
 
     completer = SoloCompleter(session, lambda: [])
     words = [c.text for c in completer.get_completions(Document("ask Is the door locked? li"), None)]

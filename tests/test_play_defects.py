@@ -11,7 +11,8 @@ import pytest
 
 from playing import ok, refused
 from solo.store.journal import Journal
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.tables import OracleTables, default_folder
 from solo.kernel.scene import CONSEQUENCES, Action, SceneModel, Stage
 from solo.table.session import Session
@@ -58,6 +59,8 @@ def test_haasteet_a_declared_round_blocks_the_scene_end(tmp_path):
     refused(s, "scene end success", "`round roll` first")
     ok(s, "round roll --dice Pike=1,1 --dice Leon=1")  # no hit lands: nothing waits
     ok(s, "round end")
+    refused(s, "scene end success", "`combat end` first")  # the fight itself ends first
+    ok(s, "combat end")
     ok(s, "scene end success")
 
 

@@ -125,8 +125,8 @@ def test_a_warmed_head_leaves_only_the_task_to_evaluate(backend, tmp_path):
 
 
 def test_warming_gives_the_model_up_within_a_chunk(backend, tmp_path):
-    from solo.llm.backends import Cancelled
-    from solo.llm.calls import Cast
+    from solo.llm.completion import Cancelled
+    from solo.kernel.calls import Cast
     from solo.rules.enigma import SYSTEM
 
     model = ModelNarrator(backend, prompts=SYSTEM.data / "prompts")

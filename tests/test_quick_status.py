@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from solo.store import quick
-from solo.store.journal import MIGRATIONS, Journal
+from solo.store.journal import Journal
+from solo.store.schema import MIGRATIONS
 from solo.table.session import Session
 
 # each system's campaign and a few of its own commands (as tests/test_conformance.py's profiles play them)

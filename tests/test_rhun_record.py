@@ -9,7 +9,8 @@ import random
 import pytest
 import retellings
 
-from solo.llm.check import OutcomeRecord, contradictions
+from solo.llm.check import contradictions
+from solo.kernel.outcome import OutcomeRecord
 from solo.director.narration import OracleNarrator
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import events as ev
@@ -48,7 +49,7 @@ def test_a_fail_against_a_challenge_is_told_with_the_strike_back(rhun):
     record = rhun.record("consequence")
     assert (record.actor, record.action, record.dice, record.success) == ("Anna", "hew the orc", (1, 2, 3), False)
     assert record.enemy == "Orc" and record.targets == {"Anna": struck.damage}
-    assert record.peril == {"Anna": (3, struck.harm.grit_after)} and record.harm_track == "Grit"
+    assert record.harm == {"Anna": (3, struck.harm.grit_after)} and record.harm_track == "Grit"
     assert record.details == ("Orc loses no Disposition and still stands.",)
     asked = [p[p.rindex("Example\nTask:"):] for p in rhun.fake.prompts]  # each prompt's own task, after the examples
     assert any(a.startswith("Example\nTask: consequence\nCharacters: Anna\n") and
@@ -56,7 +57,7 @@ def test_a_fail_against_a_challenge_is_told_with_the_strike_back(rhun):
                f"Anna ({struck.damage} Grit)." in a for a in asked)
     if any(oracle.task == "strike" for oracle, _, _ in rhun.told):  # the Director tells the strike on its own
         strike = rhun.record("strike")
-        assert (strike.enemy, strike.targets, strike.peril) == (record.enemy, record.targets, record.peril)
+        assert (strike.enemy, strike.targets, strike.harm) == (record.enemy, record.targets, record.harm)
         assert strike.actor is None and strike.success is None
 
 
@@ -67,7 +68,7 @@ def test_a_four_or_five_is_a_success_that_brings_its_consequence(rhun):
     assert record.success is True and record.dice == (5, 2, 1, 4)  # light, then dark
     assert record.details == ("The success comes with a consequence.", "Anna's Ego goes from 4 to 3.",
                               "Troll loses 2 Disposition (10 to 8) and still stands.")
-    assert record.enemy is None and set(record.peril) <= {"Anna"}  # without a Fail the Troll does not strike back
+    assert record.enemy is None and set(record.harm) <= {"Anna"}  # without a Fail the Troll does not strike back
     # a 6: a clean success, told by the success task; the Challenge overcome
     rhun.play("challenge add Rat --tier trivial", "risk Anna exertion 'stamp on it' --vs Rat --dice 6,1,1")
     clean = rhun.record("success")
@@ -78,7 +79,7 @@ def test_a_strike_records_grit_the_trauma_it_marks_and_a_death(rhun):
     rhun.play("challenge add Wolf --tier serious --sentient", "challenge strike Wolf Anna --dice 2,2")
     record = rhun.record("strike")
     assert (record.enemy, record.targets, record.characters) == ("Wolf", {"Anna": 4}, ("Anna",))
-    assert record.peril == {"Anna": (3, 0)} and record.details == ("The strike is troublesome.",)
+    assert record.harm == {"Anna": (3, 0)} and record.details == ("The strike is troublesome.",)
     assert record.lines()[:2] == ["Wolf strikes at: Anna (4 Grit).", "Anna's Grit goes from 3 to 0."]
     rhun.play("challenge strike Wolf Anna --dice 1,1")  # Grit 0: a Trauma track
     assert rhun.record("strike").details == ("The strike is annoying.", "The hurt marks Anna as Stressed.")
@@ -94,7 +95,7 @@ def test_a_shield_and_a_narrative_band_take_no_grit(rhun):
     rhun.play("armour Anna shield", "challenge add Boar --tier dangerous")
     rhun.play("challenge strike Boar Anna --shield --dice 5")
     record = rhun.record("strike")
-    assert record.peril == {} and record.targets == {"Anna": 0}
+    assert record.harm == {} and record.targets == {"Anna": 0}
     assert "Anna's shield takes the whole blow and is lost." in record.details
 
 
@@ -165,7 +166,7 @@ def test_the_model_is_held_to_the_record_and_the_oracle_stands_in(rhun):
 
 
 BASE = OutcomeRecord(task="strike", characters=("Anna",), harm_track="Grit", enemy="Orc", targets={"Anna": 2},
-                     peril={"Anna": (3, 1)}, details=("Anna's Ego goes from 4 to 3.",))
+                     harm={"Anna": (3, 1)}, details=("Anna's Ego goes from 4 to 3.",))
 
 
 @pytest.mark.parametrize(("text", "problem"), [

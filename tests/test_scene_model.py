@@ -189,7 +189,7 @@ def test_the_scene_refuses_what_it_rules_out():
 
 def test_canon_offers_read_a_names_kind_from_the_scene_and_are_made_once(tmp_path):
     from solo.director.canon import kind_in
-    from solo.director.narration import Narration
+    from solo.kernel.narration import Narration
 
     assert kind_in("Brown Maud", ["Aboard the Brown Maud, a broad river barge running north"]) == "place"
     assert kind_in("Varrow", ["The company rests at Varrow, a fishing village"]) == "place"
@@ -211,7 +211,8 @@ def test_a_models_prose_is_held_to_the_scene(tmp_path):
     """The model's prompt carries the scene model; prose contradicting the setting or naming someone
     absent is refused like a wrong outcome, and the oracle's words stand."""
     from solo.llm.backends import FakeBackend
-    from solo.llm.check import OutcomeRecord, contradictions
+    from solo.llm.check import contradictions
+    from solo.kernel.outcome import OutcomeRecord
     from solo.llm.graph import ModelNarrator
 
     snowbound = SceneModel(title="a snowbound observatory", tags=frozenset({"cold", "indoors"}), absent=("Otto Kessler",))
@@ -312,7 +313,7 @@ def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_sce
             seen += 1
             assert any(name in text for name in cast), (line, text)
             assert any(a in text for a in ACTIONS), (line, text)
-            if n.get("peril"):
+            if n.get("harm"):
                 continue
             setting = any(SHOWS[s].search(text) for s in stage.settings)
             setting = setting or any(ASPECT_WORDS[a].search(text) for a in (stage.tags or set()) & set(ASPECT_WORDS))
@@ -335,7 +336,8 @@ def test_a_clue_found_again_is_not_told_word_for_word(tmp_path, system):
 
 
 def test_a_success_keeps_its_prompts_question_and_the_scene_rules_out_strangers():
-    from solo.director.narration import Narration, OracleNarrator
+    from solo.director.narration import OracleNarrator
+    from solo.kernel.narration import Narration
     from solo.kernel.scene import Action
 
     stage = SceneModel(title="the lighthouse in the gale", place="the lighthouse in the gale",
@@ -348,7 +350,7 @@ def test_a_success_keeps_its_prompts_question_and_the_scene_rules_out_strangers(
     assert told.text.endswith("What trick, learned long ago, made it possible?"), told.text
     assert "makes it look easy. What" not in told.text
     # a harm is kept, led by the action that brought it on
-    harm = Narration(task="blunder", text="A bookcase topples, pinning them.", peril=1)
+    harm = Narration(task="blunder", text="A bookcase topples, pinning them.", harm=1)
     assert narrator.bound(harm, stage.model_copy(update={"last": Action(actor="Max", action="hide", success=False)}),
                           random.Random(1)).text == "Max tries to hide: a bookcase topples, pinning them."
     # no arrow with no foe on stage; no one on stage sends word from afar
@@ -417,7 +419,8 @@ def test_a_current_needs_a_river_the_open_air_has_no_room_and_the_cold_no_warmth
 
 
 def test_a_success_asks_its_question_once_in_a_while():
-    from solo.director.narration import Narration, OracleNarrator
+    from solo.director.narration import OracleNarrator
+    from solo.kernel.narration import Narration
     from solo.kernel.scene import Action
 
     question = "Which companion is first to grin, and what do they say?"
@@ -465,7 +468,8 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
 def test_after_the_adventure_no_deadline_no_other_side_and_no_clue_is_told():
     """Found by blind readers: "time is running out", "a moment the other side gains" and a random clue
     told after the adventure's last scene had ended."""
-    from solo.director.narration import Narration, OracleNarrator
+    from solo.director.narration import OracleNarrator
+    from solo.kernel.narration import Narration
 
     tables = OracleTables.load(default_folder())
     over = SceneModel(title="The Bridge House", place="The far toll house at Kettle Ford", over=True,

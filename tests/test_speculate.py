@@ -21,7 +21,8 @@ import pytest
 from rich.console import Console
 
 from solo.store.journal import Journal
-from solo.llm.backends import Completion, FakeBackend
+from solo.llm.backends import FakeBackend
+from solo.llm.completion import Completion
 from solo.llm.graph import ModelNarrator
 from solo.llm.speculate import Speculator
 from solo.faces.repl import Repl

@@ -51,7 +51,8 @@ def test_every_table_draws_and_fills_every_reference(tables):
             assert "{" not in drawn.filled({"character": "Nara", "enemy": "Goon", "target": "Max", "villain": "Baron",
                                             "place": "Cairo", "helper": "Max", "thread": "the idol", "person": "Olga",
                                             "scheme": "to steal the bells", "action": "climb the wall",
-                                            "obstacle": "a locked gate", "where": "in Cairo"}), table_id
+                                            "obstacle": "a locked gate", "where": "in Cairo",
+                                            "cast": "Nara and Max"}), table_id
 
 
 def test_seeded_draws_are_reproducible(tables):

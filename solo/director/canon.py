@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-Kind = Literal["person", "place", "thread", "clue", "promise", "treasure"]
+from solo.kernel.events import Kind
+
 KINDS: tuple[Kind, ...] = ("person", "place", "thread", "clue", "promise", "treasure")
 PLURALS: dict[str, Kind] = {"people": "person", "persons": "person", "places": "place", "threads": "thread", "clues": "clue",
            "promises": "promise", "debts": "promise", "debt": "promise", "treasures": "treasure",
@@ -270,8 +271,27 @@ company workshop shop mill warehouse station""".split())
 BUILDING_FIRST = frozenset("hotel club bank museum theatre theater cafe café maison chateau château castle fort rue "
                         "avenue boulevard place porte pont quai quay lake lac mount mont piazza plaza via calle "
                         "cape".split())
+# a name ending in a plural of people or creatures is a group ("Tick-Tock Men", "Gate Wardens", "the
+# Brethren"): a band of foes (the rules' board holds them), never one person
+GROUP_PLURALS = frozenset("""men women folk people brethren children henchmen guardsmen horsemen fishermen watchmen
+clansmen tribesmen swordsmen bowmen footmen lawmen gunmen boatmen marksmen wolves thieves elves dwarves""".split())
+GROUP_ONE = frozenset("""guard thug goon soldier warden cultist bandit raider pirate scout knight priest monk sailor
+smuggler agent trooper rider hunter hound rat dog crow ghoul zombie mobster gangster brother sister twin minion
+servant acolyte orc goblin troll sentry sentinel ranger marine spy assassin brute heavy tough ruffian villager
+fisher fanatic zealot deckhand mercenary sellsword crossbow crossbowman archer lancer dragoon hussar soldat""".split())
 _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’-]*")
 _PARTICLES = frozenset("de la le les des von van der del della du da di of".split())
+
+
+def is_group(name: str) -> bool:
+    """Whether ``name`` ends in a plural of people or creatures ("Tick-Tock Men", "Gate Wardens")."""
+    last = name.split()[-1].split("-")[-1].casefold() if name.split() else ""
+    if last in GROUP_PLURALS:
+        return True
+    for ending, one in (("ies", "y"), ("es", ""), ("s", "")):
+        if last.endswith(ending) and last[: len(last) - len(ending)] + one in GROUP_ONE:
+            return True
+    return False
 
 
 def kind_in(name: str, texts: list[str]) -> Kind | None:
@@ -342,7 +362,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
             before = words[start - 1][0].casefold() if start > 0 else ""
             if before in ("the", "a", "an") and start > 1:  # "on the Quai du Mont-Blanc": the word before the article
                 before = words[start - 2][0].casefold()
-            run = [w.removesuffix("'s").removesuffix("’s").strip("'’") for w in run]
+            # the whole name's possessive goes ("Baron Krank's men"); one inside it stays ("Prop Maker's Workshop")
+            run = [*run[:-1], run[-1].removesuffix("'s").removesuffix("’s").strip("'’")] if run else run
             if not run:
                 continue
             if len(run) == 1 and run[0].isupper():
@@ -357,6 +378,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 continue
             if any(canon_key(n) == key or key in canon_key(n).split() for _, n in found):
                 continue
+            if is_group(name):
+                continue  # a band of foes, no one person: the rules' board holds it
             building = run[-1].casefold() in BUILDING_LAST or (len(run) > 1 and run[0].casefold() in BUILDING_FIRST)
             kind: Kind = "place" if building or (before in PLACE_BEFORE and not titled) else "person"
             found.append((kind, name))

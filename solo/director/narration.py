@@ -1,6 +1,6 @@
 """Narration: typed tasks in, prose out, and the oracle tables as the always-there twin.
 
-A ``Narration`` is one piece of told story with where its words came from. The
+A ``Narration`` (``solo.kernel.narration``) is one piece of told story with where its words came from. The
 ``OracleNarrator`` draws table entries and fills their placeholders from the moment; each
 rule system's Director builds its tasks (a Wide Shot, a blunder, an enemy's turn, ...) on it.
 A model narrator (``solo.llm``) retells the same facts in prose and falls back to these.
@@ -11,51 +11,20 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from solo.kernel.narration import Narration
+from solo.kernel.services import Chooser
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group
 from solo.director.tables import Draw, OracleTables, TableError
-
-Source = Literal["oracle", "model", "player", "director"]
-
-
-class Narration(BaseModel):
-    """One piece of told story, with where its words came from."""
-
-    model_config = ConfigDict(frozen=True)
-
-    task: str  # wide_shot, blunder, ... (each system names its own), answer, told, recap, premise
-    text: str
-    source: Source = "oracle"
-    origin: str = ""  # e.g. "wide_shot.light #4; wide_shot.sound #9" or a model call id
-    facts: dict[str, Any] = Field(default_factory=dict)  # the drawn facts, for grounding and export
-    peril: int | None = None  # harm the fiction calls for (applied through the rules, never here)
-    bearer: str | None = None  # who the harm the fiction calls for falls on
-    question: str | None = None  # a leading question put to the player (Wide Shot)
-
-    def as_result(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"task": self.task, "text": self.text, "source": self.source, "origin": self.origin}
-        if self.question:
-            out["question"] = self.question
-        if self.peril:
-            out["peril"] = self.peril
-            if self.bearer:
-                out["bearer"] = self.bearer
-        return out
-
 
 # How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
 # the dice gave and two more, drawn by a generator of their own so the oracle's stream is the same
 # with a model or without one. Each costs the bundled model about 0.3-0.6 s on 2 cores (bench/ab.py).
 CHOICES = 3
 
-# Given the table and the candidate texts (the dice's draw first), the index of the one that fits the
-# story best; raises NarratorError (or anything else) when it cannot say, and the dice's draw stands.
-Chooser = Callable[[str, list[str]], int]
 
 # Words for the placeholders when the moment does not supply them.
 DEFAULT_CONTEXT = {"character": "one of the cast", "target": "one of the cast", "helper": "a friend",
@@ -217,7 +186,7 @@ class OracleNarrator:
         placed = False
         if at_cost:
             return told.model_copy(update={"text": stage.bound(told.text, placed=True, success=True)})
-        if stage.last.actor and stage.last.action and (success or not told.peril):
+        if stage.last.actor and stage.last.action and (success or not told.harm):
             moved = self.moved(told, stage, rng, success=success)
             placed = moved is told  # no move the scene could bind was left untold
             if success and moved is not told:
@@ -225,7 +194,7 @@ class OracleNarrator:
                 if asked and not any(asked.casefold() in t.casefold() for t in stage.told):  # asked lately: once is enough
                     moved = moved.model_copy(update={"text": f"{moved.text} {asked}"})
             told = moved
-        elif stage.repeats(told.text) and not told.peril:
+        elif stage.repeats(told.text) and not told.harm:
             told = self.moved(told, stage, rng, success=success)
         if success and not placed:
             return told

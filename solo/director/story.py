@@ -16,12 +16,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from solo.director.adventure import Adventure, Scene
+from solo.kernel.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
 from solo.kernel.protocol import Where
 from solo.kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
+from solo.kernel.narration import Narration
 from solo.kernel.words import NEUTRAL, Words, capitalized
-from solo.director.narration import Narration
 
 Outcome = Literal["success", "failure"]
 
@@ -414,7 +414,7 @@ def _lower(text: str, described: bool = False) -> str:
     acronym or a people's adjective ("Breton", "Egyptian") keeps its capital. A place is never lowered
     past its article ("Marseille docks")."""
     first, _, rest = text.partition(" ")
-    if not rest or not first[:1].isupper() or first.isupper():
+    if not rest or not first[:1].isupper() or (first.isupper() and len(first) > 1):  # "A" is no acronym
         return text
     if first in ("The", "A", "An"):
         return f"{first.lower()} {rest}"
@@ -426,6 +426,11 @@ def _lower(text: str, described: bool = False) -> str:
 
 PEOPLES = ("an", "ian", "ese", "ish", "ch", "on", "ic", "i")  # Egyptian, Chinese, English, French, Breton, Arabic, Iraqi
 
+
+
+def lowered(description: str) -> str:
+    """A description as it reads after a name's comma ("Mireille Pinson, the Professor's niece")."""
+    return _lower(description, described=True)
 
 def _names(found: Any) -> tuple[str, ...]:
     """Names of those still standing in a status's ``enemies``/``challenges``/``characters``

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
-from solo.kernel.scene import SceneModel, contradicts, locative
+from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts, locative
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
@@ -38,12 +38,6 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
                           "action", "obstacle", "where", "cast"})
 MAX_DEPTH = 6
-# Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
-# among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
-SCENE_TAGS = frozenset({
-    "indoors", "outdoors", "city", "wilderness", "underground", "water", "air", "vehicle", "ancient", "night",
-    "day", "crowd", "fire", "cold", "storm", "flood", "hot",
-})
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 
 

@@ -7,10 +7,12 @@ a rule system renders its results, its status and what it reports apart
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.markup import escape
 
+from solo.director.story import lowered
 from solo.faces.export import CANON_HEADINGS
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, plural, words_of
@@ -228,13 +230,16 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
         if r.get("tags"):
             lines.append(f"  setting: {escape(', '.join(r['tags']))}")
         for p in r.get("people", []):
-            lines.append(f"  on stage: {escape(p['name'])}, {escape(p['description'])}")
+            lines.append(f"  on stage: {escape(p['name'])}, {escape(lowered(p['description']))}")  # "Amsel, an eel-trapper"
         for o in r.get("obstacles", []):
             lines.append(f"  in the way: {escape(o)}")
         for c in r.get("clues", []):
             lines.append(f"  clue found: {escape(c)}")
         if r.get("enemies") or r.get("on_the_board"):
-            lines.append("  enemies: " + escape(", ".join(dict.fromkeys(r.get("enemies", []) + r.get("on_the_board", [])))))
+            board = r.get("on_the_board", [])
+            # a foe of the file on the board as a group (Reed Scout 1, Reed Scout 2) is named once, by them
+            written = [e for e in r.get("enemies", []) if not any(re.fullmatch(re.escape(e) + r" \d+", b) for b in board)]
+            lines.append("  enemies: " + escape(", ".join(dict.fromkeys(written + board))))
     elif kind == "Search":
         lines += [f"  {escape('[' + h['kind'] + ']')} {escape(h['text'])}" for h in r["hits"]] or ["  nothing found"]
     elif kind == "Log":

@@ -13,15 +13,12 @@ import asyncio
 import random
 import re
 import shlex
-import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from platformdirs import user_data_dir
 from prompt_toolkit import PromptSession
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import HTML
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from pydantic import BaseModel
@@ -31,102 +28,19 @@ from rich.panel import Panel
 
 from solo import ENGINE_INTRO
 from solo.director import mythic
+from solo.director.adventure import loadable_adventures
 from solo.table import parser
-from solo.director.canon import KINDS
 from solo.faces.console import InertConsole
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import inert
-from solo.kernel.grammar import quote
-from solo.kernel.protocol import Cancelled, ask_choice, ask_required, visible_width
+from solo.kernel.protocol import Cancelled, ask_choice, ask_required
 from solo.kernel.registry import installed
+from solo.faces.layout import status_bar, wrapped
+from solo.faces.complete import SoloCompleter
+from solo.faces.render import proposals_line, render
 from solo.kernel.words import words_of
-from solo.faces.render import clock_dial, proposals_line, render
 from solo.store.ledger import command_rng
 from solo.table.session import Outcome, Session
-
-
-def _wrap(parts: list[str], width: int) -> list[list[str]]:
-    """Status-bar fragments in lines of at most ``width`` columns (a fragment is never split)."""
-    lines: list[list[str]] = [[]]
-    used = 0
-    for part in parts:
-        size = visible_width(part)
-        if lines[-1] and used + 3 + size > width:
-            lines.append([])
-            used = 0
-        used += size + (3 if lines[-1] else 0)
-        lines[-1].append(part)
-    return lines
-
-
-def _wrapped(text: str, width: int) -> str:
-    """A question as the prompt shows it: each of its lines broken between words to fit ``width`` columns (a
-    prompt left to the terminal breaks mid-word at its edge)."""
-    return "\n".join("\n".join(textwrap.wrap(line, max(width, 20), break_long_words=False, break_on_hyphens=False,
-                                             drop_whitespace=True)) or line for line in text.split("\n"))
-
-
-_NUMBERED = re.compile(r"(?P<base>[^<>│]+?) (?P<n>\d+) (?P<rest>[^<>│ ]+)")
-
-
-def _numbered_together(parts: list[str]) -> list[str]:
-    """Fragments of one group of foes numbered in a row ("Gate Warden 1 6/6", "Gate Warden 2 6/6", "Gate Warden
-    3 2/6") as one, a run of the same state told once ("Gate Warden 1-2 6/6, 3 2/6"): the bar's last resort
-    before it cuts, the same for every system."""
-    groups: list[tuple[str | None, list[tuple[int, str]] | str]] = []
-    for part in parts:
-        found = _NUMBERED.fullmatch(part)
-        if found is None:
-            groups.append((None, part))
-            continue
-        last = groups[-1] if groups else None
-        if last is not None and last[0] == found["base"] and isinstance(last[1], list):
-            last[1].append((int(found["n"]), found["rest"]))
-        else:
-            groups.append((found["base"], [(int(found["n"]), found["rest"])]))
-    out: list[str] = []
-    for base, members in groups:
-        if base is None or isinstance(members, str):
-            out.append(str(members))
-            continue
-        runs: list[list[Any]] = []  # [first, last, state]
-        for n, rest in members:
-            if runs and runs[-1][2] == rest and runs[-1][1] + 1 == n:
-                runs[-1][1] = n
-            else:
-                runs.append([n, n, rest])
-        out.append(f"{base} " + ", ".join(f"{a}{f'-{b}' if b != a else ''} {rest}" for a, b, rest in runs))
-    return out
-
-
-def _two_lines(parts: list[str], width: int) -> list[list[str]]:
-    """Status-bar fragments, most important first, in two lines of ``width`` at most: a fragment too wide
-    for a line of its own is left out, and what did not fit is marked with an ellipsis at the end."""
-    lines: list[list[str]] = [[]]
-    used, left_out = 0, False
-    for part in parts:
-        size = visible_width(part)
-        if size > width:
-            left_out = True
-            continue
-        if lines[-1] and used + 3 + size > width:
-            if len(lines) == 2:
-                left_out = True
-                continue
-            lines.append([])
-            used = 0
-        used += size + (3 if lines[-1] else 0)
-        lines[-1].append(part)
-    if left_out:
-        while lines[-1] and used + 4 > width:
-            used -= visible_width(lines[-1].pop()) + 3
-        lines[-1].append("…")
-    return lines
-
-
-def _key(text: str) -> str:
-    """What completion compares: no shorthand sign, no quotes, no case."""
-    return text.lstrip("+-@!").replace('"', "").replace("'", "").casefold()
 
 
 class LeftForCommand(Exception):
@@ -140,66 +54,7 @@ class LeftForCommand(Exception):
 
 # one-word commands that leave a question; longer lines leave it when they parse as a command
 COMMAND_MARK = "/"  # a command typed at a question: `/status` (a plain answer is an answer)
-CANON_NAMED = frozenset({"canon edit", "canon close", "canon open", "canon pin", "canon unpin"})  # complete a canon name
 MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (exploding chains included)
-
-
-class SoloCompleter(Completer):
-    """Commands and options of the kernel and the campaign's system; the system's own words
-    (names, knacks, enemies, ...), oracle odds and table names."""
-
-    def __init__(self, session: Session, tables: Callable[[], list[str]]):
-        self.session = session
-        self.tables = tables
-
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
-        text = document.text_before_cursor
-        try:
-            words = shlex.split(text)
-        except ValueError:
-            words = text.split()
-        current = "" if text.endswith(" ") or not words else words.pop()
-        for candidate in self._candidates(words, current):
-            if _key(candidate).startswith(_key(current)):
-                yield Completion(candidate, start_position=-len(current))
-
-    def _candidates(self, words: list[str], current: str) -> list[str]:
-        system = self.session.system
-        if not words:
-            firsts = {first for table in parser.tables(system) for first in table.firsts()}
-            return sorted(firsts) + ["create", "quit"]
-        found = parser.find_spec(words, system)
-        if found is None:
-            return [name.split()[1] for table in parser.tables(system) for name in table.group(words[0])]
-        spec, used = found
-        args = words[used:]
-        previous = words[-1] if words else ""
-        if current.startswith("--"):
-            return [o.flag for o in spec.options]
-        mythic_on = self.session.oracle.oracle == "mythic"
-        odds = list(mythic.ODDS) + ["50-50"] if mythic_on else list(parser.ODDS)
-        if previous == "--odds" or (spec.name == "ask" and previous.endswith("?")) or spec.name == "chart":
-            return odds  # `ask Is the door locked? li<Tab>`: the odds may follow the question
-        if previous == "--oracle" or spec.name == "oracle":
-            return list(mythic.ORACLES)
-        if previous == "--chaos":
-            return ["up", "down", "same"]
-        if previous == "--rules" and spec.name == "campaign new":
-            return list(installed())
-        if spec.name == "draw":
-            return self.tables()
-        canon = self.session.canon
-        if previous in ("--about", "--closes") or (spec.name in CANON_NAMED and not current.startswith("--")):
-            entries = canon.of("thread", status="open") if previous == "--closes" else canon.entries
-            return [quote(e.name) for e in entries]
-        if (spec.name == "canon add" and not args) or previous == "--as":
-            return list(KINDS)
-        if spec.name == "canon":
-            return ["people", "places", "threads", "clues", "promises", "treasure", *(quote(e.name) for e in canon.entries)]
-        own = system.completions(self.session.state, spec.name, args, previous, current)
-        if spec.name == "rules" and parser.has_scenes(system):
-            own = [*own, "mythic"]  # the Mythic oracle's topic, wherever it plays
-        return own
 
 
 # Seconds without a keystroke before the line being typed is told ahead: long enough not to start
@@ -301,7 +156,7 @@ class Repl:
                 if self._ask is not None:
                     answer = self._ask(question)
                 else:
-                    answer = self._questions.prompt(f"{_wrapped(question, self._width() - 2)} ",
+                    answer = self._questions.prompt(f"{wrapped(question, self._width() - 2)} ",
                                                     pre_run=_first_screen_up)
             except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
                 raise Cancelled from None
@@ -356,41 +211,7 @@ class Repl:
     # the status bar ---------------------------------------------------------------------
 
     def toolbar(self) -> HTML:
-        if self.session.campaign is None:
-            return HTML(" no campaign: <b>campaign new NAME</b>")
-        status = self.session.status()
-        width = self._width()
-        lines: list[list[str]] = []
-        # two lines at most: the system's own short form (asked with less room), then without the world's
-        # clock, and at the last a second line cut short
-        for room, world, grouped in ((width, True, False), (width // 2, True, False), (width // 2, False, False),
-                                     (width // 2, False, True)):
-            parts = self._bar_parts(status, room, world)
-            lines = _wrap(_numbered_together(parts) if grouped else parts, width - 1)
-            if len(lines) <= 2:
-                break
-        else:
-            lines = _two_lines(_numbered_together(self._bar_parts(status, width // 2, False)), width - 1)
-        return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
-
-    def _bar_parts(self, status: dict[str, Any], width: int, world: bool) -> list[str]:
-        """The status bar's fragments: the system's own (asked for ``width`` columns), where the story stands
-        in the system's words where its own bar does not say it, the tension, the world's clock."""
-        system = self.session.system
-        parts = system.toolbar(status, width)
-        if not system.toolbar_where:
-            where = system.where(self.session.state)
-            said = f"{system.chapter_word.capitalize()} {where.chapter}" + (
-                f" · {system.scene_word.capitalize()} {where.scene}" if where.scene else "")
-            parts.insert(1, said)
-        if system.tension_label:  # only a track the system's rules move (ENIGMA); RuleSystem.tension_label
-            parts.append(f"{system.tension_label} {self.session.tension}/{system.tension_max}")
-        if status.get("oracle") == "mythic":  # the Mythic oracle's Chaos Factor
-            parts.append(f"chaos {status['chaos']}/{mythic.CHAOS_MAX}")
-        clock = status.get("world") or {}
-        if clock and world:  # the world's clock: the villain's scheme moves when it fills
-            parts.append(f"world {clock_dial(clock)}")
-        return parts
+        return status_bar(self.session, self._width())
 
     def _width(self) -> int:
         try:
@@ -424,9 +245,9 @@ class Repl:
         else:
             style = "italic"
         body = escape(inert(n["text"]))
-        if n.get("peril") and not self.session.director_peril:
+        if n.get("harm") and not self.session.director_peril:
             track = self.session.system.harm_track
-            body += (f"\n[bold](the fiction calls for +{n['peril']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['peril']}` "
+            body += (f"\n[bold](the fiction calls for +{n['harm']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['harm']}` "
                      "if you agree)[/]")
         self.console.print(Panel(body, title=escape(inert(title)), subtitle=escape(inert(n.get("source", ""))), style=style,
                                  title_align="left", subtitle_align="right"), soft_wrap=False)
@@ -682,7 +503,7 @@ class Repl:
         if self.ask("No campaign yet. Start one? [Y/n]").strip().lower() in ("n", "no"):
             self.console.print("Type `campaign new NAME` when you are ready.")
             return
-        adventures = self._adventures()
+        adventures = loadable_adventures()
         if adventures:
             systems = installed()
             shown = [title if rules == self.session.system.name or rules not in systems
@@ -755,19 +576,6 @@ class Repl:
         self.console.print("Rule systems: " + ", ".join(f"{i} {escape(t)}" for i, t in enumerate(titles, 1)))
         choice = ask_choice(self, f"Rule system (number; Enter for {default.title}):", titles, random.Random(0))
         return next((s for s in others if s.title == choice), default)
-
-    def _adventures(self) -> list[tuple[str, str, str]]:
-        """(title, file name, rule system) of the adventures that load: the user's own, then those shipped."""
-        from solo.director.adventure import AdventureError, available_adventures, load_adventure
-
-        found = []
-        for path in available_adventures():
-            try:
-                adventure = load_adventure(path)
-            except (AdventureError, SoloError):
-                continue  # `campaign validate` tells what is wrong with it
-            found.append((adventure.title, path.name, adventure.rules))
-        return found
 
     def new_character(self) -> None:
         """The rule system's character walk-through, then the command it builds."""

@@ -12,8 +12,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from solo.director.canon import Kind
 from solo.kernel.frozen import Frozen
+
+# what a canon entry is (solo.director.canon keeps the canon these events fold into)
+Kind = Literal["person", "place", "thread", "clue", "promise", "treasure"]
 
 
 class SessionEvent(Frozen):

@@ -50,3 +50,18 @@ class CommandBase(Frozen):
         super().__init_subclass__(**kwargs)
         if kind is not None:
             _tag(cls, {"kind": kind})
+
+
+class CampaignState(Frozen):
+    """A rule system's whole state (the fold of a campaign's events), led by the campaign's name, the
+    system's tag, declared once in the class line (``class RhunState(CampaignState, rules="rhun")``),
+    and the seed of its dice: the same three fields, in that order, in every system that has them."""
+
+    campaign: str = ""
+    rules: str = ""
+    seed: int = 0
+
+    def __init_subclass__(cls, rules: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if rules is not None:
+            _tag(cls, {"rules": rules})

@@ -10,11 +10,6 @@ controls (which include the 8-bit CSI) are shown as visible symbols.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from solo.faces.console import InertConsole as InertConsole
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -51,13 +46,3 @@ def refusal(line: str) -> str | None:
         return (f"the line holds a control character ({inert(found.group())} at column {found.start() + 1}): "
                 "type it without")
     return None
-
-
-def __getattr__(name: str) -> Any:
-    """``InertConsole`` (in ``solo.faces.console``) where code asks this module for it: rich is imported
-    when something is printed through it, not by every command that only checks a line."""
-    if name == "InertConsole":
-        from solo.faces.console import InertConsole
-
-        return InertConsole
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,12 +24,11 @@ from .words import Words
 from .grammar import Option, Spec
 
 if TYPE_CHECKING:
-    from solo.director.adventure import Adventure, Scene
-    from ..llm.calls import ModelCall
-    from ..llm.check import OutcomeRecord
-    from solo.director.narration import Narration, OracleNarrator
-    from solo.director.story import Story
-    from solo.director.tables import OracleTables
+    from .adventure import Adventure, Scene
+    from .calls import ModelCall
+    from .narration import Narration
+    from .outcome import OutcomeRecord
+    from .services import AdventureStory, Narrator, Tables
 
 S = TypeVar("S", bound=BaseModel)
 C = TypeVar("C", bound=BaseModel)
@@ -87,7 +86,7 @@ class PregenEntry:
 class StoryView:
     """What the adventure engine offers the Director policy at this moment."""
 
-    story: Story | None = None  # the adventure followed (None: an improvised campaign)
+    story: AdventureStory | None = None  # the adventure followed (None: an improvised campaign)
     scene: Scene | None = None  # its scene under way (None: improvised, or no adventure)
     lessons_given: tuple[str, ...] = ()
     tags: frozenset[str] | None = None  # where the scene under way is (None: not known, everything fits)
@@ -169,7 +168,7 @@ def ask_choice(talk: Conversation, question: str, options: Sequence[str], rng: r
 class DirectorPolicy(Protocol[S_contra, C, E_contra]):
     """The Director emulator of one system, drawing from the oracle tables it was built with."""
 
-    narrator: OracleNarrator
+    narrator: Narrator
 
     def react(self, before: S_contra, events: Sequence[E_contra], after: S_contra, rng: random.Random,
               story: StoryView) -> Reaction[C]:
@@ -313,7 +312,7 @@ class RuleSystem(Protocol[S, C, E]):
         """`rules [TOPIC]`: topics, or one summary naming the document's section."""
 
     # the Director and narration --------------------------------------------------------
-    def director(self, tables: OracleTables) -> DirectorPolicy[S, C, E]:
+    def director(self, tables: Tables) -> DirectorPolicy[S, C, E]:
         """The Director emulator on these tables (``TableError`` if a table it needs is missing)."""
 
     def record(self, narration: Narration, events: Sequence[E], after: S) -> OutcomeRecord:
@@ -368,7 +367,7 @@ class RuleSystem(Protocol[S, C, E]):
         """``command`` written out in the long form: a proposal shown to a human Director, or
         the journal's line for a command the REPL built or completed (``typed``: what was typed)."""
 
-    def create_character(self, state: S, talk: Conversation, tables: OracleTables | None,
+    def create_character(self, state: S, talk: Conversation, tables: Tables | None,
                          rng: random.Random) -> C | None:
         """The REPL's character walk-through; None if the player gave up."""
 

@@ -15,13 +15,11 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import RuleViolation
-from solo.kernel.resources import shared
+from solo.kernel.settings import shipped_setting
 from .protocol import RuleSystem
 
 GROUP = "solo.rule_systems"
-SETTINGS = "settings.toml"  # in solo/data: the shipped settings (the default rule system's name)
 
 AnySystem = RuleSystem[Any, Any, Any]
 
@@ -42,14 +40,25 @@ def installed() -> dict[str, AnySystem]:
     return dict(sorted(found.items()))
 
 
+# The package of the built-in systems, looked up by name as a plugin is: the kernel imports no system
+# (nor the package that holds them), it finds them.
+BUILT_IN = f"{__package__.rpartition('.')[0]}.rules"
+
+
+def _built_in_folders() -> list[str]:
+    """The folders that hold ``solo/rules/``'s packages (none if it is not there)."""
+    from importlib.util import find_spec
+
+    spec = find_spec(BUILT_IN)
+    return list(spec.submodule_search_locations or []) if spec is not None else []
+
+
 @cache
 def _folders() -> frozenset[str]:
     """The names of the packages under ``solo/rules/``."""
     import pkgutil
 
-    from .. import rules
-
-    return frozenset(m.name for m in pkgutil.iter_modules(rules.__path__) if m.ispkg)
+    return frozenset(m.name for m in pkgutil.iter_modules(_built_in_folders()) if m.ispkg)
 
 
 def _built_in() -> list[AnySystem]:
@@ -58,14 +67,12 @@ def _built_in() -> list[AnySystem]:
     import importlib
     import pkgutil
 
-    from .. import rules
-
     out = []
-    for module in pkgutil.iter_modules(rules.__path__):
+    for module in pkgutil.iter_modules(_built_in_folders()):
         if not module.ispkg:
             continue
         try:
-            system = getattr(importlib.import_module(f"{rules.__name__}.{module.name}"), "SYSTEM", None)
+            system = getattr(importlib.import_module(f"{BUILT_IN}.{module.name}"), "SYSTEM", None)
         except Exception:  # noqa: BLE001 - a broken package is left out, like a broken entry point
             continue
         if system is not None:
@@ -84,7 +91,7 @@ def get_system(name: str) -> AnySystem:
         import importlib
 
         try:
-            found = getattr(importlib.import_module(f"{__package__.rpartition('.')[0]}.rules.{key}"), "SYSTEM", None)
+            found = getattr(importlib.import_module(f"{BUILT_IN}.{key}"), "SYSTEM", None)
         except Exception:  # noqa: BLE001 - a broken built-in package: the entry points say what is installed
             found = None
         if found is not None and found.name == key:
@@ -100,11 +107,7 @@ def get_system(name: str) -> AnySystem:
 def shipped_rules() -> str:
     """The rule system solo ships as its default: ``rules`` in ``solo/data/settings.toml``; where that
     file is missing or damaged, the first installed system by name."""
-    try:
-        name = load_toml(shared("data") / SETTINGS).get("rules")
-    except DataFileError:
-        name = None
-    return name if isinstance(name, str) and name.strip() else next(iter(installed()), "")
+    return shipped_setting("rules") or next(iter(installed()), "")
 
 
 def default_rules() -> str:

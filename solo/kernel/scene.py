@@ -22,6 +22,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+# Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
+# among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
+SCENE_TAGS = frozenset({
+    "indoors", "outdoors", "city", "wilderness", "underground", "water", "air", "vehicle", "ancient", "night",
+    "day", "crowd", "fire", "cold", "storm", "flood", "hot",
+})
+
 TOLD_WINDOW = 60  # commands whose narration a new one may not repeat word for word
 SETTINGS = frozenset({"fire", "cold", "storm", "flood"})
 # where a scene is that a move can tell an action of (the dark, the water's edge, a crowd, below ground, aboard...)
@@ -247,7 +254,7 @@ class SceneModel(BaseModel):
     title: str | None = None
     place: str | None = None
     improvised: bool = False
-    tags: frozenset[str] | None = None  # solo.director.tables.SCENE_TAGS (None: where it is is not known)
+    tags: frozenset[str] | None = None  # SCENE_TAGS (None: where it is is not known)
     stage: Stage = Stage()
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last

@@ -17,13 +17,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from solo.kernel.errors import NarratorError
 from . import gate
-
-StreamCallback = Callable[[str], None]
-Cancel = Callable[[], bool]  # asked between pieces of work: True once the caller no longer wants the rest
+from .completion import Backend, Cancel, Cancelled, Completion, StreamCallback
+# `--llm-url`: an OpenAI-compatible server, streamed through the official client (its module imports
+# nothing heavy: the client comes on the first narration)
+from .remote import OpenAIBackend
 
 # Tokens evaluated at a time when the work may be cancelled (a speculation): a cancelled prompt
 # evaluation gives the model up within one chunk (about 0.35 s for the bundled model on 2 cores)
@@ -33,30 +34,6 @@ CANCEL_CHUNK = 128
 # The tokens of a candidate scored (``LlamaBackend.score``): each costs a row of logits over the whole
 # vocabulary (262k for Gemma 3), about 15-50 ms on 2 cores; an entry's first words tell how it fits.
 SCORED_TOKENS = 16
-
-
-class Cancelled(NarratorError):
-    """Whoever asked for the work no longer wants it (a speculation dropped): raised between
-    chunks of a prompt's evaluation or between tokens, and the model is free at once."""
-
-
-@dataclass
-class Completion:
-    text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    prompt_evaluated: int | None = None  # prompt tokens actually evaluated (the rest came from the cache)
-    seconds: float = 0.0
-    first_token_seconds: float | None = None
-    stopped_early: str | None = None  # "deadline" when the time budget ran out
-
-
-class Backend(Protocol):
-    name: str
-
-    def complete(self, prompt: str, *, max_tokens: int, stop: list[str], temperature: float, seed: int,
-                 deadline: float | None = None, on_text: StreamCallback | None = None,
-                 cancelled: Cancel | None = None) -> Completion: ...
 
 
 def usable_cores() -> int:
@@ -478,11 +455,6 @@ def split_answer(prompt: str, prefill: str | None = None) -> tuple[str, str]:
     if heading is None:
         return body, ""
     return body[: heading.end()], body[heading.end():].strip()
-
-
-# `--llm-url`: an OpenAI-compatible server, streamed through the official client. Its module imports
-# nothing heavy (the client comes on the first narration), and this stays an import place for it.
-from .remote import OpenAIBackend  # noqa: E402
 
 
 @dataclass

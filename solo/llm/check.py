@@ -9,14 +9,11 @@ the drawn facts and names everyone involved.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from solo.director.canon import HONORIFICS, proposed_names
-from ..kernel.scene import SceneModel
+from solo.kernel.outcome import OutcomeRecord
 
 # CSI / OSC / other ESC sequences, then C0 and C1 control characters except newline and tab
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
@@ -42,52 +39,6 @@ STOPWORDS = frozenset(
     "they thing this those though through under until upon very what when where which while whose will with "
     "within without would your yours".split()
 )
-
-
-class OutcomeRecord(BaseModel):
-    """What the rules decided, as the prompt tells it and the check holds the prose to."""
-
-    model_config = ConfigDict(frozen=True)
-
-    task: str
-    characters: tuple[str, ...] = ()  # everyone the narration is about
-    actor: str | None = None
-    action: str | None = None
-    dice: tuple[int, ...] = ()
-    success: bool | None = None  # None: not a Gamble
-    peril: dict[str, tuple[int, int]] = Field(default_factory=dict)  # harm track: name -> (before, after)
-    harm_track: str = "harm"  # what the rule system calls its numbered harm (set by the system)
-    knocked_out: tuple[str, ...] = ()  # incapacitated once this is told
-    blammo_gained: int = 0
-    enemy: str | None = None
-    targets: dict[str, int] = Field(default_factory=dict)
-    # what else the rules decided, in the rule system's own plain words (a Challenge worn down, a
-    # Panic's response, a Condition taken): told after the rest, never checked by the kernel
-    details: tuple[str, ...] = ()
-    scene: SceneModel | None = None  # the scene the prose is told in (solo.kernel.scene): it must fit it
-
-    def lines(self) -> list[str]:
-        """The record in plain words, for the prompt."""
-        out = []
-        if self.actor and self.action:  # the player's words, quoted as data
-            out.append(f"{self.actor} attempts: {json.dumps(self.action)}.")
-        if self.dice:
-            out.append(f"Dice rolled: {', '.join(map(str, self.dice))}.")
-        if self.success is True:
-            out.append("Result: success.")
-        elif self.success is False:
-            out.append("Result: it goes wrong.")
-        if self.enemy:
-            split = ", ".join(f"{n} ({a} {self.harm_track})" for n, a in self.targets.items()) or "nobody"
-            out.append(f"{self.enemy} strikes at: {split}.")
-        for name, (before, after) in self.peril.items():
-            out.append(f"{name}'s {self.harm_track} goes from {before} to {after}.")
-        for name in self.knocked_out:
-            out.append(f"{name} is knocked out and can do nothing more this scene.")
-        if self.blammo_gained:
-            out.append(f"{self.actor} gains a Blammo! die.")
-        out += self.details
-        return out
 
 
 def clean(text: str) -> str:
@@ -186,10 +137,10 @@ def contradictions(text: str, record: OutcomeRecord) -> list[str]:
                 if match.group(1).lower() in ACTION_VERBS:
                     problems.append(f"{name} is knocked out but {match.group(1)}")
                     break
-    allowed = {n for pair in record.peril.values() for n in pair}
-    allowed |= {abs(after - before) for before, after in record.peril.values()}
+    allowed = {n for pair in record.harm.values() for n in pair}
+    allowed |= {abs(after - before) for before, after in record.harm.values()}
     allowed |= set(record.targets.values())
-    named = [*record.characters, *record.peril, *record.targets, *record.knocked_out, *filter(None, [record.enemy])]
+    named = [*record.characters, *record.harm, *record.targets, *record.knocked_out, *filter(None, [record.enemy])]
     invented = [n for n in numbers_near(without_numbered_names(text, named), re.escape(record.harm_track))
                 if n not in allowed]
     if invented:
@@ -305,12 +256,12 @@ def unbacked(own: str, record: OutcomeRecord, facts: str, story: str) -> list[st
     for before, after in ((int(a), int(b)) for a, b in _FROM_TO.findall(own)):
         if f"from {before} to {after}" not in backing:
             problems.append(f"gives a change from {before} to {after} the record does not")
-    named = [*record.characters, *record.peril, *record.targets, *filter(None, [record.enemy])]
+    named = [*record.characters, *record.harm, *record.targets, *filter(None, [record.enemy])]
     invented = [n for n in numbers_near(without_numbered_names(own, named), TRACKS) if n not in given]
     if invented:
         problems.append(f"gives a number the record does not ({invented[0]})")
     for name in dict.fromkeys(named):  # a number said of one character must be that character's
-        before_after = record.peril.get(name)
+        before_after = record.harm.get(name)
         theirs = {*before_after, abs(before_after[1] - before_after[0])} if before_after else set()
         theirs |= {record.targets[name]} if name in record.targets else set()
         spoken = re.finditer(rf"\b{re.escape(_first(name))}\b[^.!?]{{0,40}}?\b(?:{TRACKS})\b[^.!?\d]{{0,20}}(\d{{1,6}})",

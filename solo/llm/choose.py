@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from solo.kernel.errors import NarratorError
-from solo.director.narration import Chooser
-from .calls import ModelCall
+from solo.kernel.services import Chooser
+from solo.kernel.calls import ModelCall
 
 # Models with fewer parameters than this only choose (see the module's docstring): the bundled Gemma 3
 # 270M and SmolLM2-135M, measured in bench/ab.py, write prose that does not beat the oracle's.

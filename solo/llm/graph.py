@@ -22,12 +22,13 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
 
 from solo.kernel.errors import NarratorError
 from . import gate
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 from solo.kernel.resources import shared
-from .backends import Backend, Cancel, Cancelled, StreamCallback, split_answer
-from .calls import Cast, ModelCall
-from .check import (OutcomeRecord, clean, contradictions, echoes_prompt, grounded, loops, said_twice,
-                    speaks_as_itself, unbacked, without_questions)
+from .backends import split_answer
+from .completion import Backend, Cancel, Cancelled, StreamCallback
+from solo.kernel.calls import Cast, ModelCall
+from .check import clean, contradictions, echoes_prompt, grounded, loops, said_twice, speaks_as_itself, unbacked, without_questions
+from solo.kernel.outcome import OutcomeRecord
 
 # The model would go on inventing more examples: stop at their headings (a bare "\n" cannot be a
 # stop, as some models open with a newline); the first paragraph is kept (see first_paragraph).

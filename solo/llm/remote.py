@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from solo.kernel.errors import NarratorError
 
 if TYPE_CHECKING:
-    from .backends import Completion
+    from .completion import Completion
 
 APIS = ("auto", "chat", "completions")
 
@@ -220,7 +220,7 @@ class OpenAIBackend:
                  cancelled: Callable[[], bool] | None = None) -> Completion:
         """``cancelled``: asked between streamed chunks (a speculation dropped): the stream is
         closed, so the server stops generating, and ``Cancelled`` is raised."""
-        from .backends import Cancelled, Completion
+        from .completion import Cancelled, Completion
 
         client = self.client()
         self.detect()

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from solo.kernel.errors import NarratorError, SoloError
-from solo.director.narration import Narration
-from .backends import Cancelled
-from .calls import Cast, ModelCall
-from .check import OutcomeRecord
+from solo.kernel.narration import Narration
+from .completion import Cancelled
+from solo.kernel.calls import Cast, ModelCall
+from solo.kernel.outcome import OutcomeRecord
 
 if TYPE_CHECKING:
     from .graph import ModelNarrator

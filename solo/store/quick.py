@@ -22,7 +22,7 @@ import sys
 
 from solo import __version__
 
-# the journal's migrations (solo.store.journal.MIGRATIONS) this view is read under; any other set: the slow path
+# the journal's migrations (solo.store.schema.MIGRATIONS) this view is read under; any other set: the slow path
 SCHEMA = ("001_initial", "002_narration_and_model_calls", "003_full_text_search", "004_snapshots",
           "005_campaign_adventures", "006_status_views")
 CURRENT = "current_campaign"  # the setting naming the current campaign (solo.table.session)

@@ -20,7 +20,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from solo.table import parser
-from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, Kind, canon_key, focus, focus_text, kind_in, proposed_names
+from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, canon_key, focus, focus_text, kind_in, proposed_names
+from solo.kernel.events import Kind
 from solo.table.context import DEFAULT_BUDGET, Context, Hit, assemble, terms_in_play
 from solo.kernel.errors import RuleViolation
 from solo.kernel.words import words_of
@@ -40,16 +41,18 @@ from solo.kernel.events import (
     WorldMoved,
     session_event_to_dict,
 )
-from solo.director.narration import DEFAULT_CONTEXT, Narration
+from solo.director.narration import DEFAULT_CONTEXT
+from solo.kernel.narration import Narration
 from solo.director.canon import canon_step
 
 if TYPE_CHECKING:
-    from solo.director.adventure import Adventure
+    from solo.kernel.adventure import Adventure
     from solo.table.session import Decision, Session
 
 WORLD_TABLE = "world.consequence"
 SCHEME_TABLE = "world.scheme"
 MAX_PROPOSALS = 12  # open proposals kept; older ones give way
+UNOFFERED = ("recap", "premise", "meaning")  # narration whose names are never offered
 
 
 def seed_canon(adventure: Adventure) -> list[SessionEvent]:
@@ -69,6 +72,7 @@ class Chronicle:
         self.s = session
         self.proposals: list[dict[str, str]] = []  # names the narration brought up, numbered from 1
         self.passed: set[tuple[int, str]] = set()  # names offered, by campaign and key: never offered twice
+        self._recalled: set[int] = set()  # campaigns whose earlier runs' offers ``passed`` holds
         self._vocabulary: tuple[tuple[str, str], frozenset[str]] | None = None
 
     # reading ------------------------------------------------------------------------------
@@ -376,9 +380,10 @@ class Chronicle:
         """Names the told narration brought up that neither the canon nor the cast knows: offered
         to the player (`canon accept`), never taken on their own."""
         where = self.s.system.where(self.s.state).scene_title
+        self._recall_offers(narrations)
         fresh: list[dict[str, str]] = []
         for n in narrations:
-            if n.task in ("recap", "premise", "meaning"):
+            if n.task in UNOFFERED:
                 continue
             teller = "narration" if n.source != "player" else "player"
             # a model's words name no one the story does not know: its checks refuse a draft that
@@ -391,6 +396,19 @@ class Chronicle:
             self.proposals = (self.proposals + fresh)[-MAX_PROPOSALS:]
             self.passed |= {(self._campaign_id(), canon_key(p["name"])) for p in fresh}
         return fresh
+
+    def _recall_offers(self, now: list[Narration]) -> None:
+        """The names an earlier run of the campaign offered (each narration offered its new names when
+        it was told; the journal keeps the narration, not the offer): passed over, never offered again
+        after the program starts anew. ``now``: the narration being told, whose names are this run's."""
+        campaign = self._campaign_id()
+        if campaign in self._recalled or self.s.campaign is None:
+            return
+        self._recalled.add(campaign)
+        current = {n.text for n in now}
+        for row in self.s.journal.narrations(campaign):
+            if row["task"] not in UNOFFERED and row["text"] not in current:
+                self.passed |= {(campaign, canon_key(name)) for _, name, _ in self.names_in(row["text"])}
 
     def names_in(self, text: str, also_known: list[str] | None = None) -> list[tuple[Kind, str, str]]:
         """The new names in a told text, with a guessed kind and what the adventure file says of

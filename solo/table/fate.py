@@ -15,7 +15,7 @@ from solo.table import parser
 from solo.kernel.errors import InvalidCommand, RuleViolation
 from solo.kernel.events import ChaosMoved, FateAsked, OracleChosen, SceneChecked, SessionEvent, session_event_to_dict
 from solo.kernel.registry import AnySystem
-from solo.director.narration import Narration
+from solo.kernel.narration import Narration
 
 if TYPE_CHECKING:
     from solo.table.session import Decision, Session

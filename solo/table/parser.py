@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from solo.director import mythic
-from solo.director.canon import Kind
+from solo.kernel.events import Kind
 from solo.kernel.errors import InvalidCommand, SoloError
 from solo.kernel.inert import refusal
 from solo.kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text

@@ -22,18 +22,20 @@ import sqlite3
 import threading
 import typing
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solo.director import mythic
 from solo.table import parser
-from solo.director.adventure import Adventure, find_adventure, load_adventure
+from solo.director.adventure import find_adventure, load_adventure
+from solo.kernel.adventure import Adventure
 from solo.director.canon import Canon
 from solo.table.chronicle import Chronicle, seed_canon
 from solo.table.context import Context
 from solo.table.fate import Fate
+from solo.kernel.board import met_in_every_scene
 from solo.kernel.errors import InvalidCommand, JournalConflict, JournalError, NarratorError, RuleViolation, SoloError
 from solo.store.files import write_atomically
 from solo.kernel.inert import inert
@@ -56,9 +58,10 @@ from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, TOLD_WINDOW, Scene
 from solo.kernel.registry import AnySystem, default_system, fallback_system, get_system, installed
 from solo.kernel.words import words_of
 from solo.store.ledger import SNAPSHOT_EVERY, Event, Folded, Ledger, command_rng
-from solo.llm.calls import Cast, ModelCall
+from solo.kernel.calls import Cast, ModelCall
 from solo.director.mythic import OracleState
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.story import Progress, Story, fold_name, scene_model, tags_from_words
 from solo.table.talk import TableTalk
 from solo.director.tables import OracleTables, TableError, system_tables
@@ -765,6 +768,8 @@ class Session:
             decision = Decision(events=list(self.system.decide(state, completed, rng=self._rng())), calls=calls,
                                 before=state)
             if opening and self.system.where(base).scene >= 1 and not self.progress.ended:
+                if paused := self.system.paused(base):  # a scene under way ends only as `scene end` would
+                    raise RuleViolation(paused)
                 self._leave_behind(decision)  # a scene left without its end: its foes stay behind with it
             if opening:  # the story's place: a scene of the file, or improvised, and where it is
                 tags = scene.tags if scene is not None else tags_from_words(title or "")
@@ -884,7 +889,7 @@ class Session:
             told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
             # a success, a harmless consequence or a clue with nothing new to tell is left untold (its result
             # shows it), never told again word for word
-            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.peril
+            reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.harm
                                                            and stage.repeats(n.text))]
         decision.events += [Narrated(task="lesson", key=key) for key in reaction.lessons]
         if reaction.scene_tags and not progress.tags and not self.suggest:
@@ -1151,7 +1156,8 @@ class Session:
         path = Path(command.file).expanduser()
         if not path.is_absolute():
             path = self.base_dir / path
-        lines = markdown_lines(self.journal, campaign, self.system, self.status(), story=command.story,
+        every = replace(self.folded, state=met_in_every_scene(self.folded.state))  # the story's foes
+        lines = markdown_lines(self.journal, campaign, self.system, self.status(every), story=command.story,
                                canon=self.canon)
 
         def pieces() -> Iterator[str]:

@@ -24,7 +24,8 @@ from solo.kernel.events import (
 from solo.kernel.protocol import RecapLine
 from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
-from solo.director.narration import DEFAULT_CONTEXT, Narration
+from solo.director.narration import DEFAULT_CONTEXT
+from solo.kernel.narration import Narration
 
 if TYPE_CHECKING:
     from solo.table.session import Decision, Session
@@ -268,16 +269,21 @@ class TableTalk:
         start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
         names: list[str] = []
         scenes: list[list[str]] = [[]]
+        opened = [False]  # whether each group is a scene, told by its opening (not the lines before the first)
         for line in lines[start + 1:]:
             if chapter and line.starts == "scene" and scenes[-1]:
                 scenes.append([])
+                opened.append(False)
+            if line.starts == "scene":
+                opened[-1] = True
             if line.text:
                 scenes[-1].append(line.text)
                 names += line.names
         scene_word = self.s.system.scene_word
         what = self.s.system.chapter_word if chapter else scene_word
         if chapter:
-            told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") for said in scenes if said]
+            told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") if scene
+                    else "; ".join(said[-keep:]) for said, scene in zip(scenes, opened) if said]
             text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
         else:
             said = scenes[-1][-SCENE_RECAP_LINES:]

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from solo.kernel.errors import RuleViolation
-from solo.kernel.base import BaseSystem
+from solo.rules.base import BaseSystem
 from solo.kernel.grammar import Args, Option, Spec, face, number
 
 

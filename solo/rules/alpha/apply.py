@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from solo.kernel.board import brought_back, leave_behind
+
 from . import events as ev
+from .data_rules import fold as fold_name
 from .state import AlphaState
 
 
@@ -14,7 +17,9 @@ def apply(state: AlphaState, event: Any) -> AlphaState:
         case ev.CampaignStarted():
             return AlphaState(campaign=event.name, seed=event.seed)
         case ev.CreatureSet():
-            return state.with_creature(event.creature)
+            who = event.creature
+            back = brought_back(state.behind, who.name, who.side == "foes" and who.active, fold_name)
+            return state.with_creature(who).model_copy(update={"behind": back})
         case ev.CombatSet():
             return state.model_copy(update={"combat": event.combat})
         case ev.PerilOpened():
@@ -24,7 +29,8 @@ def apply(state: AlphaState, event: Any) -> AlphaState:
         case ev.DayStarted():
             return state.model_copy(update={"day": event.day})
         case ev.SceneStarted():
-            return state.model_copy(update={"scene": event.scene, "scene_title": event.title})
+            return state.model_copy(update={"scene": event.scene, "scene_title": event.title,
+                                            "behind": leave_behind(state.enemies, state.scene)})
     return state  # Resolved: the journal's record only
 
 

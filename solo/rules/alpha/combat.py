@@ -11,12 +11,11 @@ from typing import Any
 
 from solo.kernel.errors import RuleViolation
 from . import commands as rc
-from .core import (actions_left, active, advance, begin_turn, die, find, hurt, keep, need_combat,
+from .core import (RULES, Step, actions_left, active, advance, begin_turn, die, find, hurt, keep, need_combat,
                    order_fields, react, roll, spend, take_out)
 from .data_rules import fold, half_up
 from .state import AlphaState, Combat, Creature
 
-Step = tuple[AlphaState, dict[str, Any]]
 
 
 def _side_list(state: AlphaState, names: tuple[str, ...] | None, side: str) -> list[Creature]:
@@ -44,6 +43,7 @@ def interleave(party: list[str], foes: list[str], ambush: bool) -> tuple[str, ..
     return tuple(out)
 
 
+@RULES.on(rc.StartCombat)
 def start(state: AlphaState, c: rc.StartCombat) -> Step:
     """Rulings *Order of Battle*, *Rounds and Escalation*: round 1, Escalation 1; every debt clears."""
     if state.combat is not None:
@@ -65,6 +65,7 @@ def start(state: AlphaState, c: rc.StartCombat) -> Step:
                    "current": combat.current_name, "actions_left": combat.actions_left, "ambush": c.ambush}
 
 
+@RULES.on(rc.EndCombat)
 def end(state: AlphaState, c: rc.EndCombat) -> Step:
     """Rulings *Reactions*: debts clear at the end of a combat; hidings last (Rulings *Hidden*)."""
     combat = need_combat(state, "`combat end`")
@@ -75,6 +76,7 @@ def end(state: AlphaState, c: rc.EndCombat) -> Step:
     return state, {"ended": True, "rounds": combat.round, "escalation": combat.escalation}
 
 
+@RULES.on(rc.Next)
 def next_turn(state: AlphaState, c: rc.Next) -> Step:
     """`next` [Order of Battle]: the turn ends, what is left of it is forfeited."""
     combat = need_combat(state, "`next`")
@@ -83,6 +85,7 @@ def next_turn(state: AlphaState, c: rc.Next) -> Step:
     return advance(state)
 
 
+@RULES.on(rc.Move)
 def move(state: AlphaState, c: rc.Move) -> Step:
     """[Move] one action moves up to the speed, the current Navigate die's maximum (Rulings *Speed*)."""
     who = active(find(state, c.character))
@@ -111,6 +114,7 @@ def band(attacker: Creature, kind: str, distance: int | None) -> str:
     return "disadvantage" if distance <= 2 * reach else "auto_miss"
 
 
+@RULES.rolls(rc.Attack)
 def attack(state: AlphaState, c: rc.Attack, rng: random.Random) -> Step:
     """[Attack] the attack die + the Escalation against the defender's Endure (melee) or Navigate
     (ranged); a hit when the total reaches the defence roll (Rulings *Opposed rolls*: ties to the
@@ -164,6 +168,7 @@ def attack(state: AlphaState, c: rc.Attack, rng: random.Random) -> Step:
     return state, result
 
 
+@RULES.on(rc.React)
 def reaction(state: AlphaState, c: rc.React) -> Step:
     """[Action Economy › Reactions] out of its own turn, paid with one action of its next."""
     who = active(find(state, c.character))
@@ -173,6 +178,7 @@ def reaction(state: AlphaState, c: rc.React) -> Step:
     return state, {"character": who.name, "text": c.text, "reaction_debt": after.reaction_debt}
 
 
+@RULES.on(rc.Escalate)
 def escalate(state: AlphaState, c: rc.Escalate) -> Step:
     """[Damage › Escalation] a power raises the Escalation (no cap, Default)."""
     combat = need_combat(state, "`escalate`")
@@ -183,6 +189,7 @@ def escalate(state: AlphaState, c: rc.Escalate) -> Step:
     return state, {"escalation": {"before": combat.escalation, "after": after}}
 
 
+@RULES.on(rc.Remove)
 def remove(state: AlphaState, c: rc.Remove) -> Step:
     """Rulings *Removal* [Order of Battle]."""
     combat = need_combat(state, "`remove`")
@@ -196,6 +203,7 @@ def remove(state: AlphaState, c: rc.Remove) -> Step:
                    else None}
 
 
+@RULES.on(rc.Join)
 def join(state: AlphaState, c: rc.Join) -> Step:
     """Rulings *Removal* (Default): a creature joins at the end of the order, once."""
     combat = need_combat(state, "`join`")
@@ -208,6 +216,7 @@ def join(state: AlphaState, c: rc.Join) -> Step:
     return state, {"joined": who.name, **order_fields(state)}
 
 
+@RULES.on(rc.LeaveEnemy)
 def leave(state: AlphaState, c: rc.LeaveEnemy) -> Step:
     """`enemy leave` (an extension of alpha.md, as the other systems' `enemy leave`; the chapter leaves
     a foe's flight or surrender to the Director): the foe leaves the fight for good, at any time. In a
@@ -225,6 +234,7 @@ def leave(state: AlphaState, c: rc.LeaveEnemy) -> Step:
                    else None}
 
 
+@RULES.on(rc.Fate)
 def fate(state: AlphaState, c: rc.Fate) -> Step:
     """[Mortal Peril › Sacrifice, Survive] Rulings *Mortal Peril*: survive at half the maximum LP
     (rounded up, Default), its cost journaled; a sacrifice leaves the order for good."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Literal
 
 from solo.kernel.frozen import CommandBase
+from solo.kernel.fields import ForCampaign, ForCharacter
 
 from .state import Leaving
 
@@ -14,9 +15,8 @@ Mode = Literal["normal", "advantage", "disadvantage"]
 Kind = Literal["melee", "ranged"]
 
 
-class StartCampaign(CommandBase, kind="campaign_new"):
-    name: str
-    seed: int
+class StartCampaign(ForCampaign, kind="campaign_new"):
+    pass
 
 
 class AddCharacter(CommandBase, kind="pc_add"):
@@ -52,8 +52,7 @@ class EnemyTurn(CommandBase, kind="enemy_turn"):
     """``enemy turn``: the Director plays the current foe's turn."""
 
 
-class Move(CommandBase, kind="move"):
-    character: str
+class Move(ForCharacter, kind="move"):
     spaces: int
 
 
@@ -69,28 +68,24 @@ class Attack(CommandBase, kind="attack"):
     against: int | None = None
 
 
-class Hide(CommandBase, kind="hide"):
-    character: str
+class Hide(ForCharacter, kind="hide"):
     foes: tuple[str, ...] | None = None  # --from
     dice: tuple[int, ...] | None = None
     against: dict[str, int] | None = None  # FOE -> face
     against_face: int | None = None  # a bare --against F, for a single foe
 
 
-class Notice(CommandBase, kind="notice"):
-    character: str
+class Notice(ForCharacter, kind="notice"):
     target: str
     dice: tuple[int, ...] | None = None
     against: int | None = None
 
 
-class Unhide(CommandBase, kind="unhide"):
-    character: str
+class Unhide(ForCharacter, kind="unhide"):
     foes: tuple[str, ...] | None = None
 
 
-class Check(CommandBase, kind="check"):
-    character: str
+class Check(ForCharacter, kind="check"):
     capacity: str
     difficulty: int
     actions: int | None = None
@@ -99,14 +94,12 @@ class Check(CommandBase, kind="check"):
     dice: tuple[int, ...] | None = None
 
 
-class Act(CommandBase, kind="act"):
-    character: str
+class Act(ForCharacter, kind="act"):
     text: str
     actions: int = 1
 
 
-class React(CommandBase, kind="react"):
-    character: str
+class React(ForCharacter, kind="react"):
     text: str | None = None
 
 
@@ -114,27 +107,23 @@ class Escalate(CommandBase, kind="escalate"):
     steps: int = 1
 
 
-class Damage(CommandBase, kind="damage"):
-    character: str
+class Damage(ForCharacter, kind="damage"):
     amount: int
     cause: str | None = None
     by: str | None = None  # the creature whose power it is (refused if the target is hidden from it)
 
 
-class Heal(CommandBase, kind="heal"):
-    character: str
+class Heal(ForCharacter, kind="heal"):
     amount: int
     cause: str | None = None
 
 
-class Diminish(CommandBase, kind="diminish"):
-    character: str
+class Diminish(ForCharacter, kind="diminish"):
     capacity: str
     steps: int = 1
 
 
-class Breather(CommandBase, kind="breather"):
-    character: str
+class Breather(ForCharacter, kind="breather"):
     restore: str | None = None
 
 
@@ -142,18 +131,17 @@ class Rest(CommandBase, kind="rest"):
     characters: tuple[str, ...] = ()
 
 
-class Fate(CommandBase, kind="fate"):
-    character: str
+class Fate(ForCharacter, kind="fate"):
     choice: Literal["sacrifice", "survive"]
     cost: str | None = None
 
 
-class Remove(CommandBase, kind="remove"):
-    character: str
+class Remove(ForCharacter, kind="remove"):
+    pass
 
 
-class Join(CommandBase, kind="join"):
-    character: str
+class Join(ForCharacter, kind="join"):
+    pass
 
 
 class LeaveEnemy(CommandBase, kind="enemy_leave"):

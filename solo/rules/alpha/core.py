@@ -9,9 +9,16 @@ import random
 from typing import Any
 
 from solo.kernel import dice, named
+from solo.kernel.dispatch import Dispatch
 from solo.kernel.errors import RuleViolation
 from .data_rules import ACTIONS, LEFT, MAX_DEBT, die_label, fold
 from .state import AlphaState, Combat, Creature, Side
+
+#: one command's new state and its result
+Step = tuple[AlphaState, dict[str, Any]]
+
+#: command type -> the rule that decides it (each rule in decide.py and combat.py says which it decides)
+RULES: Dispatch[AlphaState, Step] = Dispatch("is not a command Alpha decides")
 
 # --- finding creatures -------------------------------------------------------------------------------
 

@@ -10,18 +10,17 @@ import random
 from typing import Any
 
 from solo.kernel.errors import RuleViolation
-from . import combat
+from . import combat  # noqa: F401  (its rules register themselves in RULES)
 from . import commands as rc
 from . import events as ev
 from . import odds, policy
 from .apply import changes
-from .core import (actions_left, active, capacity, die, find, hurt, is_current, keep, need_combat, no_combat, react,
+from .core import (RULES, Step, actions_left, active, capacity, die, find, hurt, is_current, keep, need_combat, no_combat, react,
                    roll, spend)
 from .data_rules import (BREATHER_LP, BREATHERS_PER_DAY, CAPACITIES, DEFAULT_DIE, SUGGESTED_DIFFICULTIES,
                          capacity_name, fold, step_down, step_up)
 from .state import AlphaState, Creature, Side
 
-Step = tuple[AlphaState, dict[str, Any]]
 
 
 # --- creation ----------------------------------------------------------------------------------------
@@ -61,11 +60,13 @@ def _sheet(who: Creature) -> dict[str, Any]:
             "speed": who.speed}
 
 
+@RULES.on(rc.AddCharacter)
 def _add_character(state: AlphaState, c: rc.AddCharacter) -> Step:
     who = _creature(_name(state, c.name), "party", _dice(c.dice))
     return state.with_creature(who), {"character": who.name, **_sheet(who)}
 
 
+@RULES.on(rc.AddEnemy)
 def _add_enemy(state: AlphaState, c: rc.AddEnemy) -> Step:
     """Rulings *Capacities*: foes' statistics d6 in each unless given; `--count K` adds NAME 1..K."""
     dice = _dice(c.dice)
@@ -84,6 +85,7 @@ def _add_enemy(state: AlphaState, c: rc.AddEnemy) -> Step:
 # --- checks, hiding, noticing ------------------------------------------------------------------------
 
 
+@RULES.rolls(rc.Check)
 def _check(state: AlphaState, c: rc.Check, rng: random.Random) -> Step:
     """Rulings *Checks* (Default) [Improvised Actions]: the capacity's current die reaches the
     difficulty; *Advantage, disadvantage*: two dice, one kept; *Two actions*, *Reactions*: in its own
@@ -139,6 +141,7 @@ def _watchers(state: AlphaState, who: Creature, named: tuple[str, ...] | None) -
     return found
 
 
+@RULES.rolls(rc.Hide)
 def _hide(state: AlphaState, c: rc.Hide, rng: random.Random) -> Step:
     """[Hide] one Navigate roll against the Glean of each foe that can notice; hidden from each it ties
     or beats (Rulings *Opposed rolls*, *Hidden*)."""
@@ -177,6 +180,7 @@ def _hide(state: AlphaState, c: rc.Hide, rng: random.Random) -> Step:
                    "hidden_from": hidden, "actions_left": actions_left(state, who)}
 
 
+@RULES.rolls(rc.Notice)
 def _notice(state: AlphaState, c: rc.Notice, rng: random.Random) -> Step:
     """[Notice] Glean against a hidden creature's Navigate; success ends the hiding for the actor alone
     (Rulings *Hidden*, *Opposed rolls*)."""
@@ -197,6 +201,7 @@ def _notice(state: AlphaState, c: rc.Notice, rng: random.Random) -> Step:
                    "hidden_from": list(hidden), "actions_left": actions_left(state, who)}
 
 
+@RULES.on(rc.Unhide)
 def _unhide(state: AlphaState, c: rc.Unhide) -> Step:
     """Rulings *Hidden*: the Director ends a hiding, from every foe or those named; no action."""
     who = find(state, c.character)
@@ -219,6 +224,7 @@ def _unhide(state: AlphaState, c: rc.Unhide) -> Step:
     return state, {"character": who.name, "revealed": revealed, "hidden_from": list(left)}
 
 
+@RULES.on(rc.Act)
 def _act(state: AlphaState, c: rc.Act) -> Step:
     """[Action Economy] an item, a power or an improvised action with no roll: K actions (1) in its
     own turn; nothing outside combat (Rulings *Two actions*)."""
@@ -234,6 +240,7 @@ def _act(state: AlphaState, c: rc.Act) -> Step:
 # --- Life Points and recovery -----------------------------------------------------------------------
 
 
+@RULES.on(rc.Damage)
 def _damage(state: AlphaState, c: rc.Damage) -> Step:
     """[Damage › Life Points] powers, the environment, items: LP fall, 0 at least (Default). A power
     (--by its creature) cannot be aimed at a creature hidden from it (Rulings *Hidden*)."""
@@ -250,6 +257,7 @@ def _damage(state: AlphaState, c: rc.Damage) -> Step:
     return state, {"character": who.name, "amount": c.amount, "cause": c.cause, "by": by, **wound}
 
 
+@RULES.on(rc.Heal)
 def _heal(state: AlphaState, c: rc.Heal) -> Step:
     """[Damage] powers, items and Fixes restore LP, never above the maximum (Rulings *Life Points*)."""
     who = active(find(state, c.character))
@@ -261,6 +269,7 @@ def _heal(state: AlphaState, c: rc.Heal) -> Step:
                    "lp": {"before": who.lp, "after": after}, "mortal_peril": False, "defeated": False}
 
 
+@RULES.on(rc.Diminish)
 def _diminish(state: AlphaState, c: rc.Diminish) -> Step:
     """Rulings *Die ladder* (Default): the current die steps down, never below d4 (the Director's call)."""
     who = active(find(state, c.character))
@@ -277,6 +286,7 @@ def _diminish(state: AlphaState, c: rc.Diminish) -> Step:
                    "base": die(who.base[cap])}
 
 
+@RULES.on(rc.Breather)
 def _breather(state: AlphaState, c: rc.Breather) -> Step:
     """[Damage › Breather] +2 LP and one diminished die a step toward its base; two a day; characters
     only; refused in combat (Rulings *Breather*, Default)."""
@@ -308,6 +318,7 @@ def _breather(state: AlphaState, c: rc.Breather) -> Step:
                    "breathers_used": after.breathers_used}
 
 
+@RULES.on(rc.Rest)
 def _rest(state: AlphaState, c: rc.Rest) -> Step:
     """[Damage › Rest] + half the base Endure maximum in LP, every die back to base; once a day;
     refused in combat; fails whole if one named has rested today (Rulings *Rest*)."""
@@ -336,6 +347,7 @@ def _rest(state: AlphaState, c: rc.Rest) -> Step:
     return state, {"results": out}
 
 
+@RULES.on(rc.NextDay)
 def _next_day(state: AlphaState, c: rc.NextDay) -> Step:
     """Rulings *Day* (Default): a new day renews Breathers and Rest; refused in combat."""
     no_combat(state, "a new day")
@@ -346,6 +358,7 @@ def _next_day(state: AlphaState, c: rc.NextDay) -> Step:
     return state, {"day": state.day}
 
 
+@RULES.on(rc.StartScene)
 def _scene(state: AlphaState, c: rc.StartScene) -> Step:
     title = " ".join(c.title.split()) if c.title else None
     state = state.model_copy(update={"scene": state.scene + 1, "scene_title": title})
@@ -357,58 +370,7 @@ def _scene(state: AlphaState, c: rc.StartScene) -> Step:
 
 def step(state: AlphaState, command: rc.Command, rng: random.Random) -> Step:
     """One command's new state and result (the Mortal Peril pause checked by ``decide``)."""
-    match command:
-        case rc.AddCharacter():
-            return _add_character(state, command)
-        case rc.AddEnemy():
-            return _add_enemy(state, command)
-        case rc.StartScene():
-            return _scene(state, command)
-        case rc.StartCombat():
-            return combat.start(state, command)
-        case rc.EndCombat():
-            return combat.end(state, command)
-        case rc.Next():
-            return combat.next_turn(state, command)
-        case rc.Move():
-            return combat.move(state, command)
-        case rc.Attack():
-            return combat.attack(state, command, rng)
-        case rc.Hide():
-            return _hide(state, command, rng)
-        case rc.Notice():
-            return _notice(state, command, rng)
-        case rc.Unhide():
-            return _unhide(state, command)
-        case rc.Check():
-            return _check(state, command, rng)
-        case rc.Act():
-            return _act(state, command)
-        case rc.React():
-            return combat.reaction(state, command)
-        case rc.Escalate():
-            return combat.escalate(state, command)
-        case rc.Damage():
-            return _damage(state, command)
-        case rc.Heal():
-            return _heal(state, command)
-        case rc.Diminish():
-            return _diminish(state, command)
-        case rc.Breather():
-            return _breather(state, command)
-        case rc.Rest():
-            return _rest(state, command)
-        case rc.Fate():
-            return combat.fate(state, command)
-        case rc.Remove():
-            return combat.remove(state, command)
-        case rc.Join():
-            return combat.join(state, command)
-        case rc.LeaveEnemy():
-            return combat.leave(state, command)
-        case rc.NextDay():
-            return _next_day(state, command)
-    raise RuleViolation(f"{type(command).__name__} is not a command Alpha decides")
+    return RULES(state, command, rng)
 
 
 def mortal_peril(state: AlphaState) -> str | None:

@@ -34,7 +34,8 @@ from typing import Any
 
 from solo.kernel.errors import RuleViolation
 from ...kernel.protocol import Reaction, StoryView
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev

@@ -10,13 +10,13 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase
+from solo.kernel.fields import OfCampaign, OfCharacter, Resolution
 
 from .state import Combat, Creature
 
 
-class CampaignStarted(EventBase, type="alpha_campaign_started"):
-    name: str
-    seed: int
+class CampaignStarted(OfCampaign, type="alpha_campaign_started"):
+    pass
 
 
 class CreatureSet(EventBase, type="alpha_creature_set"):
@@ -29,14 +29,12 @@ class CombatSet(EventBase, type="alpha_combat_set"):
     combat: Combat | None
 
 
-class PerilOpened(EventBase, type="alpha_peril_opened"):
+class PerilOpened(OfCharacter, type="alpha_peril_opened"):
     """Rulings *Mortal Peril*: a character reached 0 LP; play waits for `fate`."""
 
-    character: str
 
-
-class PerilSettled(EventBase, type="alpha_peril_settled"):
-    character: str
+class PerilSettled(OfCharacter, type="alpha_peril_settled"):
+    pass
 
 
 class DayStarted(EventBase, type="alpha_day_started"):
@@ -48,11 +46,8 @@ class SceneStarted(EventBase, type="alpha_scene_started"):
     title: str | None = None
 
 
-class Resolved(EventBase, type="alpha_resolved"):
+class Resolved(Resolution, type="alpha_resolved"):
     """What a command decided, as its result object (the dice it rolled included)."""
-
-    command: str
-    result: dict[str, Any]
 
 
 Event = Annotated[

@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...llm.check import OutcomeRecord, numbers_near, without_numbered_names
-from solo.director.narration import Narration
+from ...llm.check import numbers_near, without_numbered_names
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel import prose
 from . import events as ev
 from .state import AlphaState, Creature
@@ -134,26 +135,18 @@ def turn_facts(r: Mapping[str, Any]) -> dict[str, Any]:
             "escalation": r.get("escalation"), "new_round": bool(r.get("new_round"))}
 
 
+#: the commands whose facts are read off their result alone, each by its own function above
+_READ: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "attack": attack_facts, "check": check_facts, "hide": hide_facts, "notice": notice_facts, "fate": fate_facts,
+    "breather": breather_facts, "rest": rest_facts, "next": turn_facts}
+
+
 def _facts(command: str, r: Mapping[str, Any]) -> dict[str, Any] | None:
+    if command in _READ:
+        return _READ[command](r)
     match command:
-        case "attack":
-            return attack_facts(r)
-        case "check":
-            return check_facts(r)
-        case "hide":
-            return hide_facts(r)
-        case "notice":
-            return notice_facts(r)
-        case "fate":
-            return fate_facts(r)
         case "damage" | "heal":
             return harm_facts(command, r)
-        case "breather":
-            return breather_facts(r)
-        case "rest":
-            return rest_facts(r)
-        case "next":
-            return turn_facts(r)
         case "combat_start":
             return {"kind": "combat_start", "order": list(r.get("order") or []), "current": r.get("current"),
                     "ambush": bool(r.get("ambush"))}
@@ -372,7 +365,7 @@ def record(narration: Narration, events: Sequence[Any], after: AlphaState) -> Ou
     text = f"{narration.text} {narration.question or ''}"
     characters += [c.name for c in after.characters if c.status != "sacrificed" and _at(c.name, text) is not None]
     return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(c for c in characters if c)),
-                         actor=actor, action=action, dice=dice, success=success, peril=peril, harm_track=HARM_TRACK,
+                         actor=actor, action=action, dice=dice, success=success, harm=peril, harm_track=HARM_TRACK,
                          knocked_out=tuple(dict.fromkeys(knocked_out)), targets=targets,
                          details=tuple(dict.fromkeys(details)))
 
@@ -498,10 +491,10 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
         hurt = record.targets.get(target, 0) > 0
         if _says(target, _DODGES, text, gap=2) or (hurt and (_says(target, _UNHURT, text) or _WIDE.search(text))):
             problems.append(f"tells {record.actor}'s hit on {target} as a miss")
-    if record.details or record.dice or record.peril:
-        names = [*record.characters, *record.peril, *record.targets, *record.knocked_out, *([target] if target else [])]
+    if record.details or record.dice or record.harm:
+        names = [*record.characters, *record.harm, *record.targets, *record.knocked_out, *([target] if target else [])]
         told = {int(n) for n in re.findall(r"\b(\d+)\b", without_numbered_names(" ".join(record.lines()), names))}
-        told |= {n for pair in record.peril.values() for n in pair} | set(record.targets.values())
+        told |= {n for pair in record.harm.values() for n in pair} | set(record.targets.values())
         invented = [n for n in numbers_near(without_numbered_names(text, names), _NUMBERED) if n not in told]
         if invented:
             problems.append(f"gives a number nobody rolled or dealt ({invented[0]})")

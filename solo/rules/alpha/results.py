@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from solo.kernel.board import on_board
+
 from . import commands as rc
 from . import events as ev
-from .data_rules import die_label
+from .data_rules import die_label, fold
 from .state import AlphaState, Creature
 
 
@@ -36,5 +38,5 @@ def status(state: AlphaState) -> dict[str, Any]:
             "current": combat.current_name,
             "actions_left": combat.actions_left if combat.current is not None else None},
         "characters": {c.name: creature(c) for c in state.characters},
-        "enemies": {e.name: creature(e) for e in state.enemies},
+        "enemies": {e.name: creature(e) for e in on_board(state.enemies, state.behind, fold)},
     }

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from solo.director.adventure import Adventure
+from solo.kernel.adventure import Adventure
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import RuleViolation
 from . import commands as rc

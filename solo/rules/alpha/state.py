@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from solo.kernel import named
-from solo.kernel.frozen import Frozen
+from solo.kernel.frozen import CampaignState, Frozen
 
 from .data_rules import ACTIONS, fold
 
@@ -77,10 +77,7 @@ class Combat(Frozen):
         return self.order[self.current] if self.current is not None and self.current < len(self.order) else None
 
 
-class AlphaState(Frozen):
-    campaign: str = ""
-    rules: Literal["alpha"] = "alpha"
-    seed: int = 0
+class AlphaState(CampaignState, rules="alpha"):
     day: int = 1
     scene: int = 0
     scene_title: str | None = None
@@ -88,6 +85,7 @@ class AlphaState(Frozen):
     enemies: tuple[Creature, ...] = ()
     combat: Combat | None = None
     peril: str | None = None  # Rulings *Mortal Peril*: the character whose fate awaits
+    behind: tuple[str, ...] = ()  # foes an earlier scene left behind (solo.kernel.board): not on this one's board
 
     @property
     def chapter(self) -> int:

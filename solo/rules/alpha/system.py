@@ -16,10 +16,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
+from solo.kernel.adventure import Adventure
 from solo.kernel.errors import SoloError
 from solo.kernel.words import Words
-from ...kernel.base import BaseSystem
+from ..base import BaseSystem
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from . import commands as rc
 from . import events as ev
@@ -34,8 +34,8 @@ from .odds import as_result, check, opposed
 from .state import AlphaState
 
 # the Director and narration: director.py (the emulator and its tables), record.py (what prose is held to)
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel.resources import folder
 from . import record as told
 
@@ -113,7 +113,13 @@ class AlphaSystem(BaseSystem[AlphaState, rc.Command, Any]):
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.status == "active"]
 
     def paused(self, state: AlphaState) -> str | None:
-        return mortal_peril(state)
+        """A fate to choose (Rulings *Mortal Peril*), else a combat under way: no scene ends (or opens) in
+        the middle of a fight (its foes would leave while the Order of Battle runs on; no Ruling ends a
+        combat but `combat end`, Rulings *Order of Battle*: one combat at a time)."""
+        waiting = mortal_peril(state)
+        if waiting is None and state.combat is not None:
+            return f"a combat is under way (round {state.combat.round}): `combat end` first"
+        return waiting
 
     def where(self, state: AlphaState) -> Where:
         return Where(chapter=state.day, scene=state.scene, scene_title=state.scene_title)

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
-from solo.director.narration import Narration, OracleNarrator, as_phrase
+from solo.director.narration import OracleNarrator, as_phrase
+from solo.kernel.narration import Narration
 from . import commands as rc
 from . import events as ev
 from .state import BeyondState

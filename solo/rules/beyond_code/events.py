@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase
+from solo.kernel.fields import Resolution
 
 from .state import Cell, Effect, Setup, Victory
 
@@ -82,11 +83,8 @@ class SceneStarted(EventBase, type="beyond_scene_started"):
     title: str | None = None
 
 
-class Resolved(EventBase, type="beyond_resolved"):
+class Resolved(Resolution, type="beyond_resolved"):
     """What a command decided, as its result object."""
-
-    command: str
-    result: dict[str, Any]
 
 
 Event = Annotated[

@@ -18,10 +18,10 @@ from pydantic import TypeAdapter
 
 from solo.kernel.datafile import DataFileError, parse_toml
 from solo.kernel.words import Words
-from ...kernel.base import BaseSystem
+from ..base import BaseSystem
 from ...kernel.protocol import Conversation, RecapLine, Where
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel.resources import folder
 from solo.director.tables import OracleTables
 from . import commands as rc

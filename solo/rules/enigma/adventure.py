@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from solo.director.adventure import Adventure, AdventureError, message, read_toml
+from solo.director.adventure import AdventureError, message, read_toml
+from solo.kernel.adventure import Adventure
 from solo.kernel.resources import folder
 from .state import MAX_EQUIPMENT, MAX_KNACKS, Archetype, EnemyType
 

@@ -12,17 +12,16 @@ from typing import Literal
 from pydantic import Field
 
 from solo.kernel.frozen import CommandBase, Frozen
+from solo.kernel.fields import ForCampaign, ForCharacter
 
 from .state import Archetype, EnemyType, Profile
 
 Face = int  # a die face 1..6, checked by the rules (see decide._check_faces)
 
 
-class StartCampaign(CommandBase, kind="campaign_start"):
+class StartCampaign(ForCampaign, kind="campaign_start"):
     """Opens Leg 1 (CONTRACT Ruling *Legs*)."""
 
-    name: str
-    seed: int
     optional: tuple[str, ...] = ()
 
 
@@ -44,8 +43,7 @@ class HelpSpec(Frozen):
     die: Face | None = None
 
 
-class Gamble(CommandBase, kind="gamble"):
-    character: str
+class Gamble(ForCharacter, kind="gamble"):
     action: str
     knacks: tuple[str, ...] = ()
     equipment: tuple[str, ...] = ()
@@ -58,14 +56,12 @@ class Gamble(CommandBase, kind="gamble"):
     vs: str | None = None  # in a Tumult, the enemy a success strikes: one hit when it resolves
 
 
-class SpendLuck(CommandBase, kind="luck"):
-    character: str
+class SpendLuck(ForCharacter, kind="luck"):
     die: int  # 1-based index into the pending pool
     count: int = 1
 
 
-class UseCatchphrase(CommandBase, kind="catchphrase"):
-    character: str
+class UseCatchphrase(ForCharacter, kind="catchphrase"):
     dice: tuple[Face, ...] | None = None
 
 
@@ -79,8 +75,7 @@ class GroupGamble(CommandBase, kind="group"):
     dice: dict[str, tuple[Face, ...]] = Field(default_factory=dict)
 
 
-class Snoop(CommandBase, kind="snoop"):
-    character: str
+class Snoop(ForCharacter, kind="snoop"):
     topic: str | None = None
     dice: Face | None = None
 
@@ -89,16 +84,14 @@ class Rest(CommandBase, kind="rest"):
     dice: dict[str, tuple[Face, ...]] = Field(default_factory=dict)
 
 
-class AssignPeril(CommandBase, kind="peril"):
+class AssignPeril(ForCharacter, kind="peril"):
     """[Damage and Peril] Peril the Director hands out."""
 
-    character: str
     amount: int  # may be negative
     cause: str | None = None
 
 
-class JustTheThing(CommandBase, kind="thing"):
-    character: str
+class JustTheThing(ForCharacter, kind="thing"):
     item: str
 
 

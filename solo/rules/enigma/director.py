@@ -28,9 +28,10 @@ from pydantic import BaseModel, ValidationError
 
 from solo.kernel.errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
-from ...llm.calls import ModelCall
+from solo.kernel.calls import ModelCall
 from ...llm.check import clean
-from solo.director.narration import Narration, OracleNarrator, as_phrase, one_of
+from solo.director.narration import OracleNarrator, as_phrase, one_of
+from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
 from solo.director.tables import OracleTables
 from . import commands as rc
@@ -91,7 +92,7 @@ class PulpNarrator(OracleNarrator):
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Blunder] the Director tells what goes wrong, and it changes something."""
         text, drawn = self.draw("consequences.blunder", rng, {"character": character})
-        return self.tell("blunder", [(text, drawn)], peril=drawn.entry.peril, bearer=character)
+        return self.tell("blunder", [(text, drawn)], harm=drawn.entry.peril, bearer=character)
 
     def success(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Success] the player tells how it goes: a prompt to do so."""
@@ -422,8 +423,8 @@ class EnigmaDirector:
             return
         told = narrator.blunder(rng, character=name, action=action)
         character = state.find(name)
-        if told.peril and character is not None and character.active and not character.retired:
-            out.reported_apart.append(rc.AssignPeril(character=character.name, amount=told.peril,
+        if told.harm and character is not None and character.active and not character.retired:
+            out.reported_apart.append(rc.AssignPeril(character=character.name, amount=told.harm,
                                                      cause=f"blunder: {action}"))
         out.narrations.append(told)
 

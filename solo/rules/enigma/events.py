@@ -12,13 +12,12 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase, Frozen
+from solo.kernel.fields import OfCampaign, OfCharacter
 
 from .state import Archetype, EnemyType, HelpDie, Profile
 
 
-class CampaignStarted(EventBase, type="campaign_started"):
-    name: str
-    seed: int
+class CampaignStarted(OfCampaign, type="campaign_started"):
     optional: tuple[str, ...] = ()
 
 
@@ -39,8 +38,7 @@ class SceneStarted(EventBase, type="scene_started"):
     left: tuple[str, ...] = ()  # enemies of an ended Tumult, left behind with the old scene
 
 
-class GambleRolled(EventBase, type="gamble_rolled"):
-    character: str
+class GambleRolled(OfCharacter, type="gamble_rolled"):
     action: str
     dice: tuple[int, ...]
     help: HelpDie | None = None
@@ -50,23 +48,20 @@ class GambleRolled(EventBase, type="gamble_rolled"):
     vs: str | None = None  # the enemy a success strikes (absent in rows written before it existed)
 
 
-class LuckSpent(EventBase, type="luck_spent"):
-    character: str
+class LuckSpent(OfCharacter, type="luck_spent"):
     die: int  # 1-based position in the pool
     count: int
     before: int
     after: int
 
 
-class CatchphraseSpoken(EventBase, type="catchphrase_spoken"):
-    character: str
+class CatchphraseSpoken(OfCharacter, type="catchphrase_spoken"):
     catchphrase: str
     old_dice: tuple[int, ...]
     dice: tuple[int, ...]
 
 
-class GambleResolved(EventBase, type="gamble_resolved"):
-    character: str
+class GambleResolved(OfCharacter, type="gamble_resolved"):
     action: str
     dice: tuple[int, ...]
     help: HelpDie | None = None
@@ -86,8 +81,7 @@ class GroupGambleRolled(EventBase, type="group_gamble_rolled"):
     success: bool
 
 
-class SnoopRolled(EventBase, type="snoop_rolled"):
-    character: str
+class SnoopRolled(OfCharacter, type="snoop_rolled"):
     topic: str | None = None
     die: int
 
@@ -96,10 +90,9 @@ class RestRolled(EventBase, type="rest_rolled"):
     rolls: dict[str, int]
 
 
-class PerilChanged(EventBase, type="peril_changed"):
+class PerilChanged(OfCharacter, type="peril_changed"):
     """Every change of Peril, whatever caused it, with its result already judged."""
 
-    character: str
     amount: int  # as asked for; the change itself is ``after - before``
     before: int
     after: int
@@ -109,8 +102,7 @@ class PerilChanged(EventBase, type="peril_changed"):
     cause: str
 
 
-class ThingProduced(EventBase, type="thing_produced"):
-    character: str
+class ThingProduced(OfCharacter, type="thing_produced"):
     item: str
 
 

@@ -16,14 +16,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from solo.director.adventure import Adventure
+from solo.kernel.adventure import Adventure
 from solo.kernel.datafile import load_toml
 from solo.kernel.words import Words
 from solo.kernel.errors import SoloError
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, Proposer, RecapLine, Where
-from ...llm.calls import ModelCall
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.calls import ModelCall
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel.resources import folder
 from solo.director.story import fold_name as fold_title
 from solo.director.tables import OracleTables
@@ -170,7 +170,11 @@ class EnigmaSystem:
         return ()  # ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left)
 
     def paused(self, state: GameState) -> str | None:
-        return None  # a pending Gamble is settled by the next command, never a pause
+        """A Tumult under way: no scene ends (or opens) in it, its enemies would leave while its rounds run
+        on ([Tumults]: it ends with `tumult end`). A pending Gamble is settled by the next command, never a pause."""
+        if state.tumult is not None:
+            return f"a Tumult is under way (round {state.tumult.round}): `tumult end` first"
+        return None
 
     def where(self, state: GameState) -> Where:
         return Where(chapter=state.leg, scene=state.scene, scene_title=state.scene_title)
@@ -234,7 +238,7 @@ class EnigmaSystem:
                 peril[e.character] = (first, e.after)
         return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(characters)),
                              actor=facts.get("actor"), action=facts.get("action"), dice=tuple(facts.get("dice", ())),
-                             success=facts.get("success"), peril=peril, harm_track=self.harm_track,
+                             success=facts.get("success"), harm=peril, harm_track=self.harm_track,
                              knocked_out=tuple(c.name for c in after.characters if c.incapacitated),
                              enemy=facts.get("enemy"), targets=facts.get("targets", {}))
 

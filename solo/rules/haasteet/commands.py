@@ -6,14 +6,13 @@ from __future__ import annotations
 from typing import Literal
 
 from solo.kernel.frozen import CommandBase
+from solo.kernel.fields import ForCampaign, ForCharacter
 
 
 Spend = tuple[str, int]
 
 
-class StartCampaign(CommandBase, kind="campaign_new"):
-    name: str
-    seed: int
+class StartCampaign(ForCampaign, kind="campaign_new"):
     die: int = 10
 
 
@@ -29,8 +28,7 @@ class AddEnemy(CommandBase, kind="enemy_add"):
     strengths: dict[str, int]
 
 
-class Challenge(CommandBase, kind="challenge"):
-    character: str
+class Challenge(ForCharacter, kind="challenge"):
     action: str
     rating: int = 1
     threshold: int = 5
@@ -41,13 +39,11 @@ class Challenge(CommandBase, kind="challenge"):
     dice: tuple[int, ...] | None = None
 
 
-class Repair(CommandBase, kind="repair"):
-    character: str
+class Repair(ForCharacter, kind="repair"):
     strength: str
 
 
-class Contest(CommandBase, kind="contest"):
-    character: str
+class Contest(ForCharacter, kind="contest"):
     action: str
     vs: str
     rating: int = 1
@@ -61,8 +57,7 @@ class Contest(CommandBase, kind="contest"):
     against: tuple[int, ...] | None = None
 
 
-class Shock(CommandBase, kind="shock"):
-    character: str
+class Shock(ForCharacter, kind="shock"):
     source: str
     rating: int
     spend: int = 0  # steadfastness points
@@ -71,8 +66,8 @@ class Shock(CommandBase, kind="shock"):
     against: tuple[int, ...] | None = None
 
 
-class Treat(CommandBase, kind="treat"):
-    character: str
+class Treat(ForCharacter, kind="treat"):
+    pass
 
 
 class LeaveEnemy(CommandBase, kind="enemy_leave"):
@@ -126,26 +121,22 @@ class Heal(CommandBase, kind="heal"):
     index: int
 
 
-class Death(CommandBase, kind="death"):
-    character: str
+class Death(ForCharacter, kind="death"):
     number: int
     players: int | None = None
     dice: int | None = None
 
 
-class Experience(CommandBase, kind="xp"):
-    character: str
+class Experience(ForCharacter, kind="xp"):
     gm: int
     players: int | None = None
 
 
-class Raise(CommandBase, kind="raise"):
-    character: str
+class Raise(ForCharacter, kind="raise"):
     strength: str
 
 
-class Learn(CommandBase, kind="learn"):
-    character: str
+class Learn(ForCharacter, kind="learn"):
     text: str
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from solo.kernel import dice
+from solo.kernel.dispatch import Dispatch
 from solo.kernel.errors import RuleViolation
 from solo.kernel.frozen import Frozen
 from . import commands as rc
@@ -19,6 +20,9 @@ from .state import (Character, Combat, Declaration, Enemy, HaasteetState, Hit, L
                     zero_strengths)
 
 Someone = Character | Enemy
+
+#: command type -> the rule that decides it (each rule below says which commands it decides)
+RULES: Dispatch[HaasteetState, tuple[Any, ...]] = Dispatch("is not a Haasteet command")
 
 
 # --- finding people and dice ---------------------------------------------------------------------
@@ -114,10 +118,12 @@ def _threshold(value: int) -> int:
 def paused(state: HaasteetState) -> str | None:
     """Rulings *Rounds* and *Hits and soaking*: what the table must settle before the scene can end: a
     waiting hit, or declared actions not yet rolled (a round declared is fought out, or broken off with
-    `combat end`)."""
+    `combat end`), or a combat under way (it ends with `combat end`, never by the scene's end)."""
     waiting = waiting_hit(state)
     if waiting is None and state.combat is not None and state.combat.declared and not state.combat.rolled:
         return "declared actions wait unrolled: `round roll` first (or `combat end` to break off the fight)"
+    if waiting is None and state.combat is not None:  # the fight would run on into the next scene
+        return f"a combat is under way (round {state.combat.round}): `combat end` first"
     return waiting
 
 
@@ -163,6 +169,7 @@ def _strengths(given: dict[str, int], creation: bool) -> dict[str, int]:
     return out
 
 
+@RULES.on(rc.AddCharacter)
 def _add_character(state: HaasteetState, c: rc.AddCharacter) -> tuple[Any, ...]:
     """[Hahmon luominen] [Vahvuudet]; Rulings *Creation*."""
     if state.taken(c.name):
@@ -177,6 +184,7 @@ def _add_character(state: HaasteetState, c: rc.AddCharacter) -> tuple[Any, ...]:
                                                 "describe": c.describe}))
 
 
+@RULES.on(rc.AddEnemy)
 def _add_enemy(state: HaasteetState, c: rc.AddEnemy) -> tuple[Any, ...]:
     if state.taken(c.name):
         raise RuleViolation(f"the name {c.name} is taken: choose another")
@@ -188,6 +196,7 @@ def _add_enemy(state: HaasteetState, c: rc.AddEnemy) -> tuple[Any, ...]:
 # --- challenges, contests, clues -------------------------------------------------------------------
 
 
+@RULES.rolls(rc.Challenge)
 def _challenge(state: HaasteetState, c: rc.Challenge, rng: random.Random) -> tuple[Any, ...]:
     """[Haasteet] rating + spent strength + situational dice; each die above the threshold is a degree."""
     who = character(state, c.character, acting=True)
@@ -203,6 +212,7 @@ def _challenge(state: HaasteetState, c: rc.Challenge, rng: random.Random) -> tup
                                                 "spent": spent, "clue": c.clue, "stakes": c.stakes}))
 
 
+@RULES.on(rc.Repair)
 def _repair(state: HaasteetState, c: rc.Repair) -> tuple[Any, ...]:
     """[Johtolankojen etsiminen] one point of a strength turns a lost clue challenge into a success."""
     who = character(state, c.character)
@@ -220,6 +230,7 @@ def _repair(state: HaasteetState, c: rc.Repair) -> tuple[Any, ...]:
                                                            "after": paid.strengths[key]}}))
 
 
+@RULES.rolls(rc.Contest)
 def _contest(state: HaasteetState, c: rc.Contest, rng: random.Random) -> tuple[Any, ...]:
     """[Haasteet] both sides roll; the higher degree wins by the difference (Rulings *Contests*)."""
     who = character(state, c.character, acting=True)
@@ -259,6 +270,7 @@ def _contest(state: HaasteetState, c: rc.Contest, rng: random.Random) -> tuple[A
 # --- sanity --------------------------------------------------------------------------------------
 
 
+@RULES.rolls(rc.Shock)
 def _shock(state: HaasteetState, c: rc.Shock, rng: random.Random) -> tuple[Any, ...]:
     """[Mielenterveyssäännöt] mind strength (+ spent steadfastness) against the shock's rating; a
     loss costs the margin in sanity; once per source per session."""
@@ -293,6 +305,7 @@ def _shock(state: HaasteetState, c: rc.Shock, rng: random.Random) -> tuple[Any, 
                 "spent": spent, "threshold": threshold, "rating": c.rating}))
 
 
+@RULES.on(rc.Treat)
 def _treat(state: HaasteetState, c: rc.Treat) -> tuple[Any, ...]:
     """[Mielenterveyssäännöt] treatment: asymptomatic → healthy, eccentric → unbalanced; the
     unbalanced and the deranged keep their stage but their symptoms ease (Rulings *Treatment*)."""
@@ -323,6 +336,7 @@ def _fresh(who: Someone) -> Someone:
     return who.model_copy(update={"bonus_dice": 0, "stunned_through_round": 0})
 
 
+@RULES.on(rc.LeaveEnemy)
 def _leave_enemy(state: HaasteetState, c: rc.LeaveEnemy) -> tuple[Any, ...]:
     """An opponent leaves the scene (an extension of haasteet.md: the document leaves it to the GM).
     Before the round's roll its declaration goes, and a crossing of it stands alone; after the roll
@@ -359,6 +373,10 @@ def _combat_edge(state: HaasteetState, c: rc.StartCombat | rc.EndCombat) -> tupl
     return tuple(events)
 
 
+RULES.on(rc.StartCombat)(_combat_edge)
+RULES.on(rc.EndCombat)(_combat_edge)
+
+
 def _pool(state: HaasteetState, d: Declaration) -> int:
     """The pile of an action as it stands: rating, spent points, situational dice, the actor's bonus
     dice on an attack, and every handicap die of the wounded target (Rulings *Handicap dice*)."""
@@ -368,6 +386,7 @@ def _pool(state: HaasteetState, d: Declaration) -> int:
     return d.rating + spent + d.extra + (actor.bonus_dice if d.kind == "attack" else 0) + target.handicap_dice
 
 
+@RULES.on(rc.Declare)
 def _declare(state: HaasteetState, c: rc.Declare) -> tuple[Any, ...]:
     """[Taistelu] one action a round, bonus (threshold 5) or attack (6); Rulings *Rounds*."""
     combat = state.combat
@@ -586,6 +605,7 @@ def _apply_group(state: HaasteetState, outcomes: list[tuple[Declaration, int, bo
     return state, events, hits
 
 
+@RULES.rolls(rc.RollRound)
 def _roll_round(state: HaasteetState, c: rc.RollRound, rng: random.Random) -> tuple[Any, ...]:
     """[Aloite] every declared pile is rolled, ordered by its lowest face and resolved in order."""
     combat = state.combat
@@ -604,6 +624,7 @@ def _roll_round(state: HaasteetState, c: rc.RollRound, rng: random.Random) -> tu
                                                          "results": results, "paused": paused}))
 
 
+@RULES.on(rc.EndRound)
 def _end_round(state: HaasteetState, c: rc.EndRound) -> tuple[Any, ...]:
     combat = state.combat
     if combat is None:
@@ -619,6 +640,7 @@ def _end_round(state: HaasteetState, c: rc.EndRound) -> tuple[Any, ...]:
 # --- damage, healing, death ----------------------------------------------------------------------
 
 
+@RULES.on(rc.Hit)
 def _hit(state: HaasteetState, c: rc.Hit) -> tuple[Any, ...]:
     """[Vaurio] damage from anything but a declared attack."""
     who = fighter(state, c.target)
@@ -631,6 +653,7 @@ def _hit(state: HaasteetState, c: rc.Hit) -> tuple[Any, ...]:
     return (*events, ev.Resolved(command=c.kind, result={**record, "pending": False, "cause": c.cause}))
 
 
+@RULES.on(rc.Soak)
 def _soak(state: HaasteetState, c: rc.Soak) -> tuple[Any, ...]:
     """[Vaurio] tenacity spent on a pending hit lowers it point for point; soaked to 0 it is not
     recorded (Rulings *Hits and soaking*); then the paused round goes on."""
@@ -655,6 +678,7 @@ def _soak(state: HaasteetState, c: rc.Soak) -> tuple[Any, ...]:
     return (*events, ev.Resolved(command=c.kind, result=record))
 
 
+@RULES.on(rc.Heal)
 def _heal(state: HaasteetState, c: rc.Heal) -> tuple[Any, ...]:
     """[Parantuminen] the GM judges a hit healed; its effects go with it."""
     who = fighter(state, c.target)
@@ -667,6 +691,7 @@ def _heal(state: HaasteetState, c: rc.Heal) -> tuple[Any, ...]:
                                                              **after.grid()}))
 
 
+@RULES.rolls(rc.Death)
 def _death(state: HaasteetState, c: rc.Death, rng: random.Random) -> tuple[Any, ...]:
     """[Kuolema] the GM's death number (1-6), averaged down with the players' counter; a d6 at or
     under it kills."""
@@ -690,6 +715,7 @@ def _death(state: HaasteetState, c: rc.Death, rng: random.Random) -> tuple[Any, 
 # --- experience ------------------------------------------------------------------------------------
 
 
+@RULES.on(rc.Experience)
 def _xp(state: HaasteetState, c: rc.Experience) -> tuple[Any, ...]:
     """[Kokemuspisteet] the scene's award, 0-5, averaged down with the players' counter."""
     who = character(state, c.character)
@@ -705,6 +731,7 @@ def _xp(state: HaasteetState, c: rc.Experience) -> tuple[Any, ...]:
                                                 "awarded": awarded, "xp": after.xp}))
 
 
+@RULES.on(rc.Raise)
 def _raise(state: HaasteetState, c: rc.Raise) -> tuple[Any, ...]:
     """[Hahmokehitys] 10 XP raise a strength by one, each strength once a session."""
     who = character(state, c.character)
@@ -727,6 +754,7 @@ def _raise(state: HaasteetState, c: rc.Raise) -> tuple[Any, ...]:
                 "xp": {"before": who.xp, "after": after.xp}}))
 
 
+@RULES.on(rc.Learn)
 def _learn(state: HaasteetState, c: rc.Learn) -> tuple[Any, ...]:
     who = character(state, c.character)
     text = " ".join(c.text.split())
@@ -737,6 +765,7 @@ def _learn(state: HaasteetState, c: rc.Learn) -> tuple[Any, ...]:
             ev.Resolved(command=c.kind, result={"character": who.name, "learned": list(after.learned), "rating": 2}))
 
 
+@RULES.on(rc.Recover)
 def _recover(state: HaasteetState, c: rc.Recover) -> tuple[Any, ...]:
     """[Vahvuudet] spent strength points return (Rulings *Recovery*)."""
     _no_combat(state, "recovery")
@@ -753,6 +782,7 @@ def _recover(state: HaasteetState, c: rc.Recover) -> tuple[Any, ...]:
     return (*events, ev.Resolved(command=c.kind, result={"recovered": recovered}))
 
 
+@RULES.on(rc.EndSession)
 def _end_session(state: HaasteetState, c: rc.EndSession) -> tuple[Any, ...]:
     """[Kokemuspisteet] the ballot's 5 XP to the most-voted living character; the next session
     begins (shock sources and raises reset)."""
@@ -782,6 +812,7 @@ def _end_session(state: HaasteetState, c: rc.EndSession) -> tuple[Any, ...]:
     return tuple(events)
 
 
+@RULES.on(rc.StartScene)
 def _start_scene(state: HaasteetState, c: rc.StartScene) -> tuple[Any, ...]:
     title = " ".join(c.title.split()) if c.title else None
     return (ev.SceneStarted(scene=state.scene + 1, title=title),
@@ -796,49 +827,4 @@ def decide(state: HaasteetState, command: rc.Command, *, rng: random.Random) -> 
         return (ev.CampaignStarted(name=command.name, seed=command.seed, die=command.die),
                 ev.Resolved(command=command.kind, result={"die": command.die, "session": 1}))
     _not_pending(state, command)
-    match command:
-        case rc.AddCharacter():
-            return _add_character(state, command)
-        case rc.LeaveEnemy():
-            return _leave_enemy(state, command)
-        case rc.AddEnemy():
-            return _add_enemy(state, command)
-        case rc.Challenge():
-            return _challenge(state, command, rng)
-        case rc.Repair():
-            return _repair(state, command)
-        case rc.Contest():
-            return _contest(state, command, rng)
-        case rc.Shock():
-            return _shock(state, command, rng)
-        case rc.Treat():
-            return _treat(state, command)
-        case rc.StartCombat() | rc.EndCombat():
-            return _combat_edge(state, command)
-        case rc.Declare():
-            return _declare(state, command)
-        case rc.RollRound():
-            return _roll_round(state, command, rng)
-        case rc.EndRound():
-            return _end_round(state, command)
-        case rc.Hit():
-            return _hit(state, command)
-        case rc.Soak():
-            return _soak(state, command)
-        case rc.Heal():
-            return _heal(state, command)
-        case rc.Death():
-            return _death(state, command, rng)
-        case rc.Experience():
-            return _xp(state, command)
-        case rc.Raise():
-            return _raise(state, command)
-        case rc.Learn():
-            return _learn(state, command)
-        case rc.Recover():
-            return _recover(state, command)
-        case rc.EndSession():
-            return _end_session(state, command)
-        case rc.StartScene():
-            return _start_scene(state, command)
-    raise RuleViolation(f"{type(command).__name__} is not a Haasteet command")
+    return RULES(state, command, rng)

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev

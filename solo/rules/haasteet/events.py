@@ -10,13 +10,12 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase
+from solo.kernel.fields import OfCampaign, Resolution
 
 from .state import Character, Combat, Enemy, PendingHit
 
 
-class CampaignStarted(EventBase, type="haasteet_campaign_started"):
-    name: str
-    seed: int
+class CampaignStarted(OfCampaign, type="haasteet_campaign_started"):
     die: int
 
 
@@ -45,11 +44,8 @@ class SessionStarted(EventBase, type="haasteet_session_started"):
     session: int
 
 
-class Resolved(EventBase, type="haasteet_resolved"):
+class Resolved(Resolution, type="haasteet_resolved"):
     """What a command decided, as its result object (the dice it rolled included)."""
-
-    command: str
-    result: dict[str, Any]
 
 
 Event = Annotated[

@@ -48,9 +48,9 @@ def _degrees(n: int) -> str:
     return "no degree" if n <= 0 else f"{n} degree" + ("" if n == 1 else "s")
 
 
-def _first_sentence(text: str, most: int = 100) -> str:
-    said = " ".join(text.split()).split(". ")[0].rstrip(".")
-    return said if len(said) <= most else said[: most - 1].rstrip() + "…"
+def _first_sentence(text: str) -> str:
+    """The description's first sentence, whole: a recap never cuts what it tells mid-way."""
+    return " ".join(text.split()).split(". ")[0].rstrip(".")
 
 
 def _stage(r: Mapping[str, Any]) -> str:

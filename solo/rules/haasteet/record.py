@@ -47,8 +47,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ...llm.check import OutcomeRecord, numbers_near
-from solo.director.narration import Narration
+from ...llm.check import numbers_near
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel import prose
 from . import events as ev
 from .data_rules import STAGES

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from solo.kernel.board import on_board
 from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
+from .data_rules import fold
 from .state import Character, Enemy, HaasteetState
 
 
@@ -43,7 +45,7 @@ def status(state: HaasteetState) -> dict[str, Any]:
             "declared": {d.actor: {"kind": d.kind, "target": d.target, "crosses": d.crosses} for d in combat.declared},
             "rolled": combat.rolled, "order": [list(g) for g in combat.order] if combat.order is not None else None},
         "characters": {c.name: character(c) for c in state.characters},
-        "enemies": {e.name: {**_fighter(e), "dead": e.dead, "left": e.gone} for e in state.enemies},
+        "enemies": {e.name: {**_fighter(e), "dead": e.dead, "left": e.gone} for e in on_board(state.enemies, state.behind, fold)},
     }
 
 

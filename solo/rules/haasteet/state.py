@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from solo.kernel import named
-from solo.kernel.frozen import Frozen
+from solo.kernel.frozen import CampaignState, Frozen
 
 from .data_rules import STAGES, STRENGTHS, fold
 
@@ -117,10 +117,7 @@ class PendingHit(Frozen):
     cause: str | None = None
 
 
-class HaasteetState(Frozen):
-    campaign: str = ""
-    rules: str = "haasteet"
-    seed: int = 0
+class HaasteetState(CampaignState, rules="haasteet"):
     die: int = 10
     session: int = 1
     scene: int = 0
@@ -129,6 +126,7 @@ class HaasteetState(Frozen):
     enemies: tuple[Enemy, ...] = ()
     combat: Combat | None = None
     pending: tuple[PendingHit, ...] = ()
+    behind: tuple[str, ...] = ()  # opponents an earlier scene left behind (solo.kernel.board): not on this one's board
 
     @property
     def chapter(self) -> int:

@@ -14,12 +14,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
-from ...kernel.base import BaseSystem
+from solo.kernel.adventure import Adventure
+from ..base import BaseSystem
 from ...kernel.bounds import whole
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel.resources import folder
 from solo.kernel.words import Words
 from . import commands as rc

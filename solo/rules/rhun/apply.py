@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from solo.kernel.board import brought_back, leave_behind
+
 from . import events as ev
 from .data_rules import SAVES
+from .data_rules import fold as fold_name
 from .state import CreationRoll, Hero, RhunState
 
 
@@ -60,7 +63,8 @@ def apply(state: RhunState, event: ev.Event) -> RhunState:
                 "ego": event.ego_after, "panic": event.response, "can_panic": False,
                 "conditions_pending": who.conditions_pending + 1}))
         case ev.ChallengeAdded():
-            return state.with_challenge(event.challenge)
+            back = brought_back(state.behind, event.challenge.name, event.challenge.active, fold_name)
+            return state.with_challenge(event.challenge).model_copy(update={"behind": back})
         case ev.ChallengeStruck():
             if event.shield:
                 who = state.find(event.target)
@@ -107,7 +111,8 @@ def apply(state: RhunState, event: ev.Event) -> RhunState:
                 "conditions": event.condition, "xp": event.xp_after, "lost": event.lost,
                 "conditions_pending": max(0, who.conditions_pending - 1) if event.pending else who.conditions_pending}))
         case ev.SceneStarted():
-            return state.model_copy(update={"scene": event.scene, "scene_title": event.title, "scene_open": True})
+            return state.model_copy(update={"scene": event.scene, "scene_title": event.title, "scene_open": True,
+                                            "behind": leave_behind(state.challenges, state.scene)})
         case ev.SceneClosed():
             heroes = []
             for c in state.characters:

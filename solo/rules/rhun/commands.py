@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Literal
 
 from solo.kernel.frozen import CommandBase
+from solo.kernel.fields import ForCampaign, ForCharacter
 
 
-class StartCampaign(CommandBase, kind="campaign_new"):
-    name: str
-    seed: int
+class StartCampaign(ForCampaign, kind="campaign_new"):
+    pass
 
 
 class TableRoll(CommandBase, kind="roll"):
@@ -34,13 +34,11 @@ class AddHero(CommandBase, kind="pc_add"):
     dice: tuple[int, int, int, int, int] | None = None
 
 
-class SetArmour(CommandBase, kind="armour"):
-    character: str
+class SetArmour(ForCharacter, kind="armour"):
     armour: tuple[str, ...]
 
 
-class Risk(CommandBase, kind="risk"):
-    character: str
+class Risk(ForCharacter, kind="risk"):
     stat: str
     action: str | None = None
     dark: int = 0
@@ -57,8 +55,7 @@ class Risk(CommandBase, kind="risk"):
     explode: tuple[int, ...] | None = None
 
 
-class Panic(CommandBase, kind="panic"):
-    character: str
+class Panic(ForCharacter, kind="panic"):
     dice: tuple[int, ...] | None = None
 
 
@@ -93,20 +90,17 @@ class LeaveChallenge(CommandBase, kind="challenge_leave"):
     how: Literal["flee", "surrender", "removed"] = "flee"
 
 
-class Harm(CommandBase, kind="harm"):
-    character: str
+class Harm(ForCharacter, kind="harm"):
     amount: int
     track: str | None = None
 
 
-class Tend(CommandBase, kind="tend"):
-    character: str
+class Tend(ForCharacter, kind="tend"):
     attribute: str | None = None
     dice: int | None = None
 
 
-class Recover(CommandBase, kind="recover"):
-    character: str
+class Recover(ForCharacter, kind="recover"):
     track: str
 
 
@@ -117,14 +111,12 @@ class Night(CommandBase, kind="night"):
     dice: dict[str, tuple[int, ...]] | None = None
 
 
-class ChooseShadow(CommandBase, kind="shadow"):
-    character: str
+class ChooseShadow(ForCharacter, kind="shadow"):
     path: str | None = None
     dice: int | None = None
 
 
-class GiveCondition(CommandBase, kind="condition"):
-    character: str
+class GiveCondition(ForCharacter, kind="condition"):
     effect: str | None = None
     dice: int | None = None
 
@@ -141,14 +133,12 @@ class EndSession(CommandBase, kind="session_end"):
     """``session end``: the scene ends, then every character alive and in play gains 2 XP."""
 
 
-class Advance(CommandBase, kind="advance"):
-    character: str
+class Advance(ForCharacter, kind="advance"):
     advancement: str
     attribute: str | None = None
 
 
-class Sayonara(CommandBase, kind="sayonara"):
-    character: str
+class Sayonara(ForCharacter, kind="sayonara"):
     song: str | None = None
     dice: tuple[int, ...] | None = None
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from solo.kernel import dice, named
+from solo.kernel.dispatch import Dispatch
 from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
@@ -25,6 +26,9 @@ from .state import Challenge, Hero, RhunState
 
 MAX_DARK = 12
 _T = TypeVar("_T", Hero, Challenge)
+
+#: command type -> the rule that decides it (each rule below says which commands it decides)
+RULES: Dispatch[RhunState, tuple[ev.Event, ...]] = Dispatch("is not a command that changes the game")
 
 
 def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
@@ -108,6 +112,7 @@ def _creation_points(dice: Sequence[int]) -> dict[str, int]:
     return {"insight": points(dice[0]), "prowess": points(dice[1]), "resolve": points(dice[2])}
 
 
+@RULES.on(rc.AddHero)
 def _add_hero(state: RhunState, c: rc.AddHero) -> tuple[ev.Event, ...]:
     """[Characters] [Determine Attributes] [Grit & Ego] [Advancements]; Rulings *Creation*."""
     if state.find(c.name) is not None:
@@ -272,6 +277,7 @@ def _effect(index: int, face: int, extra: list[int] | None, modifier: int, halve
     return ev.EffectRoll(index=index, faces=faces, raw=raw, modifier=modifier, halved=halved, value=value)
 
 
+@RULES.rolls(rc.Risk)
 def _risk(state: RhunState, c: rc.Risk, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Risky Actions] [Effects] [Pushing yourself]; Rulings *Light dice*, *Dark dice cost*,
     *Choosing dice*, *Effect*."""
@@ -354,6 +360,7 @@ def _roll_or_given(count: int, given: tuple[int, ...] | None, rng: random.Random
     return dice.roll(count, 6, given, rng, what)
 
 
+@RULES.rolls(rc.Panic)
 def _panic(state: RhunState, c: rc.Panic, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Pushing yourself] a Panic Event after a Fail; Rulings *Panic*, *Ego rolls*."""
     who = hero(state, c.character)
@@ -372,6 +379,7 @@ def _panic(state: RhunState, c: rc.Panic, rng: random.Random) -> tuple[ev.Event,
 # --- Challenges -------------------------------------------------------------------------
 
 
+@RULES.on(rc.AddChallenge)
 def _add_challenge(state: RhunState, c: rc.AddChallenge) -> tuple[ev.Event, ...]:
     """[Tiers] Disposition and Effect dice by Tier; Exceptional may have more."""
     tier = fold(c.tier)
@@ -434,6 +442,7 @@ def strike_effect(foe: Challenge, given: tuple[int, ...] | None, explode: tuple[
     return dice, tuple(f for chain in chains for f in chain[1:]), total
 
 
+@RULES.rolls(rc.Strike)
 def _strike(state: RhunState, c: rc.Strike, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Tiers] a Challenge's Effect applied to a character: damage past armour, or a band."""
     foe = active(challenge(state, c.challenge))
@@ -455,6 +464,7 @@ def _strike(state: RhunState, c: rc.Strike, rng: random.Random) -> tuple[ev.Even
                                harm=done),)
 
 
+@RULES.rolls(rc.Morale)
 def _morale(state: RhunState, c: rc.Morale, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Tiers] Morale; Rulings *Morale*: the sum of its Effect dice, no explosion (d÷2 halved, up)."""
     foe = challenge(state, c.challenge)
@@ -480,6 +490,7 @@ def _morale(state: RhunState, c: rc.Morale, rng: random.Random) -> tuple[ev.Even
 # --- harm, care, rest ------------------------------------------------------------------
 
 
+@RULES.rolls(rc.Tend)
 def _tend(state: RhunState, c: rc.Tend, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Trauma] the attending of a Mortal Wound and its Malaise; Rulings *Malaise*."""
     who = hero(state, c.character)
@@ -507,6 +518,7 @@ def _tend(state: RhunState, c: rc.Tend, rng: random.Random) -> tuple[ev.Event, .
     return (ev.Tended(character=who.name, dice=(face,), malaise=face, effect="none"),)
 
 
+@RULES.on(rc.Recover)
 def _recover(state: RhunState, c: rc.Recover) -> tuple[ev.Event, ...]:
     who = hero(state, c.character)
     track = fold(c.track)
@@ -537,6 +549,7 @@ def grit_dice(state: RhunState, who: Hero, poor_rest: bool, poor_food: bool, pip
     return max(0, count)
 
 
+@RULES.rolls(rc.Night)
 def _night(state: RhunState, c: rc.Night, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Trauma] after a night, every character in play rolls and resets Grit."""
     rest, food, weed = named_heroes(state, c.poor_rest), named_heroes(state, c.poor_food), named_heroes(state, c.pipe_weed)
@@ -609,6 +622,7 @@ def scene_end_events(state: RhunState, rng: random.Random) -> tuple[ev.Event, ..
     return tuple(out)
 
 
+@RULES.on(rc.Advance)
 def _advance(state: RhunState, c: rc.Advance) -> tuple[ev.Event, ...]:
     """[Advancements] XP equal to twice those held; race-gated; each once but Prowess."""
     who = hero(state, c.character)
@@ -637,6 +651,7 @@ def _advance(state: RhunState, c: rc.Advance) -> tuple[ev.Event, ...]:
                         xp_after=who.xp - cost, attribute=attribute),)
 
 
+@RULES.rolls(rc.Sayonara)
 def _sayonara(state: RhunState, c: rc.Sayonara, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Sayonara] Rulings *Sayonara*: once; Ego and Grit become the higher of now and a new roll."""
     who = hero(state, c.character)
@@ -652,7 +667,8 @@ def _sayonara(state: RhunState, c: rc.Sayonara, rng: random.Random) -> tuple[ev.
                              grit_after=max(who.grit, grit_roll)),)
 
 
-def _table_roll(c: rc.TableRoll, rng: random.Random) -> tuple[ev.Event, ...]:
+@RULES.rolls(rc.TableRoll)
+def _table_roll(state: RhunState, c: rc.TableRoll, rng: random.Random) -> tuple[ev.Event, ...]:
     """[Archetypes] archetype (1d) and aspect (2d: band, entry); [Fortune die] one d6."""
     count = 2 if c.table == "aspect" else 1
     dice = _roll_or_given(count, c.dice, rng, f"the {c.table} roll")
@@ -664,77 +680,82 @@ def _table_roll(c: rc.TableRoll, rng: random.Random) -> tuple[ev.Event, ...]:
     return (ev.TableRolled(table="fortune", dice=dice, result=dice[0]),)
 
 
+@RULES.on(rc.StartCampaign)
+def _start_campaign(state: RhunState, c: rc.StartCampaign) -> tuple[ev.Event, ...]:
+    return (ev.CampaignStarted(name=c.name, seed=c.seed),)
+
+
+@RULES.rolls(rc.CreationDice)
+def _creation_dice(state: RhunState, c: rc.CreationDice, rng: random.Random) -> tuple[ev.Event, ...]:
+    dice = _roll_or_given(5, c.dice, rng, "the creation roll")
+    return (ev.CreationRolled(dice=dice, points=_creation_points(dice)),)  # type: ignore[arg-type]
+
+
+@RULES.on(rc.SetArmour)
+def _set_armour(state: RhunState, c: rc.SetArmour) -> tuple[ev.Event, ...]:
+    who = hero(state, c.character)
+    worn = _armour(c.armour)
+    return (ev.ArmourSet(character=who.name, armour=worn,
+                         armour_value=who.model_copy(update={"armour": worn}).armour_value()),)
+
+
+@RULES.on(rc.LeaveChallenge)
+def _leave_challenge(state: RhunState, c: rc.LeaveChallenge) -> tuple[ev.Event, ...]:
+    return (ev.ChallengeLeft(challenge=active(challenge(state, c.challenge)).name, how=c.how),)
+
+
+@RULES.on(rc.Harm)
+def _harm(state: RhunState, c: rc.Harm) -> tuple[ev.Event, ...]:
+    who = hero(state, c.character)
+    if c.amount < 0:
+        raise RuleViolation("harm is 0 or more")
+    return (ev.Harmed(harm=harm_done(who, c.amount, fold(c.track) if c.track else None)),)
+
+
+@RULES.rolls(rc.ChooseShadow)
+def _choose_shadow(state: RhunState, c: rc.ChooseShadow, rng: random.Random) -> tuple[ev.Event, ...]:
+    who = hero(state, c.character)
+    if who.shadow_path is not None:
+        raise RuleViolation(f"{who.name} already walks the {who.shadow_path}")
+    if c.path is not None and c.dice is not None:
+        raise RuleViolation("choose the path (--path) or roll it (--dice), not both")
+    return (_path(who, c.path, c.dice, rng),)
+
+
+@RULES.rolls(rc.GiveCondition)
+def _give_condition(state: RhunState, c: rc.GiveCondition, rng: random.Random) -> tuple[ev.Event, ...]:
+    who = hero(state, c.character)
+    if c.dice is not None and who.shadow_path is not None:
+        raise RuleViolation(f"{who.name} already walks the {who.shadow_path}: --dice rolls a path only "
+                            "when there is none")
+    return condition_events(who, rng, c.dice, c.effect)
+
+
+@RULES.rolls(rc.StartScene)
+def _start_scene(state: RhunState, c: rc.StartScene, rng: random.Random) -> tuple[ev.Event, ...]:
+    ended = scene_end_events(state, rng) if state.scene_open else ()
+    return (*ended, ev.SceneStarted(scene=state.scene + 1, title=c.title))
+
+
+@RULES.rolls(rc.EndScene)
+def _end_scene(state: RhunState, c: rc.EndScene, rng: random.Random) -> tuple[ev.Event, ...]:
+    if not state.scene_open:
+        raise RuleViolation("no scene is under way: `scene start` first")
+    return scene_end_events(state, rng)
+
+
+@RULES.rolls(rc.EndSession)
+def _end_session(state: RhunState, c: rc.EndSession, rng: random.Random) -> tuple[ev.Event, ...]:
+    from .apply import fold as fold_events
+
+    ended = scene_end_events(state, rng) if state.scene_open else ()
+    after = fold_events(state, ended)
+    xp = {h.name: (h.xp, h.xp + 2) for h in after.in_play()}
+    return (*ended, ev.SessionEnded(session=state.session, xp=xp))
+
+
 def decide(state: RhunState, command: rc.Command, *, rng: random.Random) -> tuple[ev.Event, ...]:
     """The events of ``command``, or ``RuleViolation``."""
     if not state.campaign and not isinstance(command, rc.StartCampaign):
         raise RuleViolation("no campaign: `campaign new NAME --rules rhun` first")
-    match command:
-        case rc.StartCampaign():
-            return (ev.CampaignStarted(name=command.name, seed=command.seed),)
-        case rc.TableRoll():
-            return _table_roll(command, rng)
-        case rc.CreationDice():
-            dice = _roll_or_given(5, command.dice, rng, "the creation roll")
-            return (ev.CreationRolled(dice=dice, points=_creation_points(dice)),)  # type: ignore[arg-type]
-        case rc.AddHero():
-            return _add_hero(state, command)
-        case rc.SetArmour():
-            who = hero(state, command.character)
-            worn = _armour(command.armour)
-            return (ev.ArmourSet(character=who.name, armour=worn,
-                                 armour_value=who.model_copy(update={"armour": worn}).armour_value()),)
-        case rc.Risk():
-            return _risk(state, command, rng)
-        case rc.Panic():
-            return _panic(state, command, rng)
-        case rc.AddChallenge():
-            return _add_challenge(state, command)
-        case rc.Strike():
-            return _strike(state, command, rng)
-        case rc.Morale():
-            return _morale(state, command, rng)
-        case rc.LeaveChallenge():
-            return (ev.ChallengeLeft(challenge=active(challenge(state, command.challenge)).name, how=command.how),)
-        case rc.Harm():
-            who = hero(state, command.character)
-            if command.amount < 0:
-                raise RuleViolation("harm is 0 or more")
-            return (ev.Harmed(harm=harm_done(who, command.amount, fold(command.track) if command.track else None)),)
-        case rc.Tend():
-            return _tend(state, command, rng)
-        case rc.Recover():
-            return _recover(state, command)
-        case rc.Night():
-            return _night(state, command, rng)
-        case rc.ChooseShadow():
-            who = hero(state, command.character)
-            if who.shadow_path is not None:
-                raise RuleViolation(f"{who.name} already walks the {who.shadow_path}")
-            if command.path is not None and command.dice is not None:
-                raise RuleViolation("choose the path (--path) or roll it (--dice), not both")
-            return (_path(who, command.path, command.dice, rng),)
-        case rc.GiveCondition():
-            who = hero(state, command.character)
-            if command.dice is not None and who.shadow_path is not None:
-                raise RuleViolation(f"{who.name} already walks the {who.shadow_path}: --dice rolls a path only "
-                                    "when there is none")
-            return condition_events(who, rng, command.dice, command.effect)
-        case rc.StartScene():
-            ended = scene_end_events(state, rng) if state.scene_open else ()
-            return (*ended, ev.SceneStarted(scene=state.scene + 1, title=command.title))
-        case rc.EndScene():
-            if not state.scene_open:
-                raise RuleViolation("no scene is under way: `scene start` first")
-            return scene_end_events(state, rng)
-        case rc.EndSession():
-            from .apply import fold as fold_events
-
-            ended = scene_end_events(state, rng) if state.scene_open else ()
-            after = fold_events(state, ended)
-            xp = {c.name: (c.xp, c.xp + 2) for c in after.in_play()}
-            return (*ended, ev.SessionEnded(session=state.session, xp=xp))
-        case rc.Advance():
-            return _advance(state, command)
-        case rc.Sayonara():
-            return _sayonara(state, command, rng)
-    raise RuleViolation(f"{type(command).__name__} is not a command that changes the game")
+    return RULES(state, command, rng)

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
-from solo.director.narration import Narration, OracleNarrator
+from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -67,7 +68,7 @@ class RhunNarrator(OracleNarrator):
             # table tells what happens
             kind, _, said = text.partition(": ")
             facts, text = {"kind": kind}, said[:1].upper() + said[1:]
-        return Narration(task="consequence", text=text, origin=drawn.origin(), peril=harm or None,
+        return Narration(task="consequence", text=text, origin=drawn.origin(), harm=harm or None,
                          bearer=character if harm else None, facts=facts)
 
 
@@ -217,8 +218,8 @@ class RhunDirector:
             if event.outcome == "fail" and foe is not None and foe.active:
                 out.solo_moves.append(rc.Strike(challenge=foe.name, character=event.character))
                 out.tell_moves = True  # the strike's band is told once the rules have rolled it
-            elif told.peril:
-                out.reported_apart.append(rc.Harm(character=event.character, amount=told.peril))
+            elif told.harm:
+                out.reported_apart.append(rc.Harm(character=event.character, amount=told.harm))
         if foe is not None and foe.defeated and foe.sentient and not foe.gave_up:
             out.solo_moves.append(rc.Morale(challenge=foe.name))
             out.tell_moves = True

@@ -8,13 +8,13 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from solo.kernel.frozen import EventBase, Frozen
+from solo.kernel.fields import OfCampaign, OfCharacter
 
 from .state import Challenge, Hero
 
 
-class CampaignStarted(EventBase, type="rhun_campaign_started"):
-    name: str
-    seed: int
+class CampaignStarted(OfCampaign, type="rhun_campaign_started"):
+    pass
 
 
 class TableRolled(EventBase, type="rhun_table_rolled"):
@@ -39,8 +39,7 @@ class HeroAdded(EventBase, type="hero_added"):
     successor_of: str | None = None
 
 
-class ArmourSet(EventBase, type="armour_set"):
-    character: str
+class ArmourSet(OfCharacter, type="armour_set"):
     armour: tuple[str, ...]
     armour_value: int
 
@@ -61,8 +60,7 @@ class ChallengeChange(Frozen):
     defeated: bool
 
 
-class RiskRolled(EventBase, type="risk_rolled"):
-    character: str
+class RiskRolled(OfCharacter, type="risk_rolled"):
     stat: str
     kind: Literal["attribute", "save"]
     action: str | None = None
@@ -81,8 +79,7 @@ class RiskRolled(EventBase, type="risk_rolled"):
     challenge: ChallengeChange | None = None
 
 
-class PanicRolled(EventBase, type="panic_rolled"):
-    character: str
+class PanicRolled(OfCharacter, type="panic_rolled"):
     dice: tuple[int, ...]
     die: int
     ego_before: int
@@ -141,8 +138,7 @@ class ChallengeLeft(EventBase, type="challenge_left"):
     how: Literal["flee", "surrender", "removed"]
 
 
-class Tended(EventBase, type="tended"):
-    character: str
+class Tended(OfCharacter, type="tended"):
     dice: tuple[int, ...]
     malaise: int
     effect: Literal["none", "attribute", "ego_dice", "grit_dice"]
@@ -150,8 +146,7 @@ class Tended(EventBase, type="tended"):
     dead: bool = False
 
 
-class Recovered(EventBase, type="recovered"):
-    character: str
+class Recovered(OfCharacter, type="recovered"):
     track: str
 
 
@@ -166,14 +161,12 @@ class NightPassed(EventBase, type="night_passed"):
     results: tuple[GritReset, ...]
 
 
-class PathChosen(EventBase, type="path_chosen"):
-    character: str
+class PathChosen(OfCharacter, type="path_chosen"):
     path: str
     dice: tuple[int, ...] = ()
 
 
-class ConditionGained(EventBase, type="condition_gained"):
-    character: str
+class ConditionGained(OfCharacter, type="condition_gained"):
     path: str
     condition: int
     name: str | None  # None: the fifth, lost to the Shadow
@@ -202,8 +195,7 @@ class SessionEnded(EventBase, type="rhun_session_ended"):
     xp: dict[str, tuple[int, int]]
 
 
-class Advanced(EventBase, type="advanced"):
-    character: str
+class Advanced(OfCharacter, type="advanced"):
     advancement: str
     cost: int
     xp_before: int
@@ -211,8 +203,7 @@ class Advanced(EventBase, type="advanced"):
     attribute: str | None = None
 
 
-class SayonaraBegun(EventBase, type="sayonara_begun"):
-    character: str
+class SayonaraBegun(OfCharacter, type="sayonara_begun"):
     song: str | None = None
     dice: tuple[int, ...]
     ego_before: int

@@ -31,8 +31,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ...llm.check import OutcomeRecord, numbers_near
-from solo.director.narration import Narration
+from ...llm.check import numbers_near
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from solo.kernel import prose
 from . import events as ev
 from .data_rules import RACES
@@ -174,7 +175,7 @@ def record(narration: Narration, events: Sequence[Any], after: RhunState) -> Out
     knocked_out = [c.name for c in after.in_play() if c.mortally_wounded] + died
     return OutcomeRecord(task=narration.task, characters=tuple(dict.fromkeys(characters)), actor=facts.get("actor"),
                          action=facts.get("action"), dice=tuple(facts.get("dice", ())), success=facts.get("success"),
-                         peril=peril, harm_track=HARM_TRACK, knocked_out=tuple(dict.fromkeys(knocked_out)),
+                         harm=peril, harm_track=HARM_TRACK, knocked_out=tuple(dict.fromkeys(knocked_out)),
                          enemy=enemy, targets=targets, details=tuple(dict.fromkeys(details)))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from solo.kernel.board import on_board
 from solo.kernel.errors import RuleViolation
 from . import commands as rc
 from . import events as ev
@@ -41,7 +42,7 @@ def status(state: RhunState) -> dict[str, Any]:
     return {"campaign": state.campaign, "rules": "rhun", "session": state.session, "scene": state.scene,
             "scene_title": state.scene_title, "scene_open": state.scene_open, "pending": None,
             "creation_roll": roll, "characters": {c.name: hero_status(c) for c in state.characters},
-            "challenges": {c.name: challenge_status(c) for c in state.challenges}}
+            "challenges": {c.name: challenge_status(c) for c in on_board(state.challenges, state.behind, fold)}}
 
 
 def effect_dict(e: ev.EffectRoll | None) -> dict[str, Any] | None:

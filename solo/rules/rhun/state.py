@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solo.kernel import named
-from solo.kernel.frozen import Frozen
+from solo.kernel.frozen import CampaignState, Frozen
 
 from .data_rules import ADVANCEMENT_BY_KEY, ARMOUR, BODY_ARMOUR, CANCELS, SAVES, TRACK_SAVE, fold
 
@@ -94,10 +94,7 @@ class CreationRoll(Frozen):
     dice: tuple[int, int, int, int, int]
 
 
-class RhunState(Frozen):
-    campaign: str = ""
-    rules: str = "rhun"
-    seed: int = 0
+class RhunState(CampaignState, rules="rhun"):
     session: int = 1
     scene: int = 0
     scene_title: str | None = None
@@ -105,6 +102,7 @@ class RhunState(Frozen):
     characters: tuple[Hero, ...] = ()
     challenges: tuple[Challenge, ...] = ()
     creation_roll: CreationRoll | None = None
+    behind: tuple[str, ...] = ()  # Challenges an earlier scene left behind (solo.kernel.board): not on this one's board
 
     @property
     def chapter(self) -> int:

@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
-from ...kernel.base import BaseSystem
-from ...llm.check import OutcomeRecord
-from solo.director.narration import Narration
+from solo.kernel.adventure import Adventure
+from ..base import BaseSystem
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.narration import Narration
 from ...kernel.protocol import Conversation, DiceNeed, PregenEntry, RecapLine, Where
 from solo.kernel.resources import folder
 from solo.kernel.words import Words

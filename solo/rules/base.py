@@ -5,6 +5,9 @@ conversation inherits all of that from here, and writes its rules core (``start_
 ``decide``, ``apply``), its ``status`` and ``describe``, its grammar (``specs``) and its data
 types (``state_type``, ``event_adapter``). ENIGMA (``solo/rules/enigma/system.py``) shows
 every method overridden; ``docs/new-rule-system.md`` walks through both.
+
+It sits above the kernel, beside the systems it serves: its defaults use the Director's oracle
+narrator (a Director that answers nothing of its own), its adventure errors and its pregens files.
 """
 
 from __future__ import annotations
@@ -18,16 +21,20 @@ from typing import Any, ClassVar, Generic
 
 from pydantic import BaseModel, TypeAdapter
 
-from solo.director.adventure import Adventure
+from solo.director.adventure import AdventureError
+from solo.director.narration import OracleNarrator
+from solo.director.tables import OracleTables
+from solo.kernel.adventure import Adventure
+from solo.kernel.bounds import check_pregens
+from solo.kernel.calls import ModelCall
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import InvalidCommand, RuleViolation
-from ..llm.calls import ModelCall
-from ..llm.check import OutcomeRecord
-from solo.director.narration import Narration, OracleNarrator
-from solo.director.tables import OracleTables
-from .grammar import Option, Spec
-from .words import NEUTRAL, Words
-from .protocol import C, Conversation, DiceNeed, E, PregenEntry, Proposer, Reaction, RecapLine, S, StoryView, Where
+from solo.kernel.grammar import Option, Spec
+from solo.kernel.narration import Narration
+from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.protocol import (C, Conversation, DiceNeed, E, PregenEntry, Proposer, Reaction, RecapLine, S, StoryView,
+                                  Where)
+from solo.kernel.words import NEUTRAL, Words
 
 
 class QuietDirector(OracleNarrator, Generic[S, C, E]):
@@ -286,9 +293,6 @@ class BaseSystem(Generic[S, C, E]):
         """`campaign validate pregens.toml`: the system's own file of ready-made characters, or one
         that says ``rules = NAME``, each character built and added as `pc pregen` would
         (``solo.kernel.bounds.check_pregens``); None for any other file."""
-        from solo.director.adventure import AdventureError
-        from .bounds import check_pregens
-
         data = _pregens_file(path, getattr(self, "data", None), self.name)
         if data is None:
             return None

@@ -1,0 +1,192 @@
+"""An adventure, as its file is validated: parts (arcs a system may play as its chapters) of Scenes, a
+villain, optional pregenerated characters and lessons. Pure data: ``solo.director.adventure`` reads the
+files into it and the story (``solo.director.story``) follows it; a rule system checks the parts it
+defines (``RuleSystem.check_adventure``). The keys of solo's first adventure format (``[[legs]]``, a
+scene's ``wide_shot`` and ``tumult``) are read as their present names (``solo/data/adventure_keys.toml``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
+
+from .datafile import load_toml
+from .resources import shared
+from .scene import SCENE_TAGS
+from .settings import shipped_setting
+
+
+@cache
+def _renames() -> dict[str, str]:
+    """``solo/data/adventure_keys.toml``: each key of the first adventure format and its present name."""
+    table = load_toml(shared("data") / "adventure_keys.toml").get("renamed", {})
+    return {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else {}
+
+
+def spelled(data: Any) -> dict[str, str]:
+    """The present names of the first format's keys ``data`` uses, each with the file's spelling."""
+    if not isinstance(data, dict):
+        return {}
+    tables = [data] + [s for part in data.get(next((k for k, v in _renames().items() if v == "parts"), ""), []) or []
+                       if isinstance(part, dict) for s in part.get("scenes", []) or [] if isinstance(s, dict)]
+    return {new: old for old, new in _renames().items() if any(old in t for t in tables)}
+
+
+def renamed(data: Any) -> Any:
+    """An adventure's raw data with its first format's keys (its parts, a scene's opening and fight) under
+    their present names; the present name wins where a file gives both. Anything else is left as it is."""
+    if not isinstance(data, dict):
+        return data
+    names = _renames()
+
+    def keys(table: dict[str, Any]) -> dict[str, Any]:
+        out = {names.get(k, k): v for k, v in table.items() if names.get(k, k) not in table or k not in names}
+        return out
+
+    out = keys(data)
+    parts = out.get("parts")
+    if isinstance(parts, (list, tuple)):
+        out["parts"] = [{**part, "scenes": [keys(s) if isinstance(s, dict) else s for s in part["scenes"]]}
+                        if isinstance(part, dict) and isinstance(part.get("scenes"), (list, tuple)) else part
+                        for part in parts]
+    return out
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Npc(Strict):
+    name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+
+
+class Clues(Strict):
+    """[Snooping] what a roll of 1-3 (low) and 4-6 (high) reveals."""
+
+    low: str = Field(min_length=1)
+    high: str = Field(min_length=1)
+
+
+class Way(Strict):
+    """Where the story goes from here: what happens, and the scene it leads to."""
+
+    text: str = Field(min_length=1)
+    next: str | None = None  # a scene id; None: the next scene in order (or the part ends)
+
+
+class Scene(Strict):
+    id: str = Field(pattern=r"^[a-z0-9_-]+$")
+    title: str = Field(min_length=1)
+    location: str = Field(min_length=1)
+    tags: tuple[str, ...] = ()  # where the scene is (solo.director.tables.SCENE_TAGS): the oracle draws what fits
+    opening: str | None = None  # a written opening shot; without it the oracle draws one
+    question: str | None = None  # the leading question of the opening
+    npcs: tuple[Npc, ...] = ()
+    obstacles: tuple[str, ...] = Field(min_length=1)
+    clues: Clues
+    enemies: tuple[dict[str, Any], ...] = ()  # the rule system's foes, in its own terms (a name, ...)
+    fight: StrictBool = False  # the scene is (or turns into) a fight
+    treasure: tuple[str, ...] = ()
+    success: Way
+    failure: Way
+
+    @field_validator("tags")
+    @classmethod
+    def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [t for t in tags if t not in SCENE_TAGS]
+        if unknown:
+            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}")
+        return tags
+
+    @model_validator(mode="after")
+    def _fight_has_enemies(self) -> Scene:
+        if self.fight and not self.enemies:
+            raise ValueError("a fight scene needs enemies")
+        return self
+
+
+class Part(Strict):
+    """A self-contained arc of Scenes (a system may play each as its chapter)."""
+
+    title: str = Field(min_length=1)
+    arc: str = Field(min_length=1)
+    scenes: tuple[Scene, ...] = Field(min_length=1, max_length=6)
+
+
+class Villain(Strict):
+    name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    scheme: str = Field(min_length=1)
+    threshold: int = Field(default=4, ge=1, le=99)  # a villain's success threshold, where its system has one
+    danger: int = Field(default=5, ge=0, le=99)  # ... and danger rating
+
+
+class Adventure(Strict):
+    # the rule system the adventure is written for (none named: the one solo ships as its default)
+    rules: str = Field(default_factory=lambda: shipped_setting("rules") or "")
+    title: str = Field(min_length=1)
+    premise: str = Field(min_length=1)
+    setting: str = "Pulp adventure in an alternate early twentieth century"
+    villain: Villain
+    parts: tuple[Part, ...] = Field(min_length=1, max_length=5)
+    pregens: tuple[dict[str, Any], ...] = ()  # ready-made characters, in the rule system's terms
+    lessons: dict[str, str] | None = None  # a teaching adventure explains rules as they come up
+    credit: str = "Original adventure for solo."
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_spellings(cls, data: Any) -> Any:
+        """The keys of solo's first adventure format, read as their present names (``RENAMED``)."""
+        return renamed(data)
+
+    @field_validator("parts")
+    @classmethod
+    def _unique_scene_ids(cls, parts: tuple[Part, ...]) -> tuple[Part, ...]:
+        seen: set[str] = set()
+        for part in parts:
+            for scene in part.scenes:
+                if scene.id in seen:
+                    raise ValueError(f"scene id {scene.id!r} is used twice")
+                seen.add(scene.id)
+        return parts
+
+    @model_validator(mode="after")
+    def _ways_lead_somewhere(self) -> Adventure:
+        ids = {s.id for part in self.parts for s in part.scenes}
+        for li, part in enumerate(self.parts):
+            for si, scene in enumerate(part.scenes):
+                for way_name in ("success", "failure"):
+                    way: Way = getattr(scene, way_name)
+                    if way.next is not None and way.next not in ids:
+                        raise ValueError(
+                            f"parts[{li}].scenes[{si}].{way_name}.next: no scene with id {way.next!r}"
+                        )
+        return self
+
+    def scene(self, scene_id: str) -> tuple[int, int, Scene] | None:
+        """(part index, scene index, scene) of an id."""
+        for li, part in enumerate(self.parts):
+            for si, scene in enumerate(part.scenes):
+                if scene.id == scene_id:
+                    return li, si, scene
+        return None
+
+    def next_scene(self, current: str | None, outcome: Literal["success", "failure"] | None) -> tuple[int, int, Scene] | None:
+        """The scene after ``current``: the branch its outcome earned, else the next in its part;
+        None when the part is over. With no current scene, the first scene of the first part."""
+        if current is None:
+            return 0, 0, self.parts[0].scenes[0]
+        found = self.scene(current)
+        if found is None:
+            return None
+        li, si, scene = found
+        if outcome is not None:
+            target = getattr(scene, outcome).next
+            if target is not None:
+                return self.scene(target)
+        if si + 1 < len(self.parts[li].scenes):
+            return li, si + 1, self.parts[li].scenes[si + 1]
+        return None

@@ -1,0 +1,41 @@
+"""``Narration``: one piece of told story, with where its words came from.
+
+A value the whole engine passes around: a system's Director returns it, the narrator retells it, the
+session journals and shows it. Choosing and rendering narrations is the Director's
+(``solo.director.narration``); the value itself names no rule system's words: the harm a telling
+calls for is on the system's own track (``RuleSystem.harm_track``: ENIGMA's Peril, Alpha's LP).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Source = Literal["oracle", "model", "player", "director"]
+
+
+class Narration(BaseModel):
+    """One piece of told story, with where its words came from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task: str  # wide_shot, blunder, ... (each system names its own), answer, told, recap, premise
+    text: str
+    source: Source = "oracle"
+    origin: str = ""  # e.g. "wide_shot.light #4; wide_shot.sound #9" or a model call id
+    facts: dict[str, Any] = Field(default_factory=dict)  # the drawn facts, for grounding and export
+    # harm the fiction calls for, on the system's harm track (applied through the rules, never here)
+    harm: int | None = None
+    bearer: str | None = None  # who the harm the fiction calls for falls on
+    question: str | None = None  # a leading question put to the player (Wide Shot)
+
+    def as_result(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"task": self.task, "text": self.text, "source": self.source, "origin": self.origin}
+        if self.question:
+            out["question"] = self.question
+        if self.harm:
+            out["harm"] = self.harm
+            if self.bearer:
+                out["bearer"] = self.bearer
+        return out
