@@ -795,3 +795,21 @@ def test_an_improvised_wide_shot_keeps_to_its_weather_light_and_sound(tmp_path, 
                     for n in told(session, line):
                         assert not belied.search(n["text"]), (line, n["text"])
             told(session, "scene end success")
+
+
+def test_the_way_into_and_out_of_an_improvised_scene_shows_where_it_is():
+    """Found by blind readers: "come away from the fish market at dawn empty-handed", "come to the opera house, and
+    the trouble there does not wait": a stock line with the place dropped in. Where the scene names no fire or
+    storm, the way in and out is told of where it is (the crowd of a market, the dark of a night)."""
+    from solo.director.narration import Narration, OracleNarrator
+
+    narrator = OracleNarrator(OracleTables.load(default_folder()))
+    market = SceneModel(title="the fish market at dawn", improvised=True, tags=frozenset({"city", "crowd", "day", "outdoors"}),
+                        stage=Stage(cast=("Aino", "Mabel"), foes=()))
+    shown = 0
+    for seed in range(30):
+        for kind in ("lead_failure", "lead_success"):
+            text = narrator.of_scene(Narration(task="path_forward", text="On."), market, random.Random(seed), kind).text
+            assert "fish market" in text, text
+            shown += bool(re.search(r"\bcrowd\b", text))
+    assert shown >= 48, shown  # of 60: the crowd shows, but for a line told lately

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
-from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
+from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group
 from solo.director.tables import Draw, OracleTables, TableError
 
@@ -235,12 +235,14 @@ class OracleNarrator:
             return told
         teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self  # where it is now
         fallback: tuple[str, Draw] | None = None
-        for _ in range(8):  # a line told lately gives way to another; one that shows the setting is taken first
+        # what the line is to show of the scene: its settings (a fire, a storm), else where it is (a crowd, the dark)
+        shown = stage.settings or (stage.tags or frozenset()) & ASPECTS
+        for _ in range(8):  # a line told lately gives way to another; one that shows the scene is taken first
             text, drawn = teller.draw(table, rng, context)
             text = text[:1].upper() + text[1:]
             if stage.repeats(text) or stage.clash(text):
                 continue
-            if not stage.settings or set(drawn.entry.tags) & stage.settings:
+            if not shown or set(drawn.entry.tags) & shown:
                 fallback = (text, drawn)
                 break
             fallback = fallback or (text, drawn)
