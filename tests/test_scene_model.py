@@ -612,7 +612,8 @@ def test_an_open_deck_has_no_room_and_the_aftermath_has_words_enough():
     (aboard boats, in the open air); and after the adventure the same few aftermath lines came round again."""
     chase = SceneModel(title="Chase through the Old Port", tags=frozenset({"city", "night", "outdoors", "vehicle", "water"}))
     assert chase.clash("Max touches the artefact, and a crackling jolt hurls them across the room.")
-    cabin = chase.model_copy(update={"tags": frozenset({"indoors", "vehicle", "water"})})
+    cabin = chase.model_copy(update={"tags": frozenset({"indoors", "vehicle", "water"}),
+                                     "stage": Stage(items=("the stolen artefact",))})  # one the scene holds
     assert cabin.clash("Max touches the artefact, and a crackling jolt hurls them across the room.") is None
     tables = OracleTables.load(default_folder())
     assert all(len(tables.tables[f"moves.{t}"].entries) >= 8 for t in ("over", "success_over"))
@@ -813,3 +814,19 @@ def test_the_way_into_and_out_of_an_improvised_scene_shows_where_it_is():
             assert "fish market" in text, text
             shown += bool(re.search(r"\bcrowd\b", text))
     assert shown >= 48, shown  # of 60: the crowd shows, but for a line told lately
+
+
+def test_no_stone_underfoot_on_timber_and_no_artefact_the_scene_never_named():
+    """Found by blind readers: "slips on the wet stone at the water's edge" on a timber causeway; "Max touches the
+    artefact" in a trawler's fish hold that holds none."""
+    causeway = SceneModel(title="The Reed Causeway", place="The timber causeway through the reed beds",
+                          tags=frozenset({"day", "outdoors", "water", "wilderness"}))
+    slip = "Berrik tries to endure and slips on the wet stone at the water's edge."
+    assert causeway.clash(slip)
+    assert causeway.model_copy(update={"place": "The stone quay of the harbour"}).clash(slip) is None
+    hold = SceneModel(title="In the Fish Hold", place="The hold of a trawler, out in the bay",
+                      tags=frozenset({"indoors", "vehicle", "water"}), stage=Stage(cast=("Max",), foes=("Thug",)))
+    touch = "{character} touches the artefact, and a crackling jolt hurls them across the room."
+    assert hold.clash(touch)
+    assert hold.model_copy(update={"stage": Stage(cast=("Max",), foes=("Thug",), items=("the Aztec artefact",))}
+                           ).clash(touch) is None

@@ -104,6 +104,11 @@ _HIDING = re.compile(r"\b(where they are hiding|their hiding place|in hiding)\b"
 _CHASE = re.compile(r"\b(chase|pursuit|pursued|fleeing)\b", re.I)
 _RAPIDS = re.compile(r"\b(current quickens|water turns white|white water|rapids)\b", re.I)
 _RUNNING = re.compile(r"\b(rivers?|streams?|rapids|gorge|weir|mill-?race|falls|torrent|surf|tide)\b", re.I)
+# stone underfoot where the place is built of timber (a causeway of planks, a deck)
+_STONE = re.compile(r"\b(wet stone|flagstones?|stone steps)\b", re.I)
+_TIMBER = re.compile(r"\b(timber|planks?|boards?|decks?|barge|boat|raft|jetty|pier)\b", re.I)
+# a thing told as known ("the artefact") that the scene has never named
+_THE_THING = re.compile(r"\bthe (artefact|artifact|relic|idol)\b", re.I)
 _DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
 # a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
 _ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
@@ -317,6 +322,8 @@ class SceneModel(BaseModel):
                 if clashes and pattern.search(text):
                     return why
             where = f"{self.title or ''} {self.place or ''}"
+            if _STONE.search(text) and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I):
+                return "stone underfoot in a place of timber"
             if _BROKEN.search(text) and _COMING.search(" ".join((where, *self.stage.obstacles))):
                 return "a storm at its height that has not yet come"
             if _DOWNSTREAM.search(text) and "flood" not in tags and not _RIVER.search(f"{where} {text}"):
@@ -326,6 +333,11 @@ class SceneModel(BaseModel):
             return f"another time of day than {hour}"
         if self.stage.foes == () and (_FOE.search(text) or "{enemy}" in text):
             return "a foe where none is on stage"
+        thing = _THE_THING.search(text)
+        if thing and self.tags is not None and not re.search(
+                rf"\b{thing.group(1)}s?\b", " ".join((self.title or "", self.place or "", *self.stage.items,
+                                                      *self.stage.obstacles, *self.told)), re.I):
+            return f"the {thing.group(1)} where the scene has none"
         if _ALONE.search(text) and (len(self.stage.cast) > 1 or self.stage.people):
             return "alone where others are at hand"
         if _HIDING.search(text) and _CHASE.search(f"{self.title or ''} {self.place or ''}"):
