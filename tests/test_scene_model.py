@@ -830,3 +830,20 @@ def test_no_stone_underfoot_on_timber_and_no_artefact_the_scene_never_named():
     assert hold.clash(touch)
     assert hold.model_copy(update={"stage": Stage(cast=("Max",), foes=("Thug",), items=("the Aztec artefact",))}
                            ).clash(touch) is None
+
+
+def test_a_chaos_card_already_face_up_is_not_told_as_uncovered():
+    """Found by blind readers: "Static swallows the wireless as Decrypter uncovers Enigma Machine" when Enigma
+    Machine already lay face up in the Mansion (Beyond Code: a card picked again is not turned up)."""
+    from solo.director.tables import system_tables
+    from solo.rules.beyond_code.director import UNCOVERS, BeyondNarrator, chaos_rises
+
+    narrator = BeyondNarrator(system_tables(ROOT / "solo" / "rules" / "beyond_code" / "data"))
+    moved = {"before": 6, "after": 7, "last": 8, "reserve": 0}
+    again = {"corner": "chaos", "was": "face_up", "name": "Enigma Machine"}
+    fresh = {**again, "was": "face_down"}
+    told_fresh = [chaos_rises(narrator, fresh, "Decrypter", moved, random.Random(seed)).text for seed in range(60)]
+    assert any(UNCOVERS.search(t) for t in told_fresh)  # the table does tell a card turned up
+    for seed in range(60):
+        text = chaos_rises(narrator, again, "Decrypter", moved, random.Random(seed)).text
+        assert "Enigma Machine" in text and not UNCOVERS.search(text), text
