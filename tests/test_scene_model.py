@@ -712,6 +712,7 @@ def test_weather_light_and_sound_are_those_of_the_setting():
     train = SceneModel(title="the sleeper train in a storm", tags=frozenset({"indoors", "storm", "vehicle"}))
     assert train.clash("Berrik tries to endure, and a gust of the storm tears the chance away.")
     assert train.clash("The gale slams Null sideways in the attempt to navigate.")
+    assert train.clash("Aino sets out to search around with the gale tearing at them, and does it.")
     assert train.clash("Thunder cracks overhead; the storm shows no sign of passing.") is None
     deck = train.model_copy(update={"tags": frozenset({"outdoors", "storm", "vehicle"})})
     assert deck.clash("The gale slams Null sideways in the attempt to navigate.") is None
@@ -720,8 +721,12 @@ def test_weather_light_and_sound_are_those_of_the_setting():
     tables = OracleTables.load(default_folder())
     drawn = {tables.draw("setting.cold", random.Random(seed), scene=inn.tags).entry.text for seed in range(40)}
     assert any(inn.clash(t) is None for t in drawn)  # the cold has lines for a room too
+    observatory = SceneModel(title="a snowbound mountain observatory", tags=frozenset({"cold", "indoors", "wilderness"}))
+    assert observatory.unshown("A snowbound mountain observatory. Woodsmoke drifts across, sharp with pine resin.") \
+        == ["cold"]  # smoke that drifts is no snowdrift: the cold is still to be shown
     oasis = SceneModel(title="a desert oasis at noon", tags=frozenset({"day", "hot", "outdoors", "wilderness"}))
     assert oasis.clash("Rain drums on a tin roof somewhere overhead.") and oasis.clash("Then: a room full of dead birds.")
+    assert oasis.clash("A calling card printed with a black orchid is tucked into the door frame.")
     assert SceneModel(title="a jungle temple", tags=frozenset({"hot", "outdoors", "wilderness"})).clash(
         "Rain drums on the leaves.") is None
     blaze = SceneModel(title="the burning warehouse", tags=frozenset({"city", "fire", "indoors"}))

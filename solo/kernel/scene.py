@@ -36,7 +36,7 @@ ASPECTS = frozenset({"night", "water", "crowd", "underground", "vehicle", "hot",
 # What shows a setting in prose (a Wide Shot of a burning scene names fire, smoke or flames).
 SHOWS = {
     "fire": re.compile(r"\b(fire\w*|flam\w*|burn\w*|smok\w*|blaz\w*|ember\w*|soot)\b", re.I),
-    "cold": re.compile(r"\b(snow\w*|ice|icy|icicles?|frost\w*|cold\w*|freez\w*|frozen|blizzard|drifts?)\b", re.I),
+    "cold": re.compile(r"\b(snow\w*|ice|icy|icicles?|frost\w*|cold\w*|freez\w*|frozen|blizzard|snowdrifts?)\b", re.I),
     "storm": re.compile(r"\b(storm\w*|gale|thunder\w*|lightning|wind|tempest)\b", re.I),
     "flood": re.compile(r"\b(flood\w*|water\w*|wad\w*|drown\w*|submerged|knee-deep|waist-deep)\b", re.I),
 }
@@ -62,7 +62,7 @@ _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|h
                    r"flies buzz|fl(?:y|ies) (?:buzz|drone)\w*|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
 # a town's things (a street lamp, a fountain, a locked door) have no place in open country or on a frozen lake
-_TOWN = re.compile(r"\b(the lock on the door|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
+_TOWN = re.compile(r"\b(the lock on the door|door ?frames?|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
                    r"cobbled|wireless sets?)\b", re.I)
 _THUNDER = re.compile(r"\b(lightning|thunder\w*)\b", re.I)  # a storm's, where the scene has one
 _CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
@@ -87,7 +87,7 @@ _SPOILS = re.compile(r"\b(beaten foes?|fallen henchm[ae]n|(among|with) the spoil
 _SAFE = re.compile(r"\b(danger (?:that brought the cast here )?is past|danger gone|nobody is left to stop|no one is left|"
                    r"nothing that still matters|hardly counts|stakes went out|nothing and no one stands in the way)\b", re.I)
 # the weather on the body: under a roof or aboard (a train's corridor), the storm is outside
-_WEATHER_ON = re.compile(r"\b(gusts?|the gale (?:slams|tears|shoves|hurls)|the wind (?:shoves|tears|whips|drives|howls)|"
+_WEATHER_ON = re.compile(r"\b(gusts?|(?:the )?gale (?:slams|tears|tearing|shoves|hurls)|the wind (?:shoves|tears|whips|drives|howls)|"
                          r"wind-driven|rain lash\w*|lashing rain|spray)\b", re.I)
 # the open country's cold (snow banked high, frost on every edge, a bitter wind): not in a room with a fire
 _OPEN_COLD = re.compile(r"\b(frost furs every edge|everything is rimed|snow lies deep|snow drifts|bitter wind|icicles hang)\b", re.I)
