@@ -278,7 +278,7 @@ def scene_things(stage: SceneModel) -> list[str]:
     foes = [n for f in (s.foes or ()) for n in (f, one_of(f))]
     names = [*foes, *s.people, *(_gist(o) for o in s.obstacles), *([locative(stage.place)] if stage.place and not stage.over else [])]
     if stage.over:
-        names += ["afterwards", "aftermath", "it is over", "adventure"]
+        names += ["afterwards", "aftermath", "it is over", "all over", "adventure"]
     return [n.casefold() for n in names]
 
 
@@ -696,6 +696,8 @@ def test_the_aftermath_is_told_of_no_place_and_never_says_a_danger_that_won_is_p
             task = ("clue", "success", "failure")[seed % 3]
             told_ = narrator.bound(Narration(task=task, text="Aino looks about."), stage, rng)
             assert gist not in told_.text.casefold(), told_.text
+            assert not ("afterwards" in told_.text and re.search(r"all over|aftermath|now that it is over", told_.text)), \
+                told_.text  # the end is said once
             if outcome == "failure":
                 assert not safe.search(told_.text), told_.text
 

@@ -96,6 +96,15 @@ def place_table(title: str, tables: OracleTables) -> str | None:
     return None
 
 
+_OVER_SAID = re.compile(r"\b(all over|aftermath|now that it is over|with the adventure over|the adventure is done)\b")
+
+
+def aftermath(text: str, stage: SceneModel) -> str:
+    """A line told after the adventure's end, saying so once ("Now that it is all over, Null does it",
+    not "... does it afterwards" as well)."""
+    return text.replace(" afterwards", "", 1) if stage.over and _OVER_SAID.search(text) else text
+
+
 class OracleNarrator:
     """Tells tasks straight from the oracle tables; a system's narrator adds its tasks."""
 
@@ -239,7 +248,7 @@ class OracleNarrator:
         shown = stage.settings or (stage.tags or frozenset()) & ASPECTS
         for _ in range(8):  # a line told lately gives way to another; one that shows the scene is taken first
             text, drawn = teller.draw(table, rng, context)
-            text = text[:1].upper() + text[1:]
+            text = aftermath(text[:1].upper() + text[1:], stage)
             if stage.repeats(text) or stage.clash(text):
                 continue
             if not shown or set(drawn.entry.tags) & shown:
@@ -274,7 +283,7 @@ class OracleNarrator:
                     first, _, rest = name.partition(" ")
                     context[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
             text, drawn = self.draw(f"moves.{kind}", rng, context)
-            text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
+            text = aftermath(text[:1].upper() + text[1:], stage)  # a move that opens on what stands in the way
             if not stage.repeats(text) and not stage.clash(text):
                 return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                "facts": {**told.facts, "move": kind}})
