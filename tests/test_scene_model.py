@@ -854,3 +854,17 @@ def test_a_chaos_card_already_face_up_is_not_told_as_uncovered():
     for seed in range(60):
         text = chaos_rises(narrator, again, "Decrypter", moved, random.Random(seed)).text
         assert "Enigma Machine" in text and not UNCOVERS.search(text), text
+
+
+def test_a_fall_is_told_only_of_an_action_that_moves_the_body():
+    """Found by blind readers: "the rope burns through Max's gloves on the way down" when Max tried to pick a lock
+    in a workshop; "tumbles down a flight of stone steps" while talking someone round."""
+    workshop = SceneModel(title="The Silent Workshop", tags=frozenset({"city", "indoors"}),
+                          stage=Stage(cast=("Max",), foes=()), last=Action(actor="Max", action="pick the lock"))
+    rope = "The rope burns through {character}'s gloves on the way down, and the landing is hard."
+    steps = "{character} loses their footing and tumbles down a flight of stone steps, bruised and winded."
+    assert workshop.clash(rope) and workshop.clash(steps)
+    talk = workshop.model_copy(update={"last": Action(actor="Max", action="talk them round")})
+    assert talk.clash(steps)
+    climb = workshop.model_copy(update={"last": Action(actor="Max", action="climb up for a better look")})
+    assert climb.clash(rope) is None and climb.clash(steps) is None

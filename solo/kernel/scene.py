@@ -109,6 +109,10 @@ _STONE = re.compile(r"\b(wet stone|flagstones?|stone steps)\b", re.I)
 _TIMBER = re.compile(r"\b(timber|planks?|boards?|decks?|barge|boat|raft|jetty|pier)\b", re.I)
 # a thing told as known ("the artefact") that the scene has never named
 _THE_THING = re.compile(r"\bthe (artefact|artifact|relic|idol)\b", re.I)
+# a harm that tells a climb or a fall, which only an action that moves the body brings on
+_FALL = re.compile(r"\b(on the way down|tumbles down|the ledge|loses (?:their|his|her) footing)\b", re.I)
+_MOVING = re.compile(r"\b(climb\w*|leap\w*|jump\w*|run\w*|descend\w*|down|cross\w*|navigat\w*|footing|balanc\w*|"
+                     r"scal\w*|swing\w*|flee\w*|escape\w*|dodg\w*|move\w*|sneak\w*|hide|chase|fight|force)\b", re.I)
 _DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
 # a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
 _ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
@@ -338,6 +342,8 @@ class SceneModel(BaseModel):
                 rf"\b{thing.group(1)}s?\b", " ".join((self.title or "", self.place or "", *self.stage.items,
                                                       *self.stage.obstacles, *self.told)), re.I):
             return f"the {thing.group(1)} where the scene has none"
+        if _FALL.search(text) and self.last.action and not _MOVING.search(self.last.action):
+            return "a fall where the action typed moves no one"
         if _ALONE.search(text) and (len(self.stage.cast) > 1 or self.stage.people):
             return "alone where others are at hand"
         if _HIDING.search(text) and _CHASE.search(f"{self.title or ''} {self.place or ''}"):
