@@ -99,7 +99,7 @@ def play(system: str, seed: int, model: ModelNarrator | None) -> list[dict[str, 
     """Each narration of the system's scene for ``seed``, with the moment it was told in."""
     moments: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
-        session = Session(Journal(Path(folder) / "ab.sqlite"), model=model, director_peril=True)
+        session = Session(Journal(Path(folder) / "ab.sqlite"), model=model, director_harm=True)
         before: list[str] = []
         for index, line in enumerate(SCRIPTS[system]):
             line = line.format(seed=seed)

@@ -36,7 +36,7 @@ class Told:
     """A session of one rule system with a scripted model (``fake``): every narration retold, with
     its record; ``play`` keeps the last command's retellings only."""
 
-    def __init__(self, path: Path, system: Any, *start: str, director_peril: bool = False):
+    def __init__(self, path: Path, system: Any, *start: str, director_harm: bool = False):
         from solo.store.journal import Journal
         from solo.kernel.events import TYPES as SESSION
         from solo.llm.backends import FakeBackend
@@ -46,7 +46,7 @@ class Told:
         self.fake = FakeBackend()
         self.model = ModelNarrator(self.fake)
         self.seen = watch(self.model)
-        self.session = Session(Journal(path), model=self.model, director_peril=director_peril)
+        self.session = Session(Journal(path), model=self.model, director_harm=director_harm)
         self.play(*start)
 
     @property

@@ -35,7 +35,7 @@ class Solo:
     Director tells with the events it answered and the record it would be held to."""
 
     def __init__(self, tmp_path: Path, seed: int, *lines: str, name: str = "solo", solo: bool = True):
-        self.session = Session(Journal(tmp_path / f"{name}.sqlite"), director_peril=solo)
+        self.session = Session(Journal(tmp_path / f"{name}.sqlite"), director_harm=solo)
         ok(self.session, f"campaign new Raid --rules alpha --seed {seed}")
         self.told: list[tuple[Narration, list[Any], Any]] = []
         director = self.session.director
@@ -281,7 +281,7 @@ failure = { text = "The ford is lost." }
 def test_an_adventure_scene_brings_its_own_foes_with_their_dice(tmp_path):
     path = tmp_path / "ford.toml"
     path.write_text(ADVENTURE, encoding="utf-8")
-    session = Session(Journal(tmp_path / "a.sqlite"), director_peril=True)
+    session = Session(Journal(tmp_path / "a.sqlite"), director_harm=True)
     ok(session, f"campaign new Ford --from {path} --seed 3")
     ok(session, NULL)
     result = ok(session, "scene start")

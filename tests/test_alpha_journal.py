@@ -11,6 +11,7 @@ import re
 import pytest
 
 from playing import exported, ok
+from solo.table import recaps as table_recaps
 from solo.store.journal import Journal
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import journal as aj
@@ -67,7 +68,7 @@ def played(tmp_path_factory):
 
 
 def test_recap_lines_tell_each_meaningful_event(played):
-    lines = [line.text for line in played.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(played.view()) if line.text]
     for told in (
         "Null joined the party (attack d8, endure d10, navigate d6, glean d6)",
         "Berrik Vane joined the party (attack d6, endure d4, navigate d6, glean d10, influence d8)",
@@ -93,7 +94,7 @@ def test_recap_lines_tell_each_meaningful_event(played):
 
 
 def test_days_and_scenes_open_recaps(played):
-    marks = [(line.text, line.starts) for line in played.talk.recap_lines() if line.starts]
+    marks = [(line.text, line.starts) for line in table_recaps.recap_lines(played.view()) if line.starts]
     assert marks == [("", "chapter"), ("the party came to The Ford", "scene"), ("day 2 began", "chapter"),
                      ("the party came to The Mill", "scene")]
     scene = ok(played, "recap")["narration"]["text"]

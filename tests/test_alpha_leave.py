@@ -15,6 +15,7 @@ import pytest
 
 from playing import exported, ok, refused
 from test_journal_support import Spy
+from solo.table import recaps as table_recaps
 from solo.store.journal import Journal
 from solo.rules.alpha import SYSTEM
 from solo.rules.alpha import commands as rc
@@ -28,7 +29,7 @@ BERRIK = "pc add Berrik --endure d12 --navigate d8 --glean d10"  # LP 12
 
 def new(path: Path, *lines: str, solo: bool = False) -> Session:
     """An Alpha campaign; ``solo``: the Director's own moves are played (`solo play`)."""
-    session = Session(Journal(path), director_peril=solo)
+    session = Session(Journal(path), director_harm=solo)
     ok(session, "campaign new Flight --rules alpha --seed 5")
     for line in lines:
         ok(session, line)
@@ -210,7 +211,7 @@ def test_the_journal_the_screen_and_the_repl_tell_a_foe_leaving(game, tmp_path):
     assert shown is not None and shown[0].startswith("[bold]Soldier 2[/] was taken away: out of the fight for good")
     sheet = SYSTEM.render("Status", game.status())
     assert sheet is not None and any(line.startswith("[bold]Soldier 1[/]") and "fled" in line for line in sheet)
-    recap = [line.text for line in game.talk.recap_lines() if line.text]
+    recap = [line.text for line in table_recaps.recap_lines(game.view()) if line.text]
     assert "Soldier 2 was taken away, out of the fight for good" in recap
     assert "Soldier 1 fled, out of the fight for good" in recap
     full = exported(game, tmp_path / "full.md")

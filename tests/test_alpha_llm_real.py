@@ -30,7 +30,7 @@ def test_the_bundled_model_narrates_an_alpha_fight_held_to_alphas_record(tmp_pat
     backend = LlamaBackend(bundled_model_path(), background=False)
     model = ModelNarrator(backend, prose=True)
     seen = watch(model)
-    session = Session(Journal(tmp_path / "alpha.sqlite"), model=model, director_peril=True)
+    session = Session(Journal(tmp_path / "alpha.sqlite"), model=model, director_harm=True)
     shown: list[dict] = []
     for line in ("campaign new Ford --rules alpha --seed 5", "pc add Null --attack d8 --endure d10 --navigate d6",
                  "enemy add Soldier --count 2", "combat start --enemies 'Soldier 1'",

@@ -31,9 +31,9 @@ WREN = "pc add Wren --endure d4 --glean d10"  # LP 4
 class Told(retellings.Told):
     """An Alpha session with a scripted model; the Director's own moves left out unless asked for."""
 
-    def __init__(self, tmp_path, director_peril: bool = False):
+    def __init__(self, tmp_path, director_harm: bool = False):
         super().__init__(tmp_path / "alpha.sqlite", SYSTEM, "campaign new Raid --rules alpha --seed 4", NULL,
-                         director_peril=director_peril)
+                         director_harm=director_harm)
 
     def by_task(self, task: str) -> list[OutcomeRecord]:
         return self.records(task)

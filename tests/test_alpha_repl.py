@@ -55,7 +55,7 @@ def walk_through(tmp_path: Path, answers: list[str]) -> tuple[Session, Repl, io.
             answer = next(item.split()[0] for item in items if item.split(" ", 1)[1] == title)
         return answer
 
-    session = Session(Journal(tmp_path / "w.sqlite"), follow=False, director_peril=True)
+    session = Session(Journal(tmp_path / "w.sqlite"), follow=False, director_harm=True)
     repl = Repl(session, console=Console(file=out, width=200), history_dir=tmp_path, ask=ask)
     repl.new_campaign()
     return session, repl, out, asked

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from playing import exported, ok
+from solo.table import recaps as table_recaps
 from solo.store.journal import Journal
 from solo.rules.beyond_code import SYSTEM
 from solo.rules.beyond_code import journal
@@ -202,7 +203,7 @@ def test_recaps_go_turn_by_turn_and_game_by_game(run):
     scene = ok(run.session, "recap")["narration"]["text"]
     assert scene.startswith("So far in this turn: turned up ") and "the Chaos token was taken; Time 2 → 3 by an " \
         "effect" in scene
-    lines = [line.text for line in run.session.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(run.session.view()) if line.text]
     for said in ("Wanderer plays game 1, time on slot 1 of 8",
                  "turned up Room A (position 1); its Chaos corner moved time 1 → 2; its effect: token take chaos",
                  "turn 2 began, time 2 → 3",
@@ -221,7 +222,7 @@ def test_recaps_go_turn_by_turn_and_game_by_game(run):
 
 def test_a_run_lost_tells_it_once_in_the_recap(tmp_path):
     lost = Run(tmp_path, "choose 1 --card library", "time +6", "turn end")
-    lines = [line.text for line in lost.session.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(lost.session.view()) if line.text]
     assert lines[-1] == ("the turn ended, time 7 → 8; time reached the last slot: Chaos broke through and the run "
                          "was lost")
     assert sum("the run was lost" in line for line in lines) == 1
@@ -249,7 +250,7 @@ def test_no_export_or_recap_names_a_card_that_stayed_face_down_over_many_seeds(t
         if not never:
             continue
         text = exported(session, folder / "e.md") + exported(session, folder / "s.md", story=True)
-        text += json.dumps([line.text for line in session.talk.recap_lines()])
+        text += json.dumps([line.text for line in table_recaps.recap_lines(session.view())])
         for card in never:
             assert card not in text and NAMES[card] not in text, (seed, card)
         checked += 1

@@ -14,6 +14,7 @@ import pytest
 from rich.console import Console
 
 from playing import exported, ok, refused
+from solo.table import recaps as table_recaps
 from solo.store.journal import Journal
 from solo.kernel.narration import Narration
 from solo.faces.render import render
@@ -114,14 +115,14 @@ def test_scenes_in_the_recaps_and_the_export(run, tmp_path):
     ok(run, "choose 5 --card solowork")
     ok(run, "scene start The Library")
     ok(run, "solowork 1")
-    lines = [line.text for line in run.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(run.view()) if line.text]
     assert "scene 1 opened: The Library (game 1, turn 1)" in lines
     recap = ok(run, "recap")["narration"]["text"]
     # a scene opens a new part of the recap, as a turn does: its Wide Shot first
     assert recap.startswith("So far in this turn: the opening: The Library") and "Solowork took" in recap
     ok(run, "turn end")
     ok(run, "scene end success")
-    stored = [p["text"] for p in run.chronicle.stored_recaps() if p["level"] == "scene"]
+    stored = [p["text"] for p in table_recaps.stored_recaps(run.view()) if p["level"] == "scene"]
     assert stored and stored[-1].startswith("Scene 1, The Library: ") and "So far in this" not in stored[-1]
     for story in (False, True):
         text = exported(run, tmp_path / f"x{story}.md", story=story)
@@ -147,7 +148,7 @@ def test_the_phantom_card_goes_by_the_deck_s_own_name(tmp_path):
     ok(session, "choose 1 --card phantom")
     words = said(session, "phantom --draw decrypter")
     assert "The Ghost in the Wireless: wanderer → decrypter" in words and "Scherbius" not in words
-    lines = [line.text for line in session.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(session.view()) if line.text]
     assert any(line.startswith("the Ghost in the Wireless changed Character") for line in lines)
     phantom = Narration(task="phantom", text="The house changes hands.", facts={"about": {
         "kind": "phantom", "character": "Decrypter", "before": "Wanderer", "card": "Ghost in the Wireless"}})
@@ -168,7 +169,7 @@ def test_a_game_played_without_scenes_is_still_told_in_the_campaign_recap(run):
     under_way = ok(run, "recap campaign")["narration"]["text"]
     assert under_way.startswith("Game 1: Wanderer plays game 1") and "turned up Solowork (position 5)" in under_way
     ok(run, "mission success")
-    stored = [p["text"] for p in run.chronicle.stored_recaps() if p["level"] == "chapter"]
+    stored = [p["text"] for p in table_recaps.stored_recaps(run.view()) if p["level"] == "chapter"]
     assert len(stored) == 1 and stored[0].startswith("Game 1: Wanderer plays game 1") and "turn 2 began" in stored[0]
     told = ok(run, "recap campaign")["narration"]["text"]
     assert told.startswith(stored[0]) and "Game 2: " in told and "nothing was told" not in told

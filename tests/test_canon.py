@@ -11,6 +11,7 @@ import pytest
 from prompt_toolkit.document import Document
 
 from playing import exported, ok, refused, repl_for
+from solo.table import chronicle as table_chronicle, recaps as table_recaps
 from solo.director.adventure import find_adventure
 from solo.director.canon import CLOCK_SIZE, Canon, canon_step, focus, proposed_names
 from solo.store.journal import Journal
@@ -133,7 +134,7 @@ def test_names_the_narration_brings_up_are_offered_and_taken_only_when_accepted(
     assert result["added"] == ["Captain Rurik Vane"]
     vane = session.canon.find("Rurik")
     assert vane is not None and vane.source == "player (accepted)" and vane.where == "The harbour"
-    assert [p["name"] for p in session.chronicle.open_proposals()] == ["Madame Olga"]
+    assert [p["name"] for p in table_chronicle.open_proposals(session.view())] == ["Madame Olga"]
     ok(session, "canon accept all --as place")
     olga = session.canon.find("Olga")
     assert olga is not None and olga.kind == "place"
@@ -237,7 +238,7 @@ def test_recaps_at_three_levels_and_last_time(tmp_path: Path) -> None:
     ok(session, "scene start The museum")
     ok(session, "tell 'Nara slips behind a statue.'")
     ok(session, "leg start")
-    recaps = session.chronicle.stored_recaps()
+    recaps = table_recaps.stored_recaps(session.view())
     assert [(r["level"], r["scene"]) for r in recaps] == [("scene", 1), ("scene", 2), ("chapter", 2)]
     assert "haggles for a map" in recaps[0]["text"] and recaps[0]["text"].endswith("it ended in success.")
     assert "Scene 1" in recaps[2]["text"] and "Scene 2" in recaps[2]["text"]
@@ -307,8 +308,8 @@ def test_a_loaded_model_retells_the_stored_recap_quietly(tmp_path: Path) -> None
     rows = [n for n in session.journal.narrations(session.campaign.id) if n["task"] == "recap"]
     assert len(rows) == 1 and rows[0]["source"] == "model" and "dust settles" in rows[0]["text"]
     assert "stored recap: scene 1" in rows[0]["origin"]
-    assert session.chronicle.last_time() == rows[0]["text"]
-    stored = session.chronicle.stored_recaps()
+    assert table_recaps.last_time(session.view()) == rows[0]["text"]
+    stored = table_recaps.stored_recaps(session.view())
     assert len(stored) == 1 and "dust settles" not in stored[0]["text"]  # the event keeps the oracle's words
 
 

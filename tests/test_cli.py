@@ -34,7 +34,7 @@ def test_one_shot_status_json_loads_no_printing_storage_or_model_stack(tmp_path)
     The same commands printed for a player do load rich."""
     db = tmp_path / "j.sqlite"
     assert solo("campaign", "new", "Cairo", "--seed", "5", db=db).returncode == 0
-    heavy = ("rich", "sqlite_utils", "solo.faces.render", "solo.faces.export", "solo.faces.console", "jinja2", "langgraph",
+    heavy = ("rich", "sqlite_utils", "solo.faces.render", "solo.table.export", "solo.faces.console", "jinja2", "langgraph",
              "solo.llm.graph", "prompt_toolkit", "platformdirs")
     probe = ("import contextlib, io, json, sys\nfrom solo.faces.cli import main\n"
              "with contextlib.redirect_stdout(io.StringIO()): code = main(sys.argv[1:])\n"
@@ -47,7 +47,7 @@ def test_one_shot_status_json_loads_no_printing_storage_or_model_stack(tmp_path)
 
     assert loaded("--db", str(db), "status", "--json") == [0, []]
     assert loaded("--db", str(db), "--json", "status") == [0, []]
-    assert loaded("--db", str(db), "status")[1] == ["rich", "solo.faces.render", "solo.faces.export", "solo.faces.console"]
+    assert loaded("--db", str(db), "status")[1] == ["rich", "solo.faces.render", "solo.table.export", "solo.faces.console"]
     assert loaded("--version") == [0, []]
 
 

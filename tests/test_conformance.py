@@ -190,7 +190,7 @@ def on_board(status: dict[str, Any]) -> set[str]:
 def table(tmp: Path, start: str, *lines: str, solo_play: bool = False) -> Table:
     """A campaign opened by ``start`` and ``lines``; ``solo_play``: the session `solo play` runs."""
     session = Session(Journal(tmp / f"j{len(list(tmp.glob('j*.sqlite')))}.sqlite"), follow=False,
-                      director_peril=solo_play)
+                      director_harm=solo_play)
     t = Table(session, tmp)
     for line in (start, *lines):
         t.ok(line)

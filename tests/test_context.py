@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from solo.table import chronicle as table_chronicle
 from solo.table.context import Hit, assemble, estimate_tokens, terms_in_play
 from solo.store.journal import Journal
 from solo.table.session import Session
@@ -109,7 +110,7 @@ def test_the_session_gives_every_prompt_its_context(tmp_path: Path) -> None:
                  "note Olga sells oranges.", "scene end success",
                  "scene start The museum", "ask 'Is Baron Krank here?'"]:
         assert session.execute(line).ok, line
-    context = session.chronicle.context()
+    context = table_chronicle.context(session.view())
     assert context.pinned == ("Baron Krank (person): villain",)
     assert "Baron Krank bought every clock in the bazaar." in context.earlier
     assert "Olga sells oranges." not in context.earlier

@@ -81,7 +81,7 @@ def test_scene_start_tells_a_wide_shot_with_a_leading_question(session):
 
 
 def test_a_blunder_brings_a_consequence_and_in_solo_play_its_peril_goes_through_the_rules(tmp_path):
-    session = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
+    session = Session(Journal(tmp_path / "solo.sqlite"), director_harm=True)
     ok(session, "campaign new Cairo --seed 11")
     ok(session, "pc add Nara --knack climbing --dice 3")
     ok(session, "scene start")

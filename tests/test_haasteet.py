@@ -276,7 +276,7 @@ def _tasks(result: dict) -> list[str]:
 
 
 def test_the_solo_director_tells_clues_complications_and_the_fight_from_haasteets_tables(tmp_path):
-    solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
+    solo = Session(Journal(tmp_path / "solo.sqlite"), director_harm=True)
     ok(solo, "campaign new Solo --rules haasteet --seed 12")
     ok(solo, SAMMY)
     assert _tasks(ok(solo, "scene start The study")) == ["wide_shot"]
@@ -305,7 +305,7 @@ def test_improvised_scenes_bring_opponents_and_horrors_the_rules_test(tmp_path):
     """A horror that can fight (a ghoul feeding) comes on the board as the Wide Shot names it."""
     kinds = set()
     for seed in range(1, 13):
-        solo = Session(Journal(tmp_path / f"s{seed}.sqlite"), director_peril=True)
+        solo = Session(Journal(tmp_path / f"s{seed}.sqlite"), director_harm=True)
         ok(solo, f"campaign new S{seed} --rules haasteet --seed {seed}")
         ok(solo, SAMMY)
         opened = ok(solo, "scene start")
@@ -346,7 +346,7 @@ def test_the_starter_adventure_brings_its_opponents_in_solo_play(tmp_path):
 
     adventure = load_adventure(find_adventure("haasteet_the_drowned_bell"))
     written = {f["name"] for leg in adventure.parts for scene in leg.scenes for f in scene.enemies}
-    solo = Session(Journal(tmp_path / "adv.sqlite"), director_peril=True)
+    solo = Session(Journal(tmp_path / "adv.sqlite"), director_harm=True)
     ok(solo, "campaign new Bell --from haasteet_the_drowned_bell --seed 5")
     ok(solo, SAMMY)
     met: set[str] = set()

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from playing import exported, ok
+from solo.table import recaps as table_recaps
 from solo.store.journal import Journal
 from solo.rules.haasteet import SYSTEM
 from solo.rules.haasteet import journal as hj
@@ -63,7 +64,7 @@ def stored(session: Session) -> list[dict]:
 
 
 def test_recap_lines_tell_each_meaningful_event(played):
-    lines = [line.text for line in played.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(played.view()) if line.text]
     for told in (
         "Ruth joined the investigation: A reporter for the Arkham Advertiser",
         "Terry joined the investigation: a flying ace", "Ghoul appeared as an opponent",
@@ -96,7 +97,7 @@ def test_recap_lines_tell_each_meaningful_event(played):
 
 
 def test_scenes_and_sessions_open_recaps(played):
-    marks = [(line.text, line.starts) for line in played.talk.recap_lines() if line.starts]
+    marks = [(line.text, line.starts) for line in table_recaps.recap_lines(played.view()) if line.starts]
     assert marks[0] == ("", "chapter")  # the campaign opens session 1
     assert ("the investigators came to The docks", "scene") in marks
     assert ("session 1 ended; the ballot gave Ruth 5 XP", "chapter") in marks  # a session is the chapter
@@ -208,7 +209,7 @@ def test_a_lost_action_and_crossed_actions_read_in_the_round(tmp_path):
                  # crossed: Ann's 1 fails her attack, the Ghoul's 9, 7 (1 + Ann's handicap die) win by 2
                  "round roll --dice Ghoul=9,7 --dice Ann=1", "death Ann 2 --dice 4"):
         ok(session, line)
-    lines = [line.text for line in session.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(session.view()) if line.text]
     assert "round 1: Ghoul hit Ann for 3, a hit of 3; Ann lost the action" in lines
     assert "round 3: Ann missed Ghoul (crossing Ghoul); Ghoul won a bonus action against Ann by 2 degrees " \
            "(crossing Ann), holding 2 bonus dice" in lines

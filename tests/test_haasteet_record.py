@@ -24,7 +24,7 @@ ANN = "pc add Ann --daring 3 --tenacity 0"
 
 class Told(retellings.Told):
     """A Haasteet session with a scripted model. The Director's own moves are left out
-    (``director_peril`` off), so the dice are the test's."""
+    (``director_harm`` off), so the dice are the test's."""
 
     def __init__(self, tmp_path):
         super().__init__(tmp_path / "haasteet.sqlite", SYSTEM, "campaign new Arkham --rules haasteet --seed 4", SAMMY)

@@ -152,7 +152,7 @@ def test_an_opponent_leaves_the_scene_and_its_round_goes_on_without_it(tmp_path)
 
 
 def test_a_yes_to_does_it_flee_takes_the_opponent_off_the_board(tmp_path):
-    solo = Session(Journal(tmp_path / "y.sqlite"), director_peril=True)
+    solo = Session(Journal(tmp_path / "y.sqlite"), director_harm=True)
     for line in ("campaign new A --rules haasteet --seed 2", SAMMY, "scene start The quay", "enemy add 'The Ghoul'"):
         assert solo.execute(line).ok, line
     assert solo.execute("ask 'Does the ghoul flee?' --odds likely --dice 2,3").ok  # no: it stays

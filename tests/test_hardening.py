@@ -311,7 +311,7 @@ def test_the_walk_through_goes_on_with_tables_that_lack_the_drive_samples(tmp_pa
 
 
 def test_export_streams_to_the_same_text_and_leaves_no_partial_file(tmp_path, session):
-    from solo.faces.export import export_markdown
+    from solo.table.export import export_markdown
 
     ok(session, "campaign new Stream --seed 4")
     ok(session, "pc add Nara --knack climbing")

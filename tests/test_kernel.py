@@ -283,7 +283,7 @@ def test_a_journal_only_command_reports_the_settled_roll_apart_from_director_har
     """CONTRACT: a roll's Peril is exactly its 1s; the blunder's consequence (solo play) is
     reported apart, whichever command settles the roll."""
     for settle in ("note n", "ask 'Is it dark?' --dice 3,4", "resolve"):
-        session = Session(Journal(tmp_path / f"{settle.split()[0]}.sqlite"), director_peril=True)
+        session = Session(Journal(tmp_path / f"{settle.split()[0]}.sqlite"), director_harm=True)
         for line in ("campaign new D --seed 21", "pc add Nara --dice 3", "pc add Max --dice 3", "scene start S"):
             assert session.execute(line).ok
         harmed = False

@@ -103,7 +103,7 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
 
     model = ModelNarrator(backend, prose=True)
     seen = watch(model)
-    session = Session(Journal(tmp_path / "rhun.sqlite"), model=model, director_peril=True)
+    session = Session(Journal(tmp_path / "rhun.sqlite"), model=model, director_harm=True)
     shown: list[dict] = []
     for line in ("campaign new Rhun --rules rhun --seed 5", RHUN_ANNA, "scene start The ford",
                  "challenge add Orc --tier dangerous --sentient", "risk Anna exertion 'hew the orc' --vs Orc --dice 1,2,3",
@@ -142,7 +142,7 @@ def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, t
 
     model = ModelNarrator(backend, prose=True)
     seen = watch(model)
-    session = Session(Journal(tmp_path / "haasteet.sqlite"), model=model, director_peril=True)
+    session = Session(Journal(tmp_path / "haasteet.sqlite"), model=model, director_harm=True)
     shown: list[dict] = []
     for line in ("campaign new Arkham --rules haasteet --seed 5",
                  "pc add Sammy --daring 1 --tenacity 3 --instinct 1 --steadfastness 2", "scene start The crypt",

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from solo.table import chronicle as table_chronicle, recaps as table_recaps
 from solo.director.adventure import find_adventure
 from solo.store.journal import Journal
 from solo.llm.backends import FakeBackend
@@ -40,7 +41,7 @@ def next_line(session: Session, rng: random.Random, turn: int) -> str:
     """A line a player could type now that the rules must take."""
     status = session.status()
     canon = session.canon
-    if session.chronicle.proposals:
+    if session.proposals:
         return "canon accept all"
     pending = status.get("pending")
     if pending:
@@ -84,7 +85,7 @@ def next_line(session: Session, rng: random.Random, turn: int) -> str:
 
 
 def play_long(tmp_path: Path, model: ModelNarrator | None) -> tuple[Session, list[dict[str, Any]]]:
-    session = Session(Journal(tmp_path / "long.sqlite"), model=model, director_peril=True)
+    session = Session(Journal(tmp_path / "long.sqlite"), model=model, director_harm=True)
     results = []
     for line in (f"campaign new Zeppelin --seed 11 --from {ADVENTURE}", "pc pregen Basile", "pc add Nara --dice 4"):
         outcome = session.execute(line)
@@ -108,7 +109,7 @@ def people_named(session: Session) -> set[str]:
     for row in session.journal.narrations(session.campaign.id):
         if row["task"] in ("recap", "premise", "meaning"):
             continue
-        missing |= {name for _, name, _ in session.chronicle.names_in(row["text"], _titles(session))}
+        missing |= {name for _, name, _ in table_chronicle.names_in(session.view(), row["text"], _titles(session))}
     return missing
 
 
@@ -153,7 +154,7 @@ def test_a_hundred_turns_without_a_model(tmp_path: Path) -> None:
     session, results = play_long(tmp_path, None)
     check_long_campaign(session, results)
     assert any(r["line"] == "leg start" for r in results)
-    assert any(p["level"] == "chapter" for p in session.chronicle.stored_recaps())
+    assert any(p["level"] == "chapter" for p in table_recaps.stored_recaps(session.view()))
 
 
 @pytest.mark.parametrize("seed", [5])

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from playing import last_line, ok, refused, repl_for
 
 from solo.director import mythic
-from solo.table import parser
+from solo.table import commands, parser
 from solo.store.journal import Journal
 from solo.director.mythic import ODDS
 from solo.table.session import Session
@@ -487,7 +487,7 @@ def test_the_repl_asks_about_control_at_a_system_s_own_scene_end(tmp_path):
     repl.handle("scene end")
     assert asked == [next(q for q in asked if "in control" in q)] and session.status()["chaos"] == 4
     assert last_line(session) == "scene end --chaos down"
-    assert isinstance(parser.parse(last_line(session), session.system), parser.WithOracle)
+    assert isinstance(parser.parse(last_line(session), session.system), commands.WithOracle)
     assert "Chaos Factor falls: 5 → 4" in out.getvalue()
 
 

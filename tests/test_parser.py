@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solo.table import parser
+from solo.table import commands, parser
 from solo.rules.enigma import SYSTEM
 from solo.kernel.errors import InvalidCommand
 from solo.rules.enigma import commands as rc
@@ -65,12 +65,12 @@ def test_enemy_commands():
 
 
 def test_meta_commands():
-    assert parser.parse("status --json") == parser.Status(json_output=True)
+    assert parser.parse("status --json") == commands.Status(json_output=True)
     new = parser.parse("campaign new Marseille --seed 42 --optional just-the-thing,flashpoints")
-    assert new == parser.CampaignNew(name="Marseille", seed=42, options={"optional": ["just-the-thing,flashpoints"]})
+    assert new == commands.CampaignNew(name="Marseille", seed=42, options={"optional": ["just-the-thing,flashpoints"]})
     start = SYSTEM.start_command(new.name, 42, new.options)  # the system reads its own options
     assert start.optional == ("just-the-thing", "flashpoints")
-    assert parser.parse("export md journal.md") == parser.ExportMarkdown(file="journal.md")
+    assert parser.parse("export md journal.md") == commands.ExportMarkdown(file="journal.md")
     assert parser.parse("ask 'Is it locked?' --odds likely --dice 4,6").dice == (4, 6)
     assert parser.parse("luck Nara 2") == rc.SpendLuck(character="Nara", die=2, count=1)
 

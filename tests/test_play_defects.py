@@ -10,6 +10,7 @@ import re
 import pytest
 
 from playing import ok, refused
+from solo.table import chronicle as table_chronicle
 from solo.store.journal import Journal
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
@@ -172,10 +173,10 @@ def test_canon_offers_read_a_place_as_a_place_and_a_name_only_as_a_whole_word(tm
     a place, nor a quay by its first word) and "Tic (person)" where the text said only "Tick-Tock Men" (the file's
     person "Tic" was found inside another word)."""
     s = _session(tmp_path, "campaign new Z --from the_clockwork_zeppelin.toml --seed 3", "pc pregen Felix --dice 3")
-    offered = s.chronicle.names_in("The Tick-Tock Men march down to the boathouse on the Quai du Mont-Blanc.")
+    offered = table_chronicle.names_in(s.view(), "The Tick-Tock Men march down to the boathouse on the Quai du Mont-Blanc.")
     assert not any(name == "Tic" for _, name, _ in offered), offered
     assert ("place", "Quai du Mont-Blanc", "") in offered, offered
-    assert any(kind == "person" and name == "Tic" for kind, name, _ in s.chronicle.names_in("Tic's head spins round."))
+    assert any(kind == "person" and name == "Tic" for kind, name, _ in table_chronicle.names_in(s.view(), "Tic's head spins round."))
 
 
 @pytest.mark.parametrize("system", sorted(IMPROVISED))
@@ -183,7 +184,7 @@ def test_a_place_named_after_on_the_or_by_its_street_word_is_offered_as_a_place(
     """The canon's reading of a told text is the table's, the same in every system (before the fix: a person)."""
     start, *cast, _ = IMPROVISED[system]
     s = _session(tmp_path, start, *cast)
-    offered = s.chronicle.names_in("They wait on the Quai des Bergues, then walk up the Piazza Grande to Lake Brienz.")
+    offered = table_chronicle.names_in(s.view(), "They wait on the Quai des Bergues, then walk up the Piazza Grande to Lake Brienz.")
     kinds = {name: kind for kind, name, _ in offered}
     assert kinds == {"Quai des Bergues": "place", "Piazza Grande": "place", "Lake Brienz": "place"}, offered
 

@@ -243,7 +243,7 @@ def _tasks(result: dict) -> list[str]:
 
 
 def test_the_director_answers_from_rhuns_tables_and_moves_in_solo_play(tmp_path):
-    solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
+    solo = Session(Journal(tmp_path / "solo.sqlite"), director_harm=True)
     for line in ("campaign new Solo --rules rhun --seed 11", ANNA, "scene start The ford",
                  "challenge add Orc --tier dangerous --sentient"):
         ok(solo, line)
@@ -293,7 +293,7 @@ def test_an_improvised_scene_brings_a_challenge_with_a_tier_the_director_chose(t
 
     seen = set()
     for seed in range(1, 9):
-        solo = Session(Journal(tmp_path / f"solo{seed}.sqlite"), director_peril=True)
+        solo = Session(Journal(tmp_path / f"solo{seed}.sqlite"), director_harm=True)
         ok(solo, f"campaign new Solo --rules rhun --seed {seed}")
         ok(solo, ANNA)
         opened = ok(solo, "scene start")
@@ -313,7 +313,7 @@ def test_an_improvised_scene_brings_a_challenge_with_a_tier_the_director_chose(t
 
 
 def test_the_oracles_yes_to_a_challenge_fleeing_takes_it_off_the_board(tmp_path):
-    solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)
+    solo = Session(Journal(tmp_path / "solo.sqlite"), director_harm=True)
     for line in ("campaign new Solo --rules rhun --seed 11", ANNA, "scene start The ford",
                  "challenge add 'The Orc Chief' --tier serious --sentient"):
         ok(solo, line)

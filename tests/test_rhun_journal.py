@@ -12,6 +12,7 @@ from typing import get_args
 import pytest
 
 from playing import exported, ok
+from solo.table import recaps as table_recaps
 from solo.store.journal import Journal
 from solo.rules.rhun import SYSTEM
 from solo.rules.rhun import events as ev
@@ -66,7 +67,7 @@ def test_the_played_campaign_journals_every_kind_of_rhun_event(played):
 
 
 def test_recap_lines_tell_what_happened_in_plain_words(played):
-    lines = [line.text for line in played.talk.recap_lines() if line.text]
+    lines = [line.text for line in table_recaps.recap_lines(played.view()) if line.text]
     for told in ("Anna joined the company", "Orc stood in the way", "the company came to The ford",
                  "Anna managed to hew the orc, and Orc was defeated", "Anna failed to leap the stream",
                  "Anna panicked and fought on in a frenzy",
@@ -79,7 +80,7 @@ def test_recap_lines_tell_what_happened_in_plain_words(played):
         assert told in lines, told
     assert not [line for line in lines if re.search(r"rhun_|_rolled|_added|_gained|\{", line)]
     # a session's end opens the next chapter, a scene's start the next scene
-    marks = [(line.text, line.starts) for line in played.talk.recap_lines() if line.starts]
+    marks = [(line.text, line.starts) for line in table_recaps.recap_lines(played.view()) if line.starts]
     assert ("session 1 ended, and Anna and Dun gained experience", "chapter") in marks
     assert ("the company came to The pass", "scene") in marks
 

@@ -26,7 +26,7 @@ class Told(retellings.Told):
 
     def __init__(self, tmp_path):
         super().__init__(tmp_path / "rhun.sqlite", SYSTEM, "campaign new Rhun --rules rhun --seed 7", ANNA,
-                         director_peril=True)
+                         director_harm=True)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from solo.table import chronicle as table_chronicle
 from solo.director.adventure import load_adventure, shipped_adventures
 from solo.store.journal import Journal
 from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, Action, SceneModel, Stage
@@ -196,14 +197,14 @@ def test_canon_offers_read_a_names_kind_from_the_scene_and_are_made_once(tmp_pat
     assert kind_in("Halden Roe", ["Halden Roe, a ferryman with one eye"]) is None
     session = opened(tmp_path, "enigma", 1)
     said = [Narration(task="blunder", text="Nara runs into Otto Kessler at the gate.")]
-    assert [p["name"] for p in session.chronicle.propose(said)] == ["Otto Kessler"]
-    assert session.chronicle.propose(said) == []  # passed over: not offered again
+    assert [p["name"] for p in session.offer(said)] == ["Otto Kessler"]
+    assert session.offer(said) == []  # passed over: not offered again
     cards = Session(Journal(tmp_path / "bc.sqlite"), follow=False)
     deck = ROOT / "solo" / "rules" / "beyond_code" / "data" / "example-deck.toml"
     assert cards.execute(f"campaign new B --rules beyond-code --seed 3 --deck {deck}").ok
     assert cards.execute("choose 3").ok
     face_up = [c["name"] for c in cards.status()["grid"] if c.get("face_up")]
-    known, _ = cards.chronicle.known()
+    known, _ = table_chronicle.known(cards.view())
     assert face_up and all(name in known for name in face_up)  # a card is the game's, never a new person
 
 
@@ -305,7 +306,7 @@ def test_an_outcome_is_told_of_the_actor_the_action_typed_and_a_thing_of_the_sce
     seen = 0
     for line in lines(system, 11, 70, source, titles):
         narrations = told(session, line)
-        stage = session.stage(session.state)
+        stage = session.view().stage(session.state)
         for n in narrations:
             if n.get("task") not in SUCCESSES | CONSEQUENCES:
                 continue
@@ -447,7 +448,7 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     foe_names = tuple(str(f["name"]) for leg in legs for s in leg.scenes for f in s.enemies)
     status = {"characters": {"Nara": {}}, "enemies": {n: {} for n in (*foe_names, "A stray dog")}}
     where = Where(chapter=len(legs), scene=9, scene_title=last.title)
-    playing = Progress(scene=last.id, leg=len(legs), outcome=None, ended=False)
+    playing = Progress(scene=last.id, part=len(legs), outcome=None, ended=False)
     assert not story.over(playing, where)
     live = scene_model(status, playing, story, where)
     assert live.stage.people == tuple(p.name for p in last.npcs) and live.stage.foes and not live.over
@@ -461,7 +462,7 @@ def test_once_the_adventure_is_over_its_people_and_foes_are_off_stage(system):
     assert all(p.name in over.absent for p in last.npcs)
     assert "The adventure is over: its people and foes are off stage" in over.lines()
     if len(legs) > 1 or len(legs[0].scenes) > 1:  # an earlier scene ended is not the end of the adventure
-        early = Progress(scene=first.id, leg=1, outcome="success", ended=True)
+        early = Progress(scene=first.id, part=1, outcome="success", ended=True)
         assert not story.over(early, Where(chapter=1, scene=1, scene_title=first.title))
 
 
@@ -665,7 +666,7 @@ def test_a_files_foe_of_another_scene_is_not_on_stage_and_an_obstacle_reads_mid_
                  & {str(f["name"]) for f in first.enemies})
     stale = str(first.enemies[0]["name"])
     status = {"characters": {"Anna": {}}, "challenges": {stale: {}, "A stray dog": {}}}
-    here = scene_model(status, Progress(scene=other.id, leg=1), Story(adventure),
+    here = scene_model(status, Progress(scene=other.id, part=1), Story(adventure),
                        Where(chapter=1, scene=2, scene_title=other.title))
     assert stale not in (here.stage.foes or ()) and "A stray dog" in (here.stage.foes or ())
     assert _gist("At the height of the aria, every light goes out").startswith("at the height of the aria")

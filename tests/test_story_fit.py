@@ -274,7 +274,7 @@ def test_the_scene_on_stage_its_foes_fight_their_way_and_a_leg_ends_as_a_story(s
 
 
 def test_the_whole_cast_knocked_out_wakes_up_captured(tmp_path):
-    session = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)  # solo play: the Director moves
+    session = Session(Journal(tmp_path / "solo.sqlite"), director_harm=True)  # solo play: the Director moves
     for line in ("campaign new Strain --seed 3", "pc add Nara --dice 2", "pc add Max --dice 2", "peril Nara +5",
                  "peril Max +5", "tumult start", "enemy add Baron --type villain", "enemy add Goon --type minion"):
         assert session.execute(line).ok
@@ -407,7 +407,7 @@ def test_the_stranger_check_catches_a_name_never_on_stage():
 
 
 def test_the_oracle_answering_yes_to_a_foe_fleeing_takes_it_off_the_board(tmp_path):
-    solo = Session(Journal(tmp_path / "solo.sqlite"), director_peril=True)  # solo play: the Director moves
+    solo = Session(Journal(tmp_path / "solo.sqlite"), director_harm=True)  # solo play: the Director moves
     for line in ("campaign new Flee --seed 5", "pc add Nara --dice 3", "scene start The docks", "tumult start",
                  "enemy add 'Big Lou' --type lieutenant", "enemy add Rat --type minion"):
         assert solo.execute(line).ok
@@ -473,7 +473,7 @@ def foe_entry(tables: OracleTables, name: str):
 
 def alpha_scene(tmp_path: Path, seed: int, title: str) -> tuple[Session, dict]:
     """An Alpha campaign in solo play (the Director adds the foes it draws), one hero, a scene titled ``title``."""
-    session = Session(Journal(tmp_path / f"a{seed}.sqlite"), director_peril=True)
+    session = Session(Journal(tmp_path / f"a{seed}.sqlite"), director_harm=True)
     assert session.execute(f"campaign new Bridge --rules alpha --seed {seed}").ok
     assert session.execute("pc add Berrik").ok
     started = session.execute(f'scene start "{title}"')

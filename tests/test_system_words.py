@@ -148,3 +148,18 @@ def test_a_description_after_a_name_reads_on_in_lower_case():
                     if found and found.group(1) not in people and not found.group(1).endswith(("an", "on")):
                         slips.append(f"{name}: {piece[:80]}")
     assert slips == []
+
+
+def test_an_adventure_moved_row_of_the_first_version_folds_under_the_present_key():
+    """A journal keeps every row as it was written: a version-1 ``adventure_moved`` spelled the part of the
+    adventure in ENIGMA's word; the event and the story's progress read it as ``part``, and a row of
+    the present version writes ``part``."""
+    from solo.director.story import Progress, progress_step
+    from solo.kernel.events import AdventureMoved, session_event_from_dict
+
+    old = {"type": "adventure_moved", "v": 1, "scene": "s2", "leg": 2, "tags": []}
+    assert session_event_from_dict(old).part == 2
+    assert progress_step(Progress(), old).part == 2
+    new = AdventureMoved(scene="s1", part=3).model_dump(mode="json")
+    assert new["part"] == 3 and new["v"] == 2 and len(new) == len(set(new) - {"leg"})
+    assert progress_step(Progress(), new).part == 3

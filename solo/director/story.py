@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from solo.kernel.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
+from solo.kernel.events import upgraded
 from solo.kernel.protocol import Where
 from solo.kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
 from solo.kernel.narration import Narration
@@ -158,7 +159,7 @@ class Progress(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     scene: str | None = None  # the last adventure scene played (None: none yet)
-    leg: int = 1  # the chapter that scene belongs to
+    part: int = 1  # the part of the adventure (the system's chapter) that scene belongs to
     outcome: Outcome | None = None  # how that scene ended, once it has
     improvised: bool = False  # the scene under way is not in the adventure file
     ended: bool = False  # the scene under way has ended (`scene end`)
@@ -186,7 +187,7 @@ def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
         if payload["scene"] is None:
             return progress.model_copy(update={"improvised": True, "ended": False, "tags": tags,
                                                "named": bool(payload.get("title"))})
-        return progress.model_copy(update={"scene": payload["scene"], "leg": payload["leg"], "outcome": None,
+        return progress.model_copy(update={"scene": payload["scene"], "part": upgraded(payload)["part"], "outcome": None,
                                            "improvised": False, "ended": False, "tags": tags, "named": False})
     if kind == "scene_tagged":
         return progress.model_copy(update={"tags": tuple(payload["tags"])})
@@ -226,7 +227,7 @@ class Story:
     def current(self, progress: Progress, where: Where) -> Scene | None:
         if progress.scene is None or progress.improvised:
             return None
-        if self.follows_chapter and progress.leg != where.chapter:
+        if self.follows_chapter and progress.part != where.chapter:
             return None
         found = self.adventure.scene(progress.scene)
         return found[2] if found else None

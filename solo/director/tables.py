@@ -90,7 +90,7 @@ class Entry(BaseModel):
     text: str = Field(min_length=1)
     range: str | None = None
     weight: float = Field(default=1.0, allow_inf_nan=False)
-    peril: int | None = None  # a consequence that costs Peril, applied through the rules
+    harm: int | None = None  # a consequence that costs the system's harm track (ENIGMA's Peril), through the rules
     tags: tuple[str, ...] = ()  # where it fits (SCENE_TAGS, "!tag" for where it must not be); none: anywhere
 
     @field_validator("tags")

@@ -302,7 +302,7 @@ def play(journal: Journal, args: list[str], model: Any = None) -> int:
     from solo.table.session import Session
 
     # solo play: the emulator's consequences may cost Peril (applied through the rules, shown, undoable)
-    session = Session(journal, follow=False, suggest=director, model=model, director_peril=not director)
+    session = Session(journal, follow=False, suggest=director, model=model, director_harm=not director)
     session.defer_recaps = True  # the REPL tells a recap once the way forward is on screen
     if sys.stdin.isatty() and sys.stdout.isatty():
         from solo.faces.repl import Repl

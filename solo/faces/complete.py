@@ -13,7 +13,7 @@ from solo.director import mythic
 from solo.director.canon import KINDS
 from solo.kernel.grammar import quote
 from solo.kernel.registry import installed
-from solo.table import parser
+from solo.table import commands, parser
 from solo.table.session import Session
 
 CANON_NAMED = frozenset({"canon edit", "canon close", "canon open", "canon pin", "canon unpin"})  # complete a canon name
@@ -57,7 +57,7 @@ class SoloCompleter(Completer):
         if current.startswith("--"):
             return [o.flag for o in spec.options]
         mythic_on = self.session.oracle.oracle == "mythic"
-        odds = list(mythic.ODDS) + ["50-50"] if mythic_on else list(parser.ODDS)
+        odds = list(mythic.ODDS) + ["50-50"] if mythic_on else list(commands.ODDS)
         if previous == "--odds" or (spec.name == "ask" and previous.endswith("?")) or spec.name == "chart":
             return odds  # `ask Is the door locked? li<Tab>`: the odds may follow the question
         if previous == "--oracle" or spec.name == "oracle":

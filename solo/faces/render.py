@@ -13,7 +13,7 @@ from typing import Any
 from rich.markup import escape
 
 from solo.director.story import lowered
-from solo.faces.export import CANON_HEADINGS
+from solo.table.export import CANON_HEADINGS
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, plural, words_of
 from solo.table.session import Outcome

@@ -29,7 +29,7 @@ from rich.panel import Panel
 from solo import ENGINE_INTRO
 from solo.director import mythic
 from solo.director.adventure import loadable_adventures
-from solo.table import parser
+from solo.table import commands, parser
 from solo.faces.console import InertConsole
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import inert
@@ -40,6 +40,7 @@ from solo.faces.complete import SoloCompleter
 from solo.faces.render import proposals_line, render
 from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
+from solo.table import recaps
 from solo.table.session import Outcome, Session
 
 
@@ -73,10 +74,10 @@ def _first_screen_up() -> None:
 
 # session commands that tell no narration: they run at once while the model loads (`solo play
 # CAMPAIGN` resumes with `campaign use` and shows its status before the model is there)
-NEVER_NARRATE = (parser.CampaignUse, parser.CampaignList, parser.CampaignValidate, parser.Note, parser.Status,
-                 parser.RulesReference, parser.Help, parser.Search, parser.Log, parser.SceneShow, parser.CanonShow,
-                 parser.ExportMarkdown, parser.Replay, parser.Undo, parser.OracleUse, parser.Chaos,
-                 parser.FateChance)
+NEVER_NARRATE = (commands.CampaignUse, commands.CampaignList, commands.CampaignValidate, commands.Note, commands.Status,
+                 commands.RulesReference, commands.Help, commands.Search, commands.Log, commands.SceneShow, commands.CanonShow,
+                 commands.ExportMarkdown, commands.Replay, commands.Undo, commands.OracleUse, commands.Chaos,
+                 commands.FateChance)
 FIRST_SCREEN_DRAWN = 0.05  # seconds after a prompt starts, by which prompt-toolkit has drawn it
 
 class Repl:
@@ -245,7 +246,7 @@ class Repl:
         else:
             style = "italic"
         body = escape(inert(n["text"]))
-        if n.get("harm") and not self.session.director_peril:
+        if n.get("harm") and not self.session.director_harm:
             track = self.session.system.harm_track
             body += (f"\n[bold](the fiction calls for +{n['harm']} {track}: `{track.lower()} {shlex.quote(n.get('bearer') or 'NAME')} +{n['harm']}` "
                      "if you agree)[/]")
@@ -259,7 +260,7 @@ class Repl:
 
     def run(self, campaign: str | None = None) -> int:
         if campaign:  # first, so the banner is its rule system's; its result tells what happened last time
-            self._run(parser.CampaignUse(name=campaign), shlex.join(["campaign", "use", campaign]))
+            self._run(commands.CampaignUse(name=campaign), shlex.join(["campaign", "use", campaign]))
         # with no campaign yet, no rule system is being played: the masthead names none
         self.console.print(self.session.system.intro if self.session.campaign is not None else ENGINE_INTRO)
         if self.director:
@@ -269,7 +270,7 @@ class Repl:
             if self.session.campaign is None:
                 self._guarded(self.new_campaign)
             else:
-                self.show(self.session.run(parser.Status(), "status"))
+                self.show(self.session.run(commands.Status(), "status"))
                 if not campaign:
                     self._last_time()
             while True:
@@ -292,7 +293,7 @@ class Repl:
         """A resumed campaign opens with what happened last time: the last scene's stored recap
         (or the scene under way so far), from the journal."""
         try:
-            told = self.session.chronicle.last_time()
+            told = recaps.last_time(self.session.view())
         except SoloError:
             return
         if told:
@@ -333,13 +334,13 @@ class Repl:
             return
         try:
             command = parser.parse(text, system)
-            if isinstance(command, parser.PregenAdd) and command.name:  # the system's own command, dice and all
+            if isinstance(command, commands.PregenAdd) and command.name:  # the system's own command, dice and all
                 command = self.session.pregen_command(command.name, command.dice)
         except SoloError as exc:
             self.error(str(exc))
             return
         self._play(command, text)
-        if isinstance(command, parser.Help) and command.command is None:
+        if isinstance(command, commands.Help) and command.command is None:
             self.console.print("[dim]In play also: `create` (character walk-through), Enter (settle a pending "
                                "roll), `quit`.[/]")
 
@@ -348,10 +349,10 @@ class Repl:
         the Director's table, then the run, then the choices left open."""
         system = self.session.system
         command = self._mythic_questions(command)
-        wrapped = command if isinstance(command, parser.WithOracle) else None
+        wrapped = command if isinstance(command, commands.WithOracle) else None
         if wrapped is not None:  # a system's own scene command with what the Mythic oracle adds: the system's part
             command = wrapped.command
-        if not isinstance(command, parser.Meta) and not system.is_query(command) and self.session.campaign:
+        if not isinstance(command, commands.Meta) and not system.is_query(command) and self.session.campaign:
             state = self.session.state
             command = system.prepare(state, command, self)
             # at the Director's table: the faces of every die rolled, asked again while a roll
@@ -363,7 +364,7 @@ class Repl:
                 faces = {need.who: self._faces(need.who + (f"'s {need.what}" if need.what else ""),
                                                need.count, need.sides) for need in needs}
                 command = system.with_dice(state, command, faces)
-        line = system.as_line(command, typed) if not isinstance(command, parser.Meta) else typed
+        line = system.as_line(command, typed) if not isinstance(command, commands.Meta) else typed
         run = command
         if wrapped is not None:
             run = wrapped.model_copy(update={"command": command})
@@ -371,12 +372,12 @@ class Repl:
                 if value is not None and flag not in line:
                     line += f" {flag} {value}"
         # the journal's line says what the Mythic oracle's questions added (the Chaos Factor's move, the d100 typed)
-        if isinstance(run, parser.SceneEnd) and run.chaos and "--chaos" not in line:
+        if isinstance(run, commands.SceneEnd) and run.chaos and "--chaos" not in line:
             line += f" --chaos {run.chaos}"
-        if isinstance(run, parser.Ask) and run.dice and "--dice" not in line:
+        if isinstance(run, commands.Ask) and run.dice and "--dice" not in line:
             line += " --dice " + ",".join(map(str, run.dice))
         outcome = self._run(run, line)
-        if outcome.ok and not isinstance(command, parser.Meta):
+        if outcome.ok and not isinstance(command, commands.Meta):
             system.after(self.session.state, command, self)
         return outcome
 
@@ -387,7 +388,7 @@ class Repl:
         session = self.session
         if session.campaign is None or session.oracle.oracle != "mythic":
             return command
-        if isinstance(command, parser.Ask):
+        if isinstance(command, commands.Ask):
             if command.odds in mythic.ODDS:
                 chance = mythic.chances(mythic.chart().cell(command.odds, session.oracle.chaos), session.oracle.chaos)
                 self.console.print(f"[dim]{command.odds} at Chaos Factor {session.oracle.chaos}: " + ", ".join(
@@ -395,22 +396,22 @@ class Repl:
             if self.director and command.dice is None:
                 return command.model_copy(update={"dice": (self._die("the Fate Chart", 100),)})
             return command
-        wrapped = command if isinstance(command, parser.WithOracle) else None
+        wrapped = command if isinstance(command, commands.WithOracle) else None
         inner = wrapped.command if wrapped is not None else command
         system = session.system
-        rules = not isinstance(inner, parser.Meta)
-        closing = isinstance(inner, parser.SceneEnd) or (rules and system.scene_closing(inner) is not None)
+        rules = not isinstance(inner, commands.Meta)
+        closing = isinstance(inner, commands.SceneEnd) or (rules and system.scene_closing(inner) is not None)
         opening = rules and system.scene_opening(inner)[0]
-        chaos = inner.chaos if isinstance(inner, parser.SceneEnd) else wrapped.chaos if wrapped else None
+        chaos = inner.chaos if isinstance(inner, commands.SceneEnd) else wrapped.chaos if wrapped else None
         if closing and chaos is None:
             answer = self.ask("Was the cast in control of the scene? [y]es: chaos down / [n]o: chaos up / Enter: "
                               "it stays").strip().casefold()
             move: mythic.Move = "down" if answer in ("y", "yes") else "up" if answer in ("n", "no") else "same"
-            if isinstance(inner, parser.SceneEnd):
+            if isinstance(inner, commands.SceneEnd):
                 return inner.model_copy(update={"chaos": move})
-            return parser.WithOracle(command=inner, chaos=move)
+            return commands.WithOracle(command=inner, chaos=move)
         if opening and self.director and (wrapped is None or wrapped.check is None):
-            return parser.WithOracle(command=inner, check=self._die("the scene check", 10))
+            return commands.WithOracle(command=inner, check=self._die("the scene check", 10))
         return command
 
     def _run(self, command: Any, line: str) -> Outcome:
@@ -465,12 +466,12 @@ class Repl:
             if n.get("question"):
                 answer = self.ask("Your answer (Enter to skip):").strip()
                 if answer:
-                    self._run(parser.Answer(text=answer), shlex.join(["answer", answer]))
+                    self._run(commands.Answer(text=answer), shlex.join(["answer", answer]))
                 self.console.print(f"[bold]{escape(words_of(self.session.system).first_move)}[/]")
             elif n["task"] == "success":
                 tale = self.ask("Tell how it goes (Enter to skip):").strip()
                 if tale:
-                    self._run(parser.Tell(text=tale), shlex.join(["tell", tale]))
+                    self._run(commands.Tell(text=tale), shlex.join(["tell", tale]))
 
     # physical dice (Director co-pilot) -------------------------------------------------
 
@@ -533,7 +534,7 @@ class Repl:
             rules = system.name if source is None and system.name != self.session.system.name else None
             words += ["--rules", rules] if rules else []
             try:
-                command = parser.CampaignNew(name=name, seed=int(seed) if seed else None, source=source,
+                command = commands.CampaignNew(name=name, seed=int(seed) if seed else None, source=source,
                                              rules=rules, options=options) if not seed or (seed.isascii() and seed.isdigit()
                                                                              and len(seed) < 19) else None
             except ValueError:

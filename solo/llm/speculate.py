@@ -3,7 +3,7 @@
 After a roll, the player spends seconds reading the odds, weighing Lucky Saves and the
 catchphrase; with a larger model, the narration that starts only when the roll resolves is then
 seconds more of waiting. So while a roll is pending (or a round end is due, or an adventure's scene
-has ended), the session decides the likely next line on a copy of itself, writing nothing, and hands
+has ended), the session decides the likely next line on a frozen view of itself, writing nothing, and hands
 the ``Speculator`` what the model would retell. Its one worker thread retells them in the background
 and keeps every piece streamed.
 
@@ -49,7 +49,7 @@ class SpeculationDropped(Cancelled):
 
 @dataclass(frozen=True)
 class Retelling:
-    """What one retelling depends on, as ``Session._retellings`` makes it for a command."""
+    """What one retelling depends on, as ``solo.table.tell.retellings`` makes it for a command."""
 
     oracle: Narration
     record: OutcomeRecord
@@ -58,7 +58,7 @@ class Retelling:
     player: str | None
 
 
-# a likely line decided on a copy of the session, given the proposer it asks the model through
+# a likely line decided on a frozen view of the session, given the proposer it asks the model through
 Plan = Callable[[Propose], list[Retelling]]
 
 

@@ -36,8 +36,8 @@ from solo.director.mythic import OracleState, oracle_step
 from solo.director.story import Progress, progress_step
 
 SNAPSHOT_EVERY = 250  # commands between stored snapshots of the folded state
-SNAPSHOT_VERSION = 7  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags;
-# 5: canon; 6: a titled improvised scene, Progress.named; 7: the foes a scene left behind)
+SNAPSHOT_VERSION = 8  # the shape of a snapshot's payload (4: enemies that fought, a roll's target, scene tags;
+# 5: canon; 6: a titled improvised scene, Progress.named; 7: the foes a scene left behind; 8: Progress.part)
 UNFOLDED = frozenset({"command_undone", "oracle_asked", "recap_written", "fate_asked", "scene_checked"})  # session events nothing folds
 Event = Any  # a rule system's event (typed by the system) or a ``SessionEvent``
 

@@ -92,7 +92,7 @@ class PulpNarrator(OracleNarrator):
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Blunder] the Director tells what goes wrong, and it changes something."""
         text, drawn = self.draw("consequences.blunder", rng, {"character": character})
-        return self.tell("blunder", [(text, drawn)], harm=drawn.entry.peril, bearer=character)
+        return self.tell("blunder", [(text, drawn)], harm=drawn.entry.harm, bearer=character)
 
     def success(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Success] the player tells how it goes: a prompt to do so."""

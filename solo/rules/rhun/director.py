@@ -61,7 +61,7 @@ class RhunNarrator(OracleNarrator):
         """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones)."""
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
                                 {"character": character})
-        harm = max([d.entry.peril or 0 for d in (drawn, *drawn.nested)], default=0)
+        harm = max([d.entry.harm or 0 for d in (drawn, *drawn.nested)], default=0)
         facts: dict[str, str] = {}
         if drawn.nested and re.match(r"[A-Z][a-z ]+: \{", drawn.entry.text):
             # the kind of consequence ("Hurt someone") is the Director's choice, kept in the facts; the

@@ -1,0 +1,165 @@
+"""The Director's answer to a command's events (``react``) and its reaction taken (``take``): told
+at once in solo play, kept private as suggestions for a human Director; its proposals (and in solo
+play its own moves) decided by the rules. Functions over the session's frozen view that return the
+command's ``Decision`` grown by what the Director adds.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from solo.kernel.narration import Narration
+from solo.kernel.errors import RuleViolation
+from solo.kernel.events import Narrated, SceneTagged
+from solo.director.tables import OracleTables, TableError, system_tables
+from solo.kernel.protocol import DirectorPolicy, Reaction
+from solo.kernel.registry import AnySystem
+from solo.kernel.calls import ModelCall
+from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES
+from solo.store.ledger import Folded
+from solo.table.view import Decision, View
+
+if TYPE_CHECKING:
+    from solo.llm.graph import ModelNarrator
+
+
+def react(v: View, decision: Decision, rng: random.Random) -> Decision:
+    """The Director's answer to the decided events, following the adventure when there is
+    one. Its proposals are decided by the rules and appended to the events; lessons given
+    are journaled as events; its narration joins the decision."""
+    director = v.director
+    if director is None:
+        return decision
+    before = decision.before
+    rules_events = decision.rules_events()
+    after = v.system.fold(before, rules_events)
+    progress = v.ledger.step(Folded(after, v.tension, v.progress), decision.session_events()).progress
+    staged = v.staged(after, progress, rules_events, decision.narrations)
+    reaction: Reaction[Any] = director.react(before, rules_events, after, rng, v.story_view(after, progress))
+    if staged is not None:
+        narrator, stage = staged
+        if stage.settings:  # a Wide Shot shows the scene's settings (fire, cold...)
+            scene_rng = v.rng("scene")
+            reaction.narrations = [narrator.dressed(n, stage, scene_rng) if n.task == "wide_shot" else n
+                                   for n in reaction.narrations]
+        # consequences and successes told of the scene, the one who acted and what they did
+        moves_rng = v.rng("moves")
+        told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
+        # a success, a harmless consequence or a clue with nothing new to tell is left untold (its result
+        # shows it), never told again word for word
+        reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.harm
+                                                       and stage.repeats(n.text))]
+    decision = decision.add(*(Narrated(task="lesson", key=key) for key in reaction.lessons))
+    if reaction.scene_tags and not progress.tags and not v.suggest:
+        # an improvised scene learns where it is from its Wide Shot (in the co-pilot: once it is accepted)
+        decision = decision.add(SceneTagged(tags=reaction.scene_tags))
+    return take(v, decision, reaction, before, rules_events, after, rng)
+
+
+def take(v: View, decision: Decision, reaction: Reaction[Any], before: Any, rules_events: list[Any], after: Any,
+         rng: random.Random, redraw: bool = True) -> Decision:
+    """The Director's reaction taken: kept private as suggestions in the co-pilot, else its
+    narration told and its proposals (and in solo play its own moves) decided by the rules."""
+    system = v.system
+    if v.suggest:
+        # the human Director decides: nothing is told or applied until accepted; proposed
+        # commands come as a suggestion too, written as the commands that would bring them on
+        # a rules lesson teaches the Director: told at once, never a suggestion to take
+        decision = decision.say(*(n for n in reaction.narrations if n.task == "lesson"))
+        suggested = [*(decision.suggested or ()), *(n for n in reaction.narrations if n.task != "lesson")]
+        moves = [*reaction.proposals, *reaction.solo_moves]
+        if moves:
+            lines = [system.as_line(p, "") for p in moves]
+            suggested.append(Narration(task="enemies", text="The Director proposes: " + "; ".join(lines),
+                                       origin="the Director's proposals"))
+        decision = replace(decision, suggested=tuple(suggested))
+        if redraw:  # `reroll` draws the Director's answer to these events again
+            decision = replace(decision, basis=(before, tuple(rules_events), after))
+        return decision
+    decision = decision.say(*reaction.narrations)
+    # solo play: the emulated Director's own moves too; elsewhere they stay in the narration
+    moved: list[Any] = []
+    before_moves = after
+    for proposal in [*reaction.proposals, *(reaction.solo_moves if v.director_harm else [])]:
+        try:
+            extra = system.decide(after, proposal, rng=rng)
+        except RuleViolation:
+            continue  # a proposal the rules refuse is dropped; the narration still stands
+        moved_to = system.fold(after, extra)
+        if reaction.tell_moves:  # each move's result shown apart from the command's own
+            decision = replace(decision, reported_from=min(decision.reported_from, len(decision.events)),
+                               apart=(*decision.apart, {"move": type(proposal).__name__,
+                                                        **system.describe(after, proposal, extra, moved_to)}))
+        decision = decision.add(*extra)
+        moved.extend(extra)
+        after = moved_to
+    director = v.director
+    if moved and reaction.tell_moves and director is not None:
+        # what the moves did, told from the tables (their own moves are not taken again)
+        told = director.react(before_moves, moved, after, v.rng("director moves"), v.story_view(after))
+        decision = decision.say(*told.narrations)
+    if not v.director_harm:
+        return decision  # Director harm stays in the narration, for the player or Director to apply
+    for proposal in reaction.reported_apart:
+        try:
+            extra, described = system.decide_apart(after, proposal, rng=rng)
+        except RuleViolation:
+            continue
+        decision = replace(decision, reported_from=min(decision.reported_from, len(decision.events)),
+                           apart=(*decision.apart, described))
+        decision = decision.add(*extra)
+        after = system.fold(after, extra)
+    return decision
+
+
+class Choices(threading.local):
+    """The model's choices among the oracle's entries (``solo.llm.choose``) gathered while a command is
+    decided, each thread its own list; ``off``: the model is not to be asked (a decision retaken
+    inside the write transaction)."""
+
+    def __init__(self) -> None:
+        self.calls: list[ModelCall] = []
+        self.off = False
+
+
+class Directors:
+    """Each rule system's Director emulator over its oracle tables (``tables``, else the system's own),
+    loaded once; the model choosing among the oracle's fitting entries when one is loaded
+    (``solo.llm.choose``: the head of the command's prompts from ``choosing``, each call handed to
+    ``chose``). ``error``: why narration is off, once a system's tables did not load."""
+
+    def __init__(self, tables: OracleTables | None, model: ModelNarrator | None, choosing: Callable[[], str],
+                 chose: Callable[[ModelCall], None]):
+        self.tables, self.model, self.choosing, self.chose = tables, model, choosing, chose
+        self.loaded: dict[str, DirectorPolicy[Any, Any, Any] | None] = {}
+        self.error: str | None = None
+
+    def of(self, system: AnySystem) -> DirectorPolicy[Any, Any, Any] | None:
+        if system.name not in self.loaded:
+            self.loaded[system.name], self.error = self._load(system)
+        found = self.loaded[system.name]
+        if found is None and self.error is None:
+            self.error = "narration is off: the oracle tables did not load"
+        return found
+
+    def _load(self, system: AnySystem) -> tuple[DirectorPolicy[Any, Any, Any] | None, str | None]:
+        try:
+            director = system.director(self.tables or system_tables(system.data))
+        except TableError as exc:
+            return None, f"narration is off: {exc}"
+        if self.model is not None:
+            from solo.llm.choose import chooser
+
+            director.narrator.chooser = chooser(self.model.backend, self.choosing, self.chose)
+        return director, None
+
+    def unstage(self) -> None:
+        """The scene another campaign was drawn for is not the next one's."""
+        for director in self.loaded.values():
+            tables = getattr(getattr(director, "narrator", None), "tables", None)
+            if isinstance(tables, OracleTables):
+                tables.stage = None

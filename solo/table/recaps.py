@@ -1,0 +1,222 @@
+"""The journal told back: recaps at three levels (the scene, the chapter, the campaign), the lines
+they are made of, the stored recaps a scene's or chapter's end keeps, and what a resumed campaign
+opens with. Functions over the session's frozen view (``solo.table.view``); they read, never write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solo.kernel.narration import Narration
+from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.words import words_of
+from solo.kernel.events import TYPES, RecapWritten, session_event_to_dict
+from solo.kernel.protocol import RecapLine
+from solo.table.view import Decision, View
+
+SCENE_RECAP_LINES = 12  # the happenings `recap scene` tells (its last ones); a campaign recap tells as many
+
+
+def stored(v: View, since: int = 0) -> list[tuple[int, str, dict[str, Any]]]:
+    """(command, type, payload) of every event of the commands not undone, oldest first
+    (``since``: of that command and later only)."""
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    return [(e.command, e.type, e.payload) for e in v.reader.events(campaign.id, after_command=since - 1)
+            if e.command not in undone]
+
+
+def scene_start(v: View) -> int | None:
+    """The command that opened the scene under way (None: no scene yet)."""
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    starts = [e.command for e in v.reader.events_of(campaign.id, ["adventure_moved"])
+              if e.command not in undone]
+    return starts[-1] if starts else None
+
+
+def chapter_level(v: View, level: str) -> bool:
+    """Whether `recap LEVEL` asks for the chapter (`chapter` or the system's word for it) rather than
+    the scene; ``InvalidCommand`` naming the choices for any other word."""
+    word = v.system.chapter_word.casefold()
+    if level not in ("scene", "chapter", word):
+        raise InvalidCommand(f"recap the {v.system.scene_word}, the {word} or the campaign, not {level[:30]!r}")
+    return level != "scene"
+
+
+def opened(v: View) -> str:
+    """How a recap starts the line of the shot that opened a scene, in the system's words."""
+    return f"the {words_of(v.system).opening}: "
+
+
+def recap(v: View, chapter: bool, keep: int = 8) -> Narration:
+    """What has happened since the scene (or the chapter) began, from the
+    journal: the rules' events as the system tells them, the places the Wide Shots opened on,
+    the players' answers and their own narration, clues, oracle answers and how scenes ended.
+    A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings.
+    Retold by the model when one is loaded."""
+    lines = recap_lines(v) if chapter else recap_lines(v, since=scene_start(v) or 0)
+    mark = "chapter" if chapter else "scene"
+    start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
+    names: list[str] = []
+    scenes: list[list[str]] = [[]]
+    opened_ = [False]  # whether each group is a scene, told by its opening (not the lines before the first)
+    for line in lines[start + 1:]:
+        if chapter and line.starts == "scene" and scenes[-1]:
+            scenes.append([])
+            opened_.append(False)
+        if line.starts == "scene":
+            opened_[-1] = True
+        if line.text:
+            scenes[-1].append(line.text)
+            names += line.names
+    scene_word = v.system.scene_word
+    what = v.system.chapter_word if chapter else scene_word
+    if chapter:
+        told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") if scene
+                else "; ".join(said[-keep:]) for said, scene in zip(scenes, opened_) if said]
+        text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
+    else:
+        said = scenes[-1][-SCENE_RECAP_LINES:]
+        happened = [x for x in said if not x.startswith(opened(v))]
+        if happened:
+            text = f"So far in this {scene_word}: " + "; ".join(said) + "."
+        elif said:  # only the scene's opening: nothing has happened in it yet
+            text = f"Nothing much has happened yet in this {scene_word} ({'; '.join(said)})."
+        else:
+            text = ""
+        before = _scene_before(lines, start) if not happened else []
+        if before:  # a Beyond Code turn just begun inside a scene: the turn before it, its cards turned
+            text = (f"{text or f'Nothing much has happened yet in this {scene_word}.'}"[:-1]
+                    + f"; the {scene_word} before: " + "; ".join(before[-SCENE_RECAP_LINES:]) + ".")
+    text = text or f"Nothing much has happened yet in this {what}."
+    return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
+                     facts={"about": {"characters": list(dict.fromkeys(names))}})
+
+
+def _scene_before(lines: list[RecapLine], start: int) -> list[str]:
+    """What the recap's unit before the one under way told (its opening line included), where the scene
+    holds more than one (Beyond Code's turns): empty where the one under way is the scene's first."""
+    begun = max((i for i in range(start) if lines[i].starts == "scene"), default=None)
+    if begun is None or any(line.starts == "chapter" for line in lines[begun:start]):
+        return []  # none before it, or one of a chapter (a Beyond Code game) since over
+    return [line.text for line in lines[begun:start] if line.text]
+
+
+def recap_lines(v: View, since: int = 0, until: int | None = None) -> list[RecapLine]:
+    """Every journaled happening as a line of a recap, in the order played (``since``: from
+    that command on; ``until``: before that command only)."""
+    by_command: dict[int, list[RecapLine]] = {}
+    for command, kind, payload in stored(v, since):
+        if until is not None and command >= until:
+            continue
+        line: RecapLine | None = None
+        if kind == "scene_ended":
+            line = RecapLine(text=f"the scene ended in {payload['outcome']}")
+        elif kind in ("oracle_asked", "fate_asked"):
+            line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {payload['answer']}")
+        elif kind not in TYPES:
+            line = v.system.recap(payload)
+        if line is not None:
+            by_command.setdefault(command, []).append(line)
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    for n in v.reader.narrations(campaign.id, since=since):
+        text = _first_sentence(n["text"])
+        words = words_of(v.system)
+        told = {words.opening_task: f"{opened(v)}{text}", "answer": f"the player added: {text}",
+                "told": f"as told: {text}", "snoop": f"a clue: {n['text'].strip().rstrip('.')}"}.get(n["task"])
+        if told and n["command"] not in undone and (until is None or n["command"] < until):
+            by_command.setdefault(n["command"], []).append(RecapLine(text=told))
+    return [line for command in sorted(by_command) for line in by_command[command]]
+
+
+def last_success(v: View) -> Narration:
+    """`tell` with no words: the model tells the cast's last success for the player."""
+    if v.model is None:
+        raise RuleViolation("tell what happens: `tell TEXT` (with a model loaded, `tell` alone tells it for you)")
+    for command, kind, payload in reversed(stored(v)):
+        if kind in TYPES:
+            continue
+        facts = v.system.about(v.system.event_from_dict(payload))
+        if facts and facts.get("success") is True and facts.get("actor") and facts.get("action"):
+            return Narration(task="success", text=f"{facts['actor']} succeeds: {facts['action']}.",
+                             origin=f"the roll of command {command}", facts={"about": facts})
+    raise RuleViolation("there is no success to tell yet")
+
+
+def scene_recap(v: View, ended_by: str | None = None) -> str:
+    """The scene under way in a few lines, from the journal (the Wide Shot, what happened)."""
+    told = recap(v, chapter=False).text
+    where = v.system.where(v.state)
+    title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
+    body = told.removeprefix(f"So far in this {v.system.scene_word}: ").rstrip(".")
+    return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".")
+
+
+def stored_recaps(v: View) -> list[dict[str, Any]]:
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    return [e.payload for e in v.reader.events_of(campaign.id, ["recap_written"]) if e.command not in undone]
+
+
+def chapter_recap(v: View, chapter: int, decision: Decision | None = None) -> str:
+    """A chapter (an ENIGMA Leg) as its scenes' stored recaps, each whole (as `recap scene` told it)."""
+    recaps = [p for p in stored_recaps(v) if p["level"] == "scene" and p["chapter"] == chapter]
+    if decision is not None:
+        recaps += [session_event_to_dict(e) for e in decision.events
+                   if isinstance(e, RecapWritten) and e.level == "scene" and e.chapter == chapter]
+    word = v.system.chapter_word.capitalize()  # the system's own: Leg, Session, Day
+    if not recaps:  # a chapter played without scenes (Beyond Code's turns): the journal's lines of it
+        told = unscened(v, chapter)
+        return f"{word} {chapter}: {told}" if told else f"{word} {chapter}: nothing was told."
+    return f"{word} {chapter}: " + " ".join(" ".join(p["text"].split()) for p in recaps)
+
+
+def unscened(v: View, chapter: int) -> str | None:
+    """The chapter under way told from the journal, scene by scene as `recap leg` has it, each scene its
+    opening and as many of its last happenings as `recap scene` tells (nothing of it left out for
+    length: its turns outside any scene too); None for another chapter, or one where nothing happened."""
+    if v.system.where(v.state).chapter != chapter:
+        return None
+    told = recap(v, chapter=True, keep=SCENE_RECAP_LINES).text
+    prefix = f"So far in this {v.system.chapter_word}: "
+    return " ".join(told.removeprefix(prefix).split()) if told.startswith(prefix) else None
+
+
+def campaign_recap(v: View) -> Narration:
+    """`recap campaign`: every ended chapter's stored recap, then the chapter under way from the journal,
+    every scene of it as whole as `recap scene` tells it."""
+    recaps = stored_recaps(v)
+    where = v.system.where(v.state)
+    lines = [p["text"] for p in recaps if p["level"] == "chapter"]
+    told = unscened(v, where.chapter)
+    scenes = [" ".join(p["text"].split()) for p in recaps if p["level"] == "scene" and p["chapter"] == where.chapter]
+    lines += [f"{v.system.chapter_word.capitalize()} {where.chapter}: {told}"] if told else scenes
+    text = " ".join(lines) if lines else "The story has only begun."
+    return Narration(task="recap", text=text, origin="the stored recaps of the campaign")
+
+
+def last_time(v: View) -> str | None:
+    """What a resumed campaign opens with: the last stored scene recap as told (the model's
+    retelling when one was journaled), else the scene under way so far."""
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    stored = [e for e in v.reader.events_of(campaign.id, ["recap_written"])
+              if e.command not in undone and e.payload["level"] == "scene"]
+    if stored:
+        last = stored[-1]
+        retold = [n for n in v.reader.narrations(campaign.id, since=last.command)
+                  if n["command"] == last.command and n["task"] == "recap" and n["source"] == "model"
+                  and str(n["origin"]).endswith(f"stored recap: scene {last.payload['scene']}")]
+        return str(retold[-1]["text"] if retold else last.payload["text"])
+    if v.head.command <= 1:
+        return None
+    told = recap(v, chapter=False).text
+    return told.removeprefix("So far in this scene: ") if campaign else None
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of a narration, for a recap line."""
+    end = next((i for i, ch in enumerate(text) if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " ")), -1)
+    return (text[: end + 1] if end >= 0 else text).strip().rstrip(".")
