@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
-from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
+from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group
 from solo.director.tables import Draw, OracleTables, TableError
 
@@ -96,6 +96,15 @@ def place_table(title: str, tables: OracleTables) -> str | None:
     return None
 
 
+_OVER_SAID = re.compile(r"\b(all over|aftermath|now that it is over|with the adventure over|the adventure is done)\b")
+
+
+def aftermath(text: str, stage: SceneModel) -> str:
+    """A line told after the adventure's end, saying so once ("Now that it is all over, Null does it",
+    not "... does it afterwards" as well)."""
+    return text.replace(" afterwards", "", 1) if stage.over and _OVER_SAID.search(text) else text
+
+
 class OracleNarrator:
     """Tells tasks straight from the oracle tables; a system's narrator adds its tasks."""
 
@@ -136,7 +145,10 @@ class OracleNarrator:
         for setting in stage.unshown(told.text):
             table = f"setting.{setting}"
             if table in self.tables:
-                line, drawn = self.draw(table, rng, {})
+                for _ in range(4):  # one that does not belie the shot's own words, where the table has one
+                    line, drawn = self.draw(table, rng, {})
+                    if not contradicts(line, text):
+                        break
                 lines.append(line)
                 origins.append(drawn.origin())
         if not lines:
@@ -205,8 +217,11 @@ class OracleNarrator:
         if table is None:
             return told
         teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self
-        line, drawn = teller.draw(table, rng, {})
-        if stage.clash(line) or line.casefold() in told.text.casefold():
+        for _ in range(4):  # a line that fits the scene and does not belie what the shot already tells
+            line, drawn = teller.draw(table, rng, {})
+            if not (stage.clash(line) or contradicts(line, told.text) or line.casefold() in told.text.casefold()):
+                break
+        else:
             return told
         text, title = told.text, (stage.title or "").casefold()
         at = text.casefold().find(title) if title else -1
@@ -229,12 +244,14 @@ class OracleNarrator:
             return told
         teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self  # where it is now
         fallback: tuple[str, Draw] | None = None
-        for _ in range(8):  # a line told lately gives way to another; one that shows the setting is taken first
+        # what the line is to show of the scene: its settings (a fire, a storm), else where it is (a crowd, the dark)
+        shown = stage.settings or (stage.tags or frozenset()) & ASPECTS
+        for _ in range(8):  # a line told lately gives way to another; one that shows the scene is taken first
             text, drawn = teller.draw(table, rng, context)
-            text = text[:1].upper() + text[1:]
-            if stage.repeats(text):
+            text = aftermath(text[:1].upper() + text[1:], stage)
+            if stage.repeats(text) or stage.clash(text):
                 continue
-            if not stage.settings or set(drawn.entry.tags) & stage.settings:
+            if not shown or set(drawn.entry.tags) & shown:
                 fallback = (text, drawn)
                 break
             fallback = fallback or (text, drawn)
@@ -266,8 +283,8 @@ class OracleNarrator:
                     first, _, rest = name.partition(" ")
                     context[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
             text, drawn = self.draw(f"moves.{kind}", rng, context)
-            text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
-            if not stage.repeats(text):
+            text = aftermath(text[:1].upper() + text[1:], stage)  # a move that opens on what stands in the way
+            if not stage.repeats(text) and not stage.clash(text):
                 return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                "facts": {**told.facts, "move": kind}})
         return told

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
-from solo.kernel.scene import SCENE_TAGS, SceneModel, locative
+from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts, locative
 from solo.kernel.services import Tables
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
@@ -266,14 +266,16 @@ class OracleTables:
         return table in self.tables
 
     def draw(self, table: str, rng: random.Random, depth: int = 0, given: dict[str, str] | None = None,
-             scene: frozenset[str] | None = None, context: dict[str, str] | None = None) -> Draw:
+             scene: frozenset[str] | None = None, context: dict[str, str] | None = None, said: str = "") -> Draw:
         """A draw from ``table``; nested references named in ``given`` take the text given
         instead of a draw (a Wide Shot whose place the player already named). In a scene tagged
         ``scene``, only entries that fit it are taken: the dice are rolled again (up to REDRAWS
         times), then an untagged entry stands in; nested draws fit the same scene. Tables drawing
         for a scene model (``staged``) take only entries it admits (``context``: the words that
         fill the entry's placeholders, so no one is cast in two roles); when the redraws find
-        none, one of the entries it admits stands in, else a neutral one."""
+        none, one of the entries it admits stands in, else a neutral one. ``said``: what the passage
+        already tells, which an entry may not contradict (a hush after a bustle), nor may its nested
+        draws contradict each other."""
         if table not in self.tables:
             raise TableError(f"no oracle table {table!r}")
         source = self.tables[table]
@@ -289,6 +291,8 @@ class OracleTables:
             (the table "Separate them: {consequences.separate}" draws from must have one that names
             two different people)."""
             if not fits(entry.tags, scene) or (stage is not None and not stage.admits(entry.text, context)):
+                return False
+            if said and contradicts(entry.text, said):
                 return False
             if "{where}" in entry.text and not where:  # told of a place the draw does not know
                 return False
@@ -325,7 +329,8 @@ class OracleTables:
                 return given[ref]
             if depth >= MAX_DEPTH:
                 return match.group(0)
-            inner = self.draw(ref, rng, depth + 1, given, scene, context)
+            so_far = " ".join((said, REFERENCE.sub(" ", entry.text), *(n.text for n in nested)))
+            inner = self.draw(ref, rng, depth + 1, given, scene, context, so_far)
             nested.append(inner)
             return inner.text
 

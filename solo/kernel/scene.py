@@ -36,7 +36,7 @@ ASPECTS = frozenset({"night", "water", "crowd", "underground", "vehicle", "hot",
 # What shows a setting in prose (a Wide Shot of a burning scene names fire, smoke or flames).
 SHOWS = {
     "fire": re.compile(r"\b(fire\w*|flam\w*|burn\w*|smok\w*|blaz\w*|ember\w*|soot)\b", re.I),
-    "cold": re.compile(r"\b(snow\w*|ice|icy|icicles?|frost\w*|cold\w*|freez\w*|frozen|blizzard|drifts?)\b", re.I),
+    "cold": re.compile(r"\b(snow\w*|ice|icy|icicles?|frost\w*|cold\w*|freez\w*|frozen|blizzard|snowdrifts?)\b", re.I),
     "storm": re.compile(r"\b(storm\w*|gale|thunder\w*|lightning|wind|tempest)\b", re.I),
     "flood": re.compile(r"\b(flood\w*|water\w*|wad\w*|drown\w*|submerged|knee-deep|waist-deep)\b", re.I),
 }
@@ -55,14 +55,14 @@ _RAIN = re.compile(r"\b(rain\w*|downpour|drizzl\w*)\b", re.I)
 _SUN = re.compile(r"\b(sun|sunlight|sunlit|sunshine|sunbeams?|noonday|midday)\b", re.I)
 _NIGHT_SKY = re.compile(r"\b(stars|starlight|starlit|moon|moonlight|moonlit)\b", re.I)
 _ROOM = re.compile(r"\b(chandeliers?|ceilings?|carpets?|wallpaper|curtains?|fireplace|hearth|floors?|"
-                   r"floorboards|mantel\w*|the room|upstairs|incense|the stairs?)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
+                   r"floorboards|mantel\w*|the room|a room|upstairs|incense|the stairs?)\b", re.I)  # a gramophone, a telephone, a kettle may stand outdoors
 _CALM = re.compile(r"\b(drowsy|still air|windless|becalmed|insects buzz|lazy afternoon)\b", re.I)
 _SKY = re.compile(r"\b(sky|skies|breeze|clouds?|open air)\b", re.I)
 _HEAT = re.compile(r"\b(heat|hot|sweat\w*|scorch\w*|swelter\w*|humid\w*|sultry|heatwave|mosquito\w*|cicadas?|"
                    r"flies buzz|fl(?:y|ies) (?:buzz|drone)\w*|insects|sun-baked|parched|rotting fruit|warm (?:mud|air|breeze|wind|rain|earth|sand))\b", re.I)
 _COLD = re.compile(r"\b(snow\w*|frost\w*|ice|icy|icicles?|blizzard|frozen)\b", re.I)
 # a town's things (a street lamp, a fountain, a locked door) have no place in open country or on a frozen lake
-_TOWN = re.compile(r"\b(the lock on the door|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
+_TOWN = re.compile(r"\b(the lock on the door|door ?frames?|a blank wall|gas[- ]?lamps?|street[- ]?lamps?|lamp-?posts?|fountains?|pavements?|cobbles?|"
                    r"cobbled|wireless sets?)\b", re.I)
 _THUNDER = re.compile(r"\b(lightning|thunder\w*)\b", re.I)  # a storm's, where the scene has one
 _CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
@@ -83,6 +83,45 @@ PREPOSITIONS = ("in", "inside", "at", "on", "under", "aboard", "beneath", "below
 # the fruits of a fight won, which a scene that ended in failure did not bring
 _SPOILS = re.compile(r"\b(beaten foes?|fallen henchm[ae]n|(among|with) the spoils|the spoils|defeated foes?|the vanquished)\b",
                      re.I)
+# what only a danger overcome allows (told after an adventure whose danger won, it contradicts the ending)
+_SAFE = re.compile(r"\b(danger (?:that brought the cast here )?is past|danger gone|nobody is left to stop|no one is left|"
+                   r"nothing that still matters|hardly counts|stakes went out|nothing and no one stands in the way)\b", re.I)
+# the weather on the body: under a roof or aboard (a train's corridor), the storm is outside
+_WEATHER_ON = re.compile(r"\b(gusts?|(?:the )?gale (?:slams|tears|tearing|shoves|hurls)|the wind (?:shoves|tears|whips|drives|howls)|"
+                         r"wind-driven|rain lash\w*|lashing rain|spray)\b", re.I)
+# the open country's cold (snow banked high, frost on every edge, a bitter wind): not in a room with a fire
+_OPEN_COLD = re.compile(r"\b(frost furs every edge|everything is rimed|snow lies deep|snow drifts|bitter wind|icicles hang)\b", re.I)
+# a bright sun that only a clear day's height brings (not dawn, dusk or a storm)
+_GLARE = re.compile(r"\b(sun beats down|beating sun|blazing sun|glare|noon glare|sun-baked|scorching sun)\b", re.I)
+# a storm the scene says is still on its way has not broken yet
+_COMING = re.compile(r"\b(squall|storm|gale)\b[^.;]*\b(racing|coming|approaching|gathering|building|bearing down|on its way)\b",
+                     re.I)
+_BROKEN = re.compile(r"\b(at its height|thunder cracks overhead|thunder rolls close|lightning flashes|wind shoves|"
+                     r"shows no sign of passing)\b", re.I)
+_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound)\b", re.I)
+_ALONE = re.compile(r"\b(no one to lend a hand|no one to help|nobody to help|alone out here|all alone)\b", re.I)
+_HIDING = re.compile(r"\b(where they are hiding|their hiding place|in hiding)\b", re.I)
+_CHASE = re.compile(r"\b(chase|pursuit|pursued|fleeing)\b", re.I)
+_RAPIDS = re.compile(r"\b(current quickens|water turns white|white water|rapids)\b", re.I)
+_RUNNING = re.compile(r"\b(rivers?|streams?|rapids|gorge|weir|mill-?race|falls|torrent|surf|tide)\b", re.I)
+# stone underfoot where the place is built of timber (a causeway of planks, a deck)
+_STONE = re.compile(r"\b(wet stone|flagstones?|stone steps)\b", re.I)
+_TIMBER = re.compile(r"\b(timber|planks?|boards?|decks?|barge|boat|raft|jetty|pier)\b", re.I)
+# a thing told as known ("the artefact") that the scene has never named
+_THE_THING = re.compile(r"\bthe (artefact|artifact|relic|idol)\b", re.I)
+# a harm that tells a climb or a fall, which only an action that moves the body brings on
+_FALL = re.compile(r"\b(on the way down|tumbles down|the ledge|loses (?:their|his|her) footing)\b", re.I)
+_MOVING = re.compile(r"\b(climb\w*|leap\w*|jump\w*|run\w*|descend\w*|down|cross\w*|navigat\w*|footing|balanc\w*|"
+                     r"scal\w*|swing\w*|flee\w*|escape\w*|dodg\w*|move\w*|sneak\w*|hide|chase|fight|force)\b", re.I)
+_DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
+# a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
+_ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
+_GESTURE = re.compile(r"\{enemy\} (laughs|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)")
+# what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)
+BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|spiders?|serpents?|snakes?|beasts?|ghouls?|"
+                    r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
+HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
+                     r"causeway|sleeper|cold|smoke|collapse|mud|rot)\b", re.I)
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
@@ -96,6 +135,26 @@ _HOURS = {
     "midnight": (re.compile(r"\b(midnight|small hours)\b", re.I),
                  re.compile(r"\b(dawn|daybreak|sunrise|noon|midday|noonday|morning|afternoon|dusk|sunset)\b", re.I)),
 }
+
+
+# Two lines of one passage that cannot both be true (a dark cellar lit by hundreds of candles, "far too
+# quiet" while stagehands run): each pair's sides, and what telling both would say.
+_LIT = re.compile(r"\b(hundreds of candles|candles? (?:burn|blaze)\w* (?:in|on|along) every|blaze of light|brightly lit|"
+                  r"blinding|glare|ablaze with light|every lamp (?:is )?lit|floodlit)\b", re.I)
+_DARKNESS = re.compile(r"\b(the dark\b|darkness|gloom\w*|pitch[- ]black|single lamp|one (?:warm )?pool of light|unlit|"
+                       r"lightless|no light)", re.I)
+_BUSY = re.compile(r"\b(run|running|rush\w*|bustl\w*|hubbub|clamou?r\w*|crying their wares|laughter|party|shout\w*|"
+                   r"clatter\w*|thunder\w*|roar\w*|music|jazz|orchestra|band plays|cheer\w*|chatter\w*|flapping)\b", re.I)
+OPPOSED = ((_LIT, _DARKNESS, "light and darkness at once"), (_QUIET, _BUSY, "quiet amid bustle"))
+
+
+def contradicts(text: str, said: str) -> str | None:
+    """Why ``text`` cannot follow ``said`` in one passage (the same dark place lit bright, a hush in a
+    bustle), or None."""
+    for one, other, why in OPPOSED:
+        if (one.search(text) and other.search(said)) or (other.search(text) and one.search(said)):
+            return why
+    return None
 
 
 def _words(text: str) -> list[str]:
@@ -252,6 +311,14 @@ class SceneModel(BaseModel):
                 (_DRY, "flood" in tags or ("cold" in tags and outside), "dust in a flooded or snowbound place"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
+                (_WEATHER_ON, "indoors" in tags and "outdoors" not in tags, "the weather on the body under a roof"),
+                (_OPEN_COLD, "indoors" in tags and "outdoors" not in tags, "the open country's frost and drifts indoors"),
+                (_GLARE, bool(tags & {"storm", "night", "underground"}) or self._hour() in ("dawn", "dusk", "midnight"),
+                 "a blazing sun in a storm, the dark or at dawn"),
+                (_QUIET, bool(tags & {"fire", "crowd", "storm"}), "quiet in a blaze, a crowd or a storm"),
+                (_RAPIDS, not _RUNNING.search(f"{self.title or ''} {self.place or ''}"), "white water where none runs"),
+                (_RAIN, "hot" in tags and bool(_DESERT.search(f"{self.title or ''} {self.place or ''}")),
+                 "rain in a desert"),
                 (_ONLOOKERS, "crowd" not in tags and bool(tags & {"underground", "wilderness", "air"}),
                  "onlookers where no crowd could be"),
             )
@@ -259,6 +326,10 @@ class SceneModel(BaseModel):
                 if clashes and pattern.search(text):
                     return why
             where = f"{self.title or ''} {self.place or ''}"
+            if _STONE.search(text) and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I):
+                return "stone underfoot in a place of timber"
+            if _BROKEN.search(text) and _COMING.search(" ".join((where, *self.stage.obstacles))):
+                return "a storm at its height that has not yet come"
             if _DOWNSTREAM.search(text) and "flood" not in tags and not _RIVER.search(f"{where} {text}"):
                 return "a current running downstream where there is no river"
         hour = self._hour()
@@ -266,6 +337,21 @@ class SceneModel(BaseModel):
             return f"another time of day than {hour}"
         if self.stage.foes == () and (_FOE.search(text) or "{enemy}" in text):
             return "a foe where none is on stage"
+        thing = _THE_THING.search(text)
+        if thing and self.tags is not None and not re.search(
+                rf"\b{thing.group(1)}s?\b", " ".join((self.title or "", self.place or "", *self.stage.items,
+                                                      *self.stage.obstacles, *self.told)), re.I):
+            return f"the {thing.group(1)} where the scene has none"
+        if _FALL.search(text) and self.last.action and not _MOVING.search(self.last.action):
+            return "a fall where the action typed moves no one"
+        if _ALONE.search(text) and (len(self.stage.cast) > 1 or self.stage.people):
+            return "alone where others are at hand"
+        if _HIDING.search(text) and _CHASE.search(f"{self.title or ''} {self.place or ''}"):
+            return "hiding in the middle of a chase"
+        if self.stage.foes and _ARMED.search(text) and all(BEASTS.search(f) or HAZARDS.search(f) for f in self.stage.foes):
+            return "a weapon where no foe on stage carries one"
+        if self.over and self.ended == "failure" and _SAFE.search(text):
+            return "the danger past after an ending the danger won"
         if self.ended == "failure" and _SPOILS.search(text):
             return "the spoils of a won fight after a scene that failed"
         if not self.stage.dead and _DEAD.search(text):
@@ -312,6 +398,8 @@ class SceneModel(BaseModel):
             return "one person in two roles"
         if _AWAY.search(text) and context.get("person") in self.named():
             return "someone on stage told of as away"
+        if _GESTURE.search(text) and BEASTS.search(context.get("enemy", "")):
+            return "a beast that acts as a person"
         if "helper" in used and len(self.stage.cast) < 2:
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
@@ -348,7 +436,9 @@ class SceneModel(BaseModel):
         if not action and any(name in text for name in (actor, *self.named())):
             return text
         lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
-        if placed and action and self.place and _gist(self.place.split(", ")[0]).casefold() not in text.casefold():
+        if placed and action and self.over:  # after the end, told of no place: the cast left it
+            lead += " afterwards"
+        elif placed and action and self.place and _gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
@@ -401,7 +491,8 @@ class SceneModel(BaseModel):
         """Words for a move's placeholders from what the scene holds (``pick`` chooses among several)."""
         s, actor = self.stage, self.last.actor or ""
         out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
-        out["where"] = locative(self.place) if self.place else "here"
+        # after the adventure's end the cast is where its ending left it, not in the place it escaped from
+        out["where"] = "afterwards" if self.over else locative(self.place) if self.place else "here"
         if self.title:  # the scene's title mid-sentence: "come to the burning warehouse by the docks"
             first, _, rest = self.title.strip().partition(" ")
             out["place"] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else self.title.strip()

@@ -16,6 +16,7 @@ to it. Solo procedures after the rules of *Enigma. Beyond Code* (CrowD Games).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,7 @@ REQUIRED_TABLES = (
 )
 SHORT = 1  # time runs short when this many slots or fewer lie between the token and the last slot
 PICKS = ("choose", "decrypt", "solowork")
+UNCOVERS = re.compile(r"\b(uncovers|turns up)\b")  # what is told only of a card turned face up now
 
 
 def name_of(state: BeyondState, character: str) -> str:
@@ -53,7 +55,8 @@ class BeyondNarrator(OracleNarrator):
         placed = None if title else self.tables.draw("mansion.wide_shot_place", rng, scene=self.scene, context=ctx)
         place = as_phrase(title) if title else placed.text if placed is not None else "the Mansion"
         opening = self.tables.draw("mansion.wide_shot", rng, scene=self.scene, context={**ctx, "place": place})
-        question = self.tables.draw("mansion.wide_shot_question", rng, scene=self.scene, context=ctx)
+        question = self.tables.draw("mansion.wide_shot_question", rng, scene=self.scene, context=ctx,
+                                    said=opening.text)  # of the same place
         text = opening.filled({**ctx, "place": place})
         text = text[0].upper() + text[1:]
         asked = question.filled(ctx)
@@ -175,10 +178,7 @@ def _time_beats(n: BeyondNarrator, r: dict[str, Any], before: int, after: int, w
     out = []
     moved = _time(before, after, state)
     if command in PICKS and r.get("corner") == "chaos" and after > before:
-        name = str(r.get("name", ""))
-        out.append(n.one("chaos_rises", "mansion.chaos_rises", rng,
-                         {"kind": "chaos", "character": who, "card": name, "was": r.get("was"), "time": moved},
-                         character=who, place=name))
+        out.append(chaos_rises(n, r, who, moved, rng))
     if r.get("over") == "lost" and r.get("expired"):
         out.append(n.one("defeat", "mansion.defeat_time", rng, {"kind": "lost", "why": "time", "character": who,
                                                                   "time": moved}, character=who))
@@ -186,6 +186,19 @@ def _time_beats(n: BeyondNarrator, r: dict[str, Any], before: int, after: int, w
         out.append(n.one("time_short", "mansion.time_short", rng, {"kind": "time", "character": who, "time": moved},
                          character=who))
     return out
+
+
+def chaos_rises(n: BeyondNarrator, r: dict[str, Any], who: str, moved: dict[str, Any], rng: random.Random) -> Narration:
+    """[Your Turn 2] a Chaos symbol moves time on; a card that lay face up already is not told as
+    uncovered (picked again, it is silenced, [Your Turn 1])."""
+    name = str(r.get("name", ""))
+    about = {"kind": "chaos", "character": who, "card": name, "was": r.get("was"), "time": moved}
+    told = n.one("chaos_rises", "mansion.chaos_rises", rng, about, character=who, place=name)
+    for _ in range(8):
+        if r.get("was") != "face_up" or not UNCOVERS.search(told.text):
+            break
+        told = n.one("chaos_rises", "mansion.chaos_rises", rng, about, character=who, place=name)
+    return told
 
 
 def _mission(n: BeyondNarrator, r: dict[str, Any], who: str, after: BeyondState, rng: random.Random

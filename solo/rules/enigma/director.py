@@ -77,7 +77,7 @@ class PulpNarrator(OracleNarrator):
             # the opening tells another place, or none: the scene is where the telling says, if anywhere
             other = next((n for n in opening.nested if n.table == "locations.location"), None)
             placed, scene = other, (frozenset(other.entry.tags) or None) if other is not None else self.scene
-        question = self.tables.draw("wide_shot.question", rng, scene=scene)
+        question = self.tables.draw("wide_shot.question", rng, scene=scene, said=opening.text)  # of the same place
         text = opening.filled(ctx)
         if place and as_phrase(place) not in text:
             text = f"{place}. {text}"

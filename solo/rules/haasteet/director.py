@@ -52,7 +52,7 @@ class HaasteetNarrator(OracleNarrator):
         place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
         scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
         opening = self.pick("wide_shot.opening", rng, scene=scene)
-        question = self.tables.draw("wide_shot.question", rng, scene=scene)
+        question = self.tables.draw("wide_shot.question", rng, scene=scene, said=opening.text)  # of the same place
         where = title or place.filled(ctx)
         where = where[0].upper() + where[1:]
         asked = question.filled(ctx)
