@@ -16,6 +16,8 @@ from solo.llm.choose import chooser, writes_prose
 from solo.llm.graph import NOTHING_ADDED, Cast, ModelNarrator
 from solo.director.narration import CHOICES, OracleNarrator
 from solo.kernel.narration import Narration
+from solo.kernel.registry import get_system
+from solo.kernel.words import NEUTRAL
 from solo.rules.enigma import SYSTEM
 from solo.table.session import Session
 from solo.director.tables import system_tables
@@ -29,40 +31,42 @@ BLUNDER = OutcomeRecord(task="blunder", characters=("Nara Quinn",), actor="Nara 
 FACTS = "The stones crumble under Nara Quinn."
 
 
-@pytest.mark.parametrize(("own", "record", "facts", "story", "problem"), [
+@pytest.mark.parametrize(("own", "record", "facts", "story", "problem", "system"), [
     # "The game is won." on the turn a Beyond Code run was lost: the passive form too
     ("The game is won.", OutcomeRecord(task="silenced", characters=("Ada",), details=("The run is lost.",)),
-     "The signal dies in the static.", "", "claims won"),
-    ("Ada wins the game at last.", OutcomeRecord(task="silenced", characters=("Ada",)), "Static.", "", "claims won"),
-    ("The battle was lost for good.", BLUNDER, FACTS, "", "claims lost"),
+     "The signal dies in the static.", "", "claims won", "enigma"),
+    ("Ada wins the game at last.", OutcomeRecord(task="silenced", characters=("Ada",)), "Static.", "", "claims won", "enigma"),
+    ("The battle was lost for good.", BLUNDER, FACTS, "", "claims lost", "enigma"),
     # "She is now in Mortal Peril." at 10/10 LP
     ("She is now in Mortal Peril.", OutcomeRecord(task="strike", characters=("Kira",), harm_track="LP",
                                                   harm={"Kira": (10, 10)}), "The orc swings wide.", "",
-     "claims in Mortal Peril"),
-    ("The goon is knocked out cold.", BLUNDER, FACTS, "", "claims knocked out"),
-    ("The bandit flees into the night.", BLUNDER, FACTS, "", "claims fled"),
-    ("Her shot misses the mark.", BLUNDER.model_copy(update={"success": None}), FACTS, "", "claims missed"),
+     "claims in Mortal Peril", "alpha"),
+    ("The goon is knocked out cold.", BLUNDER, FACTS, "", "claims knocked out", "enigma"),
+    ("The bandit flees into the night.", BLUNDER, FACTS, "", "claims fled", "enigma"),
+    ("Her shot misses the mark.", BLUNDER.model_copy(update={"success": None}), FACTS, "", "claims missed", "enigma"),
     # "Peril goes from 2 to 5" when it went 3 -> 5 (2 is in the record, as the split)
-    ("Her Peril goes from 2 to 5.", BLUNDER, FACTS, "", "from 2 to 5"),
-    ("Her Grit is down to 7 now.", BLUNDER, FACTS, "", "a number the record does not (7)"),
-    ("Only 4 hours remain.", BLUNDER, FACTS, "", "a number the record does not (4)"),
+    ("Her Peril goes from 2 to 5.", BLUNDER, FACTS, "", "from 2 to 5", "enigma"),
+    ("Her Grit is down to 7 now.", BLUNDER, FACTS, "", "a number the record does not (7)", "rhun"),
+    ("Only 4 hours remain.", BLUNDER, FACTS, "", "a number the record does not (4)", "enigma"),
     # a number of the record, said of the wrong character
     ("Max's Peril climbs to 5.", BLUNDER.model_copy(update={"characters": ("Nara Quinn", "Max Dumont")}), FACTS, "",
-     "gives Max Dumont a number the record does not give them (5)"),
+     "gives Max Dumont a number the record does not give them (5)", "enigma"),
     # a "Leg 3" the adventure does not have
-    ("And so Leg 3 begins in Cairo.", BLUNDER, FACTS, "Leg 1: Marseille. Leg 2: Vienna.", "names Leg 3"),
+    ("And so Leg 3 begins in Cairo.", BLUNDER, FACTS, "Leg 1: Marseille. Leg 2: Vienna.", "names Leg 3", "enigma"),
     # the memory block and prompt headings read back
-    ("Shackle (person): a smuggler who owes Nara.", BLUNDER, FACTS, "", "reads the story's memory"),
+    ("Shackle (person): a smuggler who owes Nara.", BLUNDER, FACTS, "", "reads the story's memory", "enigma"),
     ("As told at the table earlier in this scene (a quotation, not an instruction).", BLUNDER, FACTS, "",
-     "reads the story's memory"),
-    ("This scene so far: the Wide Shot.", BLUNDER, FACTS, "", "reads the story's memory"),
+     "reads the story's memory", "enigma"),
+    ("This scene so far: the Wide Shot.", BLUNDER, FACTS, "", "reads the story's memory", "enigma"),
     # SmolLM2 answering as an assistant
     ("The task is a bit too long to fit into the previous example, but here's an additional one:", BLUNDER,
-     FACTS, "", "assistant"),
-    ("Sure! Nara slips.", BLUNDER, FACTS, "", "assistant"),
+     FACTS, "", "assistant", "enigma"),
+    ("Sure! Nara slips.", BLUNDER, FACTS, "", "assistant", "enigma"),
 ])
-def test_claims_the_record_does_not_make_are_refused(own, record, facts, story, problem):
-    found = unbacked(own, record, facts, story)
+def test_claims_the_record_does_not_make_are_refused(own, record, facts, story, problem, system):
+    """Each system's own tracks, parts and states come from its words (``Words.tracks``, ``parts``,
+    ``states``): Peril and Legs are ENIGMA's, Mortal Peril Alpha's, Grit Rhûn's."""
+    found = unbacked(own, record, facts, story, get_system(system).words)
     assert any(problem in p for p in found), found
 
 
@@ -77,7 +81,20 @@ def test_claims_the_record_does_not_make_are_refused(own, record, facts, story, 
                    details=("Kira is in Mortal Peril.",)), "", ""),
 ])
 def test_claims_the_record_makes_stand(own, record, facts, story):
-    assert unbacked(own, record, facts, story) == []
+    for system in ("enigma", "alpha"):
+        assert unbacked(own, record, facts, story, get_system(system).words) == []
+
+
+def test_the_checks_know_no_system_s_words_but_its_own():
+    """The kernel's checks name no system: a track, a part or a state is one only where the campaign's
+    system declares it (a neutral system gets the shared words: hp, health, time, chapter, scene...)."""
+    peril = "Her Peril goes from 3 to 7."
+    assert any("from 3 to 7" in p for p in unbacked(peril, BLUNDER, FACTS, "", NEUTRAL))  # a change said is checked
+    assert not any("(7)" in p for p in unbacked("Her Peril is 7.", BLUNDER, FACTS, "", NEUTRAL))
+    assert any("(7)" in p for p in unbacked("Her Peril is 7.", BLUNDER, FACTS, "", SYSTEM.words))
+    assert any("Leg 3" in p for p in unbacked("Leg 3 begins.", BLUNDER, FACTS, "", SYSTEM.words))
+    assert not unbacked("Leg 3 begins.", BLUNDER, FACTS, "", NEUTRAL)
+    assert any("Chapter 3" in p for p in unbacked("Chapter 3 begins.", BLUNDER, FACTS, "", NEUTRAL))
 
 
 def test_a_sentence_said_twice_is_caught():

@@ -28,6 +28,12 @@ class Words:
     chapter_key: str = "chapter"  # the result key that numbers the chapter (`scene show`)
     task_titles: Mapping[str, str] = field(default_factory=dict)  # a narration task's heading, where not its name
     terms: tuple[str, ...] = ()  # its game words, which a narration may capitalise and which name no one
+    # what a model's prose may not make up (solo.llm.check), beside the words every system shares: the numbered
+    # tracks and resources a character carries (regular expressions), the story's parts, and the states a
+    # character can be put in that a narration may claim only where the rules' record says so
+    tracks: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
+    states: tuple[str, ...] = ()
 
     def title(self, task: str) -> str:
         """The heading of a narration ``task`` (the export's): its own title, else its name in words."""

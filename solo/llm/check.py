@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from solo.director.canon import HONORIFICS, proposed_names
 from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.words import NEUTRAL, Words
 
 # CSI / OSC / other ESC sequences, then C0 and C1 control characters except newline and tab
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
@@ -163,7 +165,8 @@ def strangers(text: str, record: OutcomeRecord) -> list[str]:
         return []
     known = set(re.findall(r"\w+", record.model_dump_json().casefold()))
     return [name for _, name in proposed_names(text, [])
-            if not all(w in known for w in re.findall(r"\w+", name.casefold()) if w not in HONORIFICS)]
+            if not all(w in known for w in re.findall(r"\w+", re.sub(r"['’]s\b", "", name.casefold()))
+                       if w not in HONORIFICS)]  # a possessive ("Anna's Grit") vouches for its parts
 
 
 def key_words(fact: str, most: int = 3) -> list[str]:
@@ -191,6 +194,7 @@ def grounded(text: str, record: OutcomeRecord, facts: list[str]) -> bool:
 # Claims about how things came out, each with the words a record backs it with: the model's own words
 # may claim one only where the facts or the rules' record of this moment say so (active or passive:
 # "wins the game", "the game is won").
+HARM = r"hit\w*|strikes?|struck|wound\w*|damage|harm"  # words that back a claimed hit, beside a system's tracks
 _CONTESTS = r"(?:game|match|run|battle|fight|day|war|contest|duel|race|round|heist|chase|race)"
 OUTCOME_CLAIMS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     ("won", re.compile(rf"\b(?:{_CONTESTS}\s+(?:is|was|has been|had been)\s+won|(?:wins?|won)\s+(?:the\s+|this\s+)?"
@@ -200,7 +204,7 @@ OUTCOME_CLAIMS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
                         rf"{_CONTESTS}|defeat(?:ed|s)?)\b", re.I),
      re.compile(r"\b(?:los(?:es|t|ing)|defeat\w*)\b", re.I)),
     ("hit", re.compile(r"\b(?:hits|struck|wounds?|wounded)\b", re.I),
-     re.compile(r"\b(?:hit\w*|strikes?|struck|wound\w*|damage|harm|peril|lp)\b", re.I)),
+     re.compile(rf"\b(?:{HARM})\b", re.I)),
     ("missed", re.compile(r"\b(?:miss(?:es|ed)|falls? short)\b", re.I),
      re.compile(r"\b(?:miss\w*|goes wrong|fail\w*|nobody)\b", re.I)),
     ("fled", re.compile(r"\b(?:flees|fled|fleeing|runs? away|ran away|retreats?|retreated)\b", re.I),
@@ -208,16 +212,37 @@ OUTCOME_CLAIMS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     ("knocked out", re.compile(r"\b(?:knocked (?:out|unconscious|cold)|unconscious|out cold|pass(?:es|ed) out|"
                                r"incapacitated)\b", re.I),
      re.compile(r"\b(?:knocked out|unconscious|out cold|incapacitated|can do nothing more)\b", re.I)),
-    ("in Mortal Peril", re.compile(r"\bmortal peril\b", re.I), re.compile(r"\bmortal peril\b", re.I)),
     ("dead", re.compile(r"\b(?:dies|died|killed|slain)\b", re.I),
      re.compile(r"\b(?:dies|died|dead|killed|slain|sacrific\w*)\b", re.I)),
 )
 # Numbers a character carries: a number written near one of these must be one the record gives
-TRACKS = r"peril|lp|life points?|grit|hp|health|wounds?|time|tension|blammo|hours?|minutes?|turns?|clock"
+TRACKS = r"hp|health|wounds?|harm|time|tension|hours?|minutes?|turns?|clock"  # and each system's own (Words.tracks)
 _FROM_TO = re.compile(r"\bfrom\s+(\d{1,6})\s+to\s+(\d{1,6})\b", re.I)
 # Parts of a story an adventure is made of: a model may only name ones the story already has
-PARTS = re.compile(r"\b(?:leg|chapter|act|part|scene|session|episode|day|game)\s+(?:\d+|[ivx]+\b|one|two|three|four|"
-                   r"five|six|seven|eight|nine|ten)\b", re.I)
+PARTS = "chapter|act|part|scene|session|episode|day|game"  # and each system's own (Words.parts)
+_COUNTED = r"\s+(?:\d+|[ivx]+\b|one|two|three|four|five|six|seven|eight|nine|ten)\b"
+
+
+Claim = tuple[str, re.Pattern[str], re.Pattern[str]]
+
+
+def _vocabulary(words: Words) -> tuple[str, re.Pattern[str], tuple[Claim, ...]]:
+    """The checks' words for a system (``Words.tracks``, ``parts``, ``states``)."""
+    return _vocabulary_of(words.tracks, words.parts, words.states)
+
+
+@cache
+def _vocabulary_of(own_tracks: tuple[str, ...], own_parts: tuple[str, ...],
+                   states: tuple[str, ...]) -> tuple[str, re.Pattern[str], tuple[Claim, ...]]:
+    """The system's tracks beside the shared ones (a hit is backed by either), its story's parts beside the
+    shared ones, and the outcome claims with its states (each claimed only where the record names it)."""
+    tracks = "|".join([*own_tracks, TRACKS])
+    parts = re.compile(rf"\b(?:{'|'.join([*own_parts, PARTS])}){_COUNTED}", re.I)
+    harm = re.compile(rf"\b(?:{'|'.join([HARM, *own_tracks])})\b", re.I)
+    claims = tuple((claim, said, harm if claim == "hit" else backed) for claim, said, backed in OUTCOME_CLAIMS)
+    named = tuple((f"in {s}", re.compile(rf"\b{re.escape(s)}\b", re.I),
+                   re.compile(rf"\b{re.escape(s)}\b", re.I)) for s in states)
+    return tracks, parts, claims + named
 # The story's memory and the prompt read back (solo.table.context, _memory.j2, the task block), and a chat
 # model speaking as an assistant about its task
 READ_BACK = re.compile(r"\((?:person|place|thing|item|object|group|faction|creature|clue)\)|established in this story|"
@@ -241,15 +266,16 @@ def said_twice(text: str) -> bool:
     return len(said) != len(set(said))
 
 
-def unbacked(own: str, record: OutcomeRecord, facts: str, story: str) -> list[str]:
+def unbacked(own: str, record: OutcomeRecord, facts: str, story: str, words: Words = NEUTRAL) -> list[str]:
     """Every way the model's ``own`` words say more than what stands: an outcome (won, lost, hit,
     missed, fled, knocked out, in Mortal Peril, dead) neither ``facts`` nor the ``record`` of this
     moment tells; a number about a character (Peril, LP, Grit, time...) or a change "from X to Y"
     the record does not give; a chapter or scene (``Leg 3``) the ``story`` so far does not name;
     the story's memory, the prompt's headings or an assistant's talk read back. Empty: it holds."""
+    tracks, parts_said, claims = _vocabulary(words)
     backing = " ".join([facts, *record.lines()])
     problems = []
-    for claim, said, backed in OUTCOME_CLAIMS:
+    for claim, said, backed in claims:
         if said.search(own) and not backed.search(backing):
             problems.append(f"claims {claim}, which the record does not say")
     given = {int(n) for n in re.findall(r"\b(\d{1,6})\b", backing)}
@@ -257,20 +283,20 @@ def unbacked(own: str, record: OutcomeRecord, facts: str, story: str) -> list[st
         if f"from {before} to {after}" not in backing:
             problems.append(f"gives a change from {before} to {after} the record does not")
     named = [*record.characters, *record.harm, *record.targets, *filter(None, [record.enemy])]
-    invented = [n for n in numbers_near(without_numbered_names(own, named), TRACKS) if n not in given]
+    invented = [n for n in numbers_near(without_numbered_names(own, named), tracks) if n not in given]
     if invented:
         problems.append(f"gives a number the record does not ({invented[0]})")
     for name in dict.fromkeys(named):  # a number said of one character must be that character's
         before_after = record.harm.get(name)
         theirs = {*before_after, abs(before_after[1] - before_after[0])} if before_after else set()
         theirs |= {record.targets[name]} if name in record.targets else set()
-        spoken = re.finditer(rf"\b{re.escape(_first(name))}\b[^.!?]{{0,40}}?\b(?:{TRACKS})\b[^.!?\d]{{0,20}}(\d{{1,6}})",
+        spoken = re.finditer(rf"\b{re.escape(_first(name))}\b[^.!?]{{0,40}}?\b(?:{tracks})\b[^.!?\d]{{0,20}}(\d{{1,6}})",
                            without_numbered_names(own, [n for n in named if n != name]), re.I)
         wrong = [int(m.group(1)) for m in spoken if int(m.group(1)) not in theirs]
         if wrong and not any(f"from {wrong[0]}" in f or f"to {wrong[0]}" in f for f in problems):
             problems.append(f"gives {name} a number the record does not give them ({wrong[0]})")
-    known = {m.group(0).casefold() for m in PARTS.finditer(f"{facts} {story}")}
-    parts = [m.group(0) for m in PARTS.finditer(own) if m.group(0).casefold() not in known]
+    known = {m.group(0).casefold() for m in parts_said.finditer(f"{facts} {story}")}
+    parts = [m.group(0) for m in parts_said.finditer(own) if m.group(0).casefold() not in known]
     if parts:
         problems.append(f"names {parts[0]}, which the story does not have")
     if READ_BACK.search(own):

@@ -29,6 +29,7 @@ from .completion import Backend, Cancel, Cancelled, StreamCallback
 from solo.kernel.calls import Cast, ModelCall
 from .check import clean, contradictions, echoes_prompt, grounded, loops, said_twice, speaks_as_itself, unbacked, without_questions
 from solo.kernel.outcome import OutcomeRecord
+from solo.kernel.words import NEUTRAL, Words
 
 # The model would go on inventing more examples: stop at their headings (a bare "\n" cannot be a
 # stop, as some models open with a newline); the first paragraph is kept (see first_paragraph).
@@ -94,6 +95,7 @@ class ModelNarrator:
         # model measures the prose it writes (bench/ab.py --prose, the tests of the prose path)
         self._prose: bool | None = prose
         self.check: Check | None = None  # the rule system's own checks of model prose
+        self.words: Words = NEUTRAL  # the rule system's words, which the kernel's checks read
         self.stop = STOP if stop is None else stop
         self.grounding = grounding
         self.max_tokens = max_tokens
@@ -142,12 +144,14 @@ class ModelNarrator:
         return Environment(loader=ChoiceLoader([FileSystemLoader(f) for f in folders]), undefined=StrictUndefined,
                            autoescape=False, keep_trailing_newline=False)
 
-    def use(self, *, prompts: Path, tasks: frozenset[str], check: Check | None = None) -> None:
+    def use(self, *, prompts: Path, tasks: frozenset[str], check: Check | None = None, words: Words = NEUTRAL) -> None:
         """Narrate for a campaign's rule system: its prompt templates first, the tasks it has the
-        model retell, and its own checks of the prose."""
+        model retell, its own checks of the prose, and its words (the tracks, parts and states the
+        kernel's checks hold the prose to)."""
         self.env = self._environment(prompts)
         self.tasks = tasks
         self.check = check
+        self.words = words
 
     # the graph ---------------------------------------------------------------------
 
@@ -258,7 +262,8 @@ class ModelNarrator:
         oracle = state["oracle"]
         facts = oracle.text.removesuffix(oracle.question).strip() if oracle.question else oracle.text
         if not problems:  # the model's own words hold to the record and say nothing twice
-            problems = [f"its own words: {p}" for p in unbacked(state.get("own") or text, record, facts, story)]
+            problems = [f"its own words: {p}" for p in unbacked(state.get("own") or text, record, facts, story,
+                                                                         self.words)]
         if not problems and said_twice(text):
             problems = ["says a sentence twice"]
         if not problems and self.grounding == "strict" and not grounded(text, record, [facts or oracle.text]):

@@ -1,9 +1,8 @@
-"""The session: load a campaign, decide a command, journal it, narrate, describe the result. One path for
-every line (REPL, script, one-shot CLI): text -> parse -> decide on a frozen view (``solo.table.view``;
-functions that *return* a frozen ``Decision``: ``decide``, ``react``, ``talk``, ``chronicle``, ``fate``,
-``admin``) -> journal the command and its events in one short transaction -> narrate (no lock held while
-a model generates) -> journal the narration in a transaction of its own -> a result dict. Only this module
-writes. A failure before the first commit raises a ``SoloError``: ``ok: false``, nothing written."""
+"""The session: load a campaign, decide a command, journal it, narrate, describe the result. One path for every line
+(REPL, script, one-shot CLI): text -> parse -> decide on a frozen view (``solo.table.view``; functions that *return*
+a frozen ``Decision``: ``decide``, ``react``, ``talk``, ``chronicle``, ``fate``, ``admin``) -> journal the command
+and its events in one short transaction -> narrate (no lock held while a model generates) -> journal the narration
+in its own transaction -> a result dict. Only this module writes; a failure before the first commit writes nothing."""
 
 from __future__ import annotations
 
@@ -82,7 +81,8 @@ class Session:
         system, ledger, story, folded, head = admin.opened(self.journal, campaign)
         self.campaign, self.system, self.ledger, self.story = campaign, system, ledger, story
         if self.model is not None:
-            self.model.use(prompts=system.data / "prompts", tasks=system.narration_tasks, check=system.narration.check)
+            self.model.use(prompts=system.data / "prompts", tasks=system.narration_tasks, check=system.narration.check,
+                           words=system.words)
         self._take(folded, head)
         self._directors.unstage()
 
