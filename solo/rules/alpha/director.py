@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from solo.director.moment import TableDirector
 from solo.kernel.errors import RuleViolation
 from ...kernel.protocol import Reaction, StoryView
 from solo.director.narration import OracleNarrator
@@ -173,18 +174,11 @@ def adventure_foe(foe: Mapping[str, Any], state: AlphaState) -> rc.AddEnemy | No
     return rc.AddEnemy(name=name, count=many, dice=dice)
 
 
-class AlphaDirector:
+class AlphaDirector(TableDirector[AlphaState, AlphaNarrator]):
     """Turns Alpha's events into the world's answer, from the oracle tables and the adventure."""
 
     def __init__(self, tables: Any):
-        self.narrator = AlphaNarrator(tables)
-
-    def _n(self, state: AlphaState, rng: random.Random, tags: frozenset[str] | None) -> AlphaNarrator:
-        told: AlphaNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: AlphaState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
+        super().__init__(AlphaNarrator(tables), moment)
 
     def random_event(self, state: AlphaState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).oracle_event(rng)

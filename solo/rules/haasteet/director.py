@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
+from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
@@ -80,18 +81,11 @@ def standing(state: HaasteetState) -> list[Enemy]:
     return [e for e in state.enemies if not e.dead and not e.out_of_action and e.gone is None]
 
 
-class HaasteetDirector:
+class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
     """Turns Haasteet's events into the world's answer, from the oracle tables and the adventure."""
 
     def __init__(self, tables: Any):
-        self.narrator = HaasteetNarrator(tables)
-
-    def _n(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None) -> HaasteetNarrator:
-        told: HaasteetNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: HaasteetState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
+        super().__init__(HaasteetNarrator(tables), moment)
 
     def answered(self, state: HaasteetState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:

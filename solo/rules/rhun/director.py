@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
+from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
@@ -106,18 +107,11 @@ def _path_table(path: str) -> str:
     return "shadow." + fold(path).replace(" ", "_")
 
 
-class RhunDirector:
+class RhunDirector(TableDirector[RhunState, RhunNarrator]):
     """Turns Rhûn's events into the world's answer, from the oracle tables and the adventure."""
 
     def __init__(self, tables: Any):
-        self.narrator = RhunNarrator(tables)
-
-    def _n(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None) -> RhunNarrator:
-        told: RhunNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: RhunState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
+        super().__init__(RhunNarrator(tables), moment)
 
     def answered(self, state: RhunState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
