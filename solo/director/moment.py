@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from solo.director.narration import OracleNarrator
+from solo.kernel.narration import Narration
 
 S = TypeVar("S")
 N = TypeVar("N", bound=OracleNarrator)
@@ -31,3 +32,7 @@ class TableDirector(Generic[S, N]):
 
     def moment(self, state: S, rng: random.Random) -> dict[str, str]:
         return self._moment(state, rng)
+
+    def random_event(self, state: S, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
+        """The oracle's random event (a double on the yes/no dice), told of this moment."""
+        return self._n(state, rng, tags).oracle_event(rng)

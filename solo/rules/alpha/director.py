@@ -180,9 +180,6 @@ class AlphaDirector(TableDirector[AlphaState, AlphaNarrator]):
     def __init__(self, tables: Any):
         super().__init__(AlphaNarrator(tables), moment)
 
-    def random_event(self, state: AlphaState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
-
     def treasure(self, state: AlphaState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).one("treasure", "treasure.find", rng)
 

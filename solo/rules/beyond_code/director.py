@@ -97,9 +97,6 @@ class BeyondDirector(TableDirector[BeyondState, BeyondNarrator]):
                  story: StoryView) -> Reaction[rc.Command]:
         return Reaction()
 
-    def random_event(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
-
     def treasure(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         n = self._n(state, rng, tags)
         who = n.context.get("character", "")

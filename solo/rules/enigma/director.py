@@ -280,9 +280,6 @@ class EnigmaDirector(TableDirector[GameState, PulpNarrator]):
                                         origin=f"the oracle's {answer!r} to a question of {enemy}'s leaving"))
         return out
 
-    def random_event(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
-
     def treasure(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).treasure(rng)
 

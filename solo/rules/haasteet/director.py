@@ -101,9 +101,6 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
             out.solo_moves.append(rc.LeaveEnemy(name=foe, how="surrender" if how == "surrender" else "flee"))
         return out
 
-    def random_event(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
-
     def treasure(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).one("treasure", "treasure.find", rng)
 

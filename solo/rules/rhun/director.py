@@ -129,9 +129,6 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
                                         origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
         return out
 
-    def random_event(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
-
     def treasure(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).one("treasure", "treasure.find", rng)
 
