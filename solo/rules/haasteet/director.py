@@ -49,20 +49,8 @@ class HaasteetNarrator(OracleNarrator):
         return self.tell(task, [self.draw(table, rng, context)])
 
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
-        ctx = {**self.context, "character": character}
-        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
-        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.pick("wide_shot.opening", rng, scene=scene)
-        question = self.tables.draw("wide_shot.question", rng, scene=scene, said=opening.text)  # of the same place
-        where = title or place.filled(ctx)
-        where = where[0].upper() + where[1:]
-        asked = question.filled(ctx)
-        told = Narration(task="wide_shot", text=f"{where.rstrip('.')}. {opening.filled(ctx)} {asked}", question=asked,
-                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)))
-        facts: dict[str, Any] = {"place": where}
-        if self.scene is None and not title and place.entry.tags:
-            facts["scene_tags"] = list(place.entry.tags)
-        return told.model_copy(update={"facts": facts})
+        """Where the scene opens, what the senses catch, a question put to one party member."""
+        return self.drawn_wide_shot(rng, title, character)
 
 
 def moment(state: HaasteetState, rng: random.Random) -> dict[str, str]:

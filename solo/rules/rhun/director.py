@@ -42,22 +42,8 @@ class RhunNarrator(OracleNarrator):
         return self.tell(task, [self.draw(table, rng, context)])
 
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
-        ctx = {"character": character}
-        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
-        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.pick("wide_shot.opening", rng, scene=scene)
-        question = self.tables.draw("wide_shot.question", rng, scene=scene)
-        where = title or place.filled({**self.context, **ctx})
-        where = where[0].upper() + where[1:]
-        text = f"{where.rstrip('.')}. {opening.filled({**self.context, **ctx})}"
-        told = Narration(task="wide_shot", text=f"{text} {question.filled({**self.context, **ctx})}",
-                         question=question.filled({**self.context, **ctx}),
-                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)))
-        facts: dict[str, Any] = {"place": where}
-        if self.scene is None and not title and place.entry.tags:
-            facts["scene_tags"] = list(place.entry.tags)
-        return told.model_copy(update={"facts": facts})
-
+        """Where the scene opens, what the senses catch, a question put to one party member."""
+        return self.drawn_wide_shot(rng, title, character)
     def consequence(self, rng: random.Random, character: str, cost: bool) -> Narration:
         """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones)."""
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
