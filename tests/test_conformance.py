@@ -109,7 +109,8 @@ REPR = re.compile(r"\{'|\[\{|\['|'\]|'\}|\{\}|\[\]|\bNone\b")
 # mechanics the story export leaves out (the README's promise for `export md --story`)
 MECHANICS = re.compile(r"→|Meaning:|\(\d+s? rolled\)|\bloses \d+ LP\b|\bLP\b|Peril [+-]?\d|\brolls? \d"
                        r"|\b\d+ (?:bonus )?dice\b|\b\d+d\d+\b|\bd(?:4|6|8|10|12|20)\b|--\w+|\d+ Lucky Saves?"
-                       r"|\b(?:Grit|Ego|Disposition|XP|Tenacity|Daring) \d")
+                       r"|\b(?:Grit|Ego|Disposition|XP|Tenacity|Daring) \d"
+                       r"|\brating \d|\((?:trivial|dangerous|serious|formidable|exceptional)\b|with a will of its own")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -846,3 +847,5 @@ def test_a_foe_that_left_is_not_shown_on_the_board(tmp_path, start, foe, leave):
     shown = t.ok("scene show")
     name = foe.split()[2]
     assert name not in shown.get("on_the_board", []) and name not in shown.get("enemies", []), shown
+
+

@@ -300,7 +300,8 @@ def test_an_improvised_scene_brings_a_challenge_with_a_tier_the_director_chose(t
         challenges = solo.status()["challenges"]
         assert len(challenges) == 1, challenges
         (name, foe), = challenges.items()
-        assert foe["tier"] in TIERS and f"In the way: {name} ({foe['tier']}" in str(opened["narration"])
+        told = str(opened["narration"])  # the Tier is the rules' word: the result shows it, the prose does not
+        assert foe["tier"] in TIERS and f"In the way: {name}." in told and f"({foe['tier']}" not in told
         seen.add((foe["tier"], foe["sentient"]))
         ok(solo, f"risk Anna exertion --vs '{name}' --dice 6,5,4")  # it can be named and rolled against
     assert len(seen) >= 3  # the tables vary the Tier and the kind

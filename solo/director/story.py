@@ -20,7 +20,7 @@ from solo.kernel.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
 from solo.kernel.events import upgraded
 from solo.kernel.protocol import Where
-from solo.kernel.scene import PREPOSITIONS, Action, SceneModel, Stage, verb_phrase
+from solo.kernel.scene import PREPOSITIONS, RULES_ASIDE, Action, SceneModel, Stage, verb_phrase
 from solo.kernel.narration import Narration
 from solo.kernel.words import NEUTRAL, Words, capitalized
 
@@ -319,9 +319,11 @@ class Story:
 
     @staticmethod
     def on_stage(scene: Scene) -> str:
-        """The people of a scene and what stands in the way, as the file gives them."""
+        """The people of a scene and what stands in the way, as the file gives them; an obstacle's bracketed
+        aside is the file's note to the Director ("(a shock of rating 1)", "(an Influence check of
+        the Director's)"): the rules', which the prose leaves out (`scene show` keeps them)."""
         people = "; ".join(f"{p.name}, {_lower(_clause(p.description), described=True)}" for p in scene.npcs)
-        obstacles = "; ".join(_lower(_clause(o)) for o in scene.obstacles)
+        obstacles = "; ".join(_lower(_clause(RULES_ASIDE.sub("", o))) for o in scene.obstacles)
         return " ".join(x for x in ((f"Here: {people}." if people else ""),
                                     (f"In the way: {obstacles}." if obstacles else "")) if x)
 

@@ -171,10 +171,14 @@ def _shares_run(text: str, secret: str, size: int = 5) -> bool:
     return any(tuple(said[i:i + size]) in runs for i in range(len(said) - size + 1))
 
 
+# a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
+RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
 def _gist(text: str) -> str:
     """An obstacle as a move names it mid-sentence: its first clause (no rules' aside in brackets, nothing
     after a colon), a leading common word in lower case ("the", "two", "panicking"; a name keeps its own)."""
-    text = re.sub(r"\s*\([^()]*\)", "", text)
+    text = RULES_ASIDE.sub("", text)
     text = text.split(";")[0].split(". ")[0].split(": ")[0].strip().rstrip(".")
     first, _, rest = text.partition(" ")
     common = first in _COMMON or (first[:1].isupper() and first.endswith(("ing", "ed")) and rest[:1].islower())

@@ -155,8 +155,7 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
                     foe = improvised_challenge(n, after, rng)
                     if foe is not None:
                         out.proposals.append(foe)
-                        way = (f"In the way: {foe.name} ({foe.tier}"
-                               f"{', with a will of its own' if foe.sentient else ''}). ")
+                        way = f"In the way: {foe.name}. "  # its tier and will are the rules', shown as it is added
                         ask = shot.question or ""  # the question to the player stays last
                         text = shot.text[:len(shot.text) - len(ask)] if ask and shot.text.endswith(ask) else shot.text + " "
                         shot = shot.model_copy(update={"text": f"{text}{way}{ask}".strip()})
