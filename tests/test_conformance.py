@@ -849,3 +849,25 @@ def test_a_foe_that_left_is_not_shown_on_the_board(tmp_path, start, foe, leave):
     assert name not in shown.get("on_the_board", []) and name not in shown.get("enemies", []), shown
 
 
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_improvised_scenes_leave_no_placeholder_and_tell_no_rating(system, tmp_path):
+    """Found in a new player's play-through: ENIGMA's improvised world move read "A way {where} that stood
+    open has been shut" (REPL and both exports), and Rhûn's improvised Wide Shot "In the way: The Spreading
+    Fever (formidable)." in the story export. Many improvised scenes, named and unnamed, each ending in
+    failure so the world's clock fills and the world moves: no narration keeps a ``{...}``, and the story
+    export tells no rating."""
+    p = PROFILES[system]
+    t = table(tmp_path, f"campaign new Wander {p.improvised}", *p.cast)
+    for i in range(14):
+        t.ok("scene start" + (" 'The Old Mill'" if i % 3 == 2 else ""))
+        for line in (r for r in p.roll if "{foe}" not in r):  # a roll that may fail: the clock's pressure
+            t.run(line)
+        t.ok("scene end failure")
+    for line, _, words in t.said:
+        assert "{" not in words and "}" not in words, f"{system}: {line!r} told {words!r}"
+    for story in (False, True):
+        body = t.export(story).split("\n---\n", 1)[-1]
+        assert "{" not in body and "}" not in body, f"{system}: a placeholder in export md{' --story' * story}"
+    found = [m.group() for m in MECHANICS.finditer(t.export(story=True).split("\n---\n", 1)[-1])]
+    assert not found, f"mechanics in {system}'s story export: {found[:8]}"

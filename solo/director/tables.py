@@ -315,7 +315,8 @@ class OracleTables:
                     break
             else:
                 admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
-                neutral = admitted or [(i, e) for i, e in enumerate(source.entries, 1) if not e.tags]
+                neutral = admitted or [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
+                                       if not e.tags and (where or "{where}" not in e.text)]
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
                     index, entry = neutral[rng.randrange(len(neutral))]
                     result = index if source.dice in ("list", "weighted") else entry.span()[0]
