@@ -730,12 +730,14 @@ def test_the_way_forward_of_a_file_followed_scene_by_scene_names_no_leg_start(tm
 
 
 def test_a_word_put_where_a_sentence_begins_is_capitalized():
-    """Found: a Wide Shot with no cast addressed a lowercase "you," at the start of its question."""
+    """Found: a Wide Shot with no cast addressed a lowercase "you," at the start of its question; then, a
+    capital "You, what is here?" (no one to address: the question is put to the table, see
+    test_a_wide_shot_with_no_cast_puts_its_question_to_the_table)."""
     from solo.director.tables import Draw, Entry
 
     draw = Draw(table="t", dice="list", faces=(1,), result=1, entry=Entry(text="x"),
-                text="Rain falls. {character}, what is here? Ask {character}.")
-    assert draw.filled({"character": "you"}) == "Rain falls. You, what is here? Ask you."
+                text="Rain falls. {character}, what is here? Ask {character}. {villain} waits.")
+    assert draw.filled({"character": "you", "villain": "the baron"}) == "Rain falls. What is here? Ask you. The baron waits."
 
 
 def test_the_template_slips_are_gone(tmp_path):
@@ -871,3 +873,17 @@ def test_improvised_scenes_leave_no_placeholder_and_tell_no_rating(system, tmp_p
         assert "{" not in body and "}" not in body, f"{system}: a placeholder in export md{' --story' * story}"
     found = [m.group() for m in MECHANICS.finditer(t.export(story=True).split("\n---\n", 1)[-1])]
     assert not found, f"mechanics in {system}'s story export: {found[:8]}"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_wide_shot_with_no_cast_puts_its_question_to_the_table(system, tmp_path):
+    """Found in a new player's play-through: with no character to address, a Wide Shot's question read
+    "You, you are sure you have been here before…" (ENIGMA) and "You, which way out do you note first?"
+    (Haasteet). Scenes opened before anyone is made: no question is put to a "You," as to a name."""
+    t = table(tmp_path, f"campaign new Empty {PROFILES[system].improvised}")
+    for _ in range(12):
+        if not t.run("scene start").ok:
+            pytest.skip(f"{system} opens no scene before its cast is made")
+        t.ok("scene end success")
+    told = t.text()
+    assert not re.search(r"(?:^|[.!?:~]\s+|wide shot: )You, ", told, re.M), told

@@ -11,7 +11,7 @@ from solo.director import oracle
 from solo.rules.enigma import SYSTEM
 from solo.rules.enigma.director import REQUIRED_TABLES
 from solo.rules.enigma.director import PulpNarrator as OracleNarrator
-from solo.director.tables import OracleTables, TableError, system_tables
+from solo.director.tables import Draw, Entry, OracleTables, TableError, system_tables
 
 TABLES = SYSTEM.data / "tables"
 
@@ -130,3 +130,21 @@ def test_oracle_rejects_impossible_dice():
     with pytest.raises(Exception) as info:
         oracle.ask("even", (7, 1), random.Random(1))
     assert "1 to 6" in str(info.value)
+
+
+@pytest.mark.parametrize(("text", "to_max", "to_no_one"), [
+    ("{character}, you are sure you have been here before?", "Max, you are sure you have been here before?",
+     "You are sure you have been here before?"),
+    ("{character}, which way out do you note first?", "Max, which way out do you note first?",
+     "Which way out do you note first?"),
+    ("The wind drops. {character}, what now?", "The wind drops. Max, what now?", "The wind drops. What now?"),
+    ("Where now, {character}?", "Where now, Max?", "Where now?"),
+    ("What, {character}, do you see?", "What, Max, do you see?", "What do you see?"),
+    ("Tell {character}, quietly, what it was.", "Tell Max, quietly, what it was.", "Tell you, quietly, what it was."),
+])
+def test_a_question_with_no_one_to_name_is_put_to_the_table(text, to_max, to_no_one):
+    """A question put to a character by name, with none to name (the word is "you"), reads as a question
+    to the table: never "You, which way ..." or "You, you are sure ..."; a name that is no address stays."""
+    drawn = Draw(table="t", dice="list", faces=(1,), result=1, text=text, entry=Entry(text=text))
+    assert drawn.filled({"character": "Max"}) == to_max
+    assert drawn.filled({"character": "you"}) == to_no_one

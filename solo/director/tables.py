@@ -35,6 +35,8 @@ from solo.kernel.services import Tables
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+# a name the words are put to: "{character}, which way ..." or "... now, {character}?"
+VOCATIVE = re.compile(r"\{([a-z_]+)\},\s+(\w)|,\s*\{([a-z_]+)\}(?:,(?=\s)|(?=[?!.]))")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
                           "action", "obstacle", "where", "cast"})
@@ -178,12 +180,26 @@ class Draw:
 
     def filled(self, context: dict[str, str]) -> str:
         """The text with the moment's words ({character}, {enemy}, ...) put in; a word put where a sentence
-        begins begins with a capital ("{character}, what is here?" with nobody in the cast: "You, what ...")."""
+        begins begins with a capital. A question put to someone by name, with no one to name (the word is
+        "you"), is put to the table: "{character}, which way out?" reads "Which way out?", never "You,
+        which way out?" or "You, you are sure ..."."""
+        def opens(text: str, at: int) -> bool:
+            return not text[:at].rstrip() or text[:at].rstrip().endswith((".", "!", "?"))
+
+        def unnamed(m: re.Match[str]) -> str:
+            key = m.group(1) or m.group(3)
+            if context.get(key, "").casefold() != "you":
+                return m.group(0)
+            if m.group(1):  # "{character}, which ...": the word after it opens the sentence in its place
+                return m.group(2).upper() if opens(self.text, m.start()) else m.group(0)
+            return ""  # "Where now, {character}?": the question closes without it
+
+        text = VOCATIVE.sub(unnamed, self.text)
+
         def put(m: re.Match[str]) -> str:
             value = context.get(m.group(1), m.group(0))
-            opens = not self.text[:m.start()].rstrip() or self.text[:m.start()].rstrip().endswith((".", "!", "?"))
-            return value[:1].upper() + value[1:] if opens else value
-        return PLACEHOLDER.sub(put, self.text)
+            return value[:1].upper() + value[1:] if opens(text, m.start()) else value
+        return PLACEHOLDER.sub(put, text)
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "dice": self.dice, "faces": list(self.faces), "result": self.result,
