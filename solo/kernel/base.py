@@ -222,7 +222,12 @@ class Part:
 
 
 class PlainFlow(Part, Generic[S, C, E]):
-    """No open business, no scenes of the system's own, a tension that does not move, no queries."""
+    """No open business, no scenes of the system's own, a tension that does not move, no queries. A
+    system names its command that opens a titled scene (``scene_start``, with a ``title`` field) and
+    its read-only commands (``queries``) for the defaults of ``scene_opening``, ``titled`` and ``is_query``."""
+
+    scene_start: ClassVar[type[BaseModel] | None] = None
+    queries: ClassVar[tuple[type[BaseModel], ...]] = ()
 
     def settle(self, state: S, command: BaseModel | None, /) -> tuple[E, ...]:
         return ()
@@ -247,12 +252,16 @@ class PlainFlow(Part, Generic[S, C, E]):
         return ()
 
     def scene_opening(self, command: C, /) -> tuple[bool, str | None]:
+        if self.scene_start is not None and isinstance(command, self.scene_start):
+            return True, getattr(command, "title", None)
         return False, None
 
     def scene_closing(self, command: C, /) -> str | None:
         return None
 
     def titled(self, command: C, title: str, /) -> C:
+        if self.scene_start is not None and isinstance(command, self.scene_start):
+            return command.model_copy(update={"title": title})
         return command
 
     def tension_step(self, tension: int, event: E, /) -> int:
@@ -263,7 +272,7 @@ class PlainFlow(Part, Generic[S, C, E]):
         return command, []
 
     def is_query(self, command: BaseModel, /) -> bool:
-        return False
+        return isinstance(command, self.queries)
 
     def query(self, state: S, command: C, /) -> dict[str, Any]:
         raise RuleViolation(f"{self.manifest.title} has no read-only commands")

@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from solo.kernel.errors import SoloError
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
@@ -52,6 +50,9 @@ DATA = folder("solo.rules.alpha", "data")
 class AlphaFlow(PlainFlow[AlphaState, rc.Command, Any]):
     """Mortal Peril pauses play; foes stay with their scene; odds, attack odds and sheets are queries."""
 
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.AttackOdds, rc.ShowCharacter)
+
     def pending(self, state: AlphaState) -> bool:
         """Rulings *Mortal Peril*: a character's fate awaits (`undo` steps back to the blow)."""
         return state.peril is not None
@@ -67,15 +68,6 @@ class AlphaFlow(PlainFlow[AlphaState, rc.Command, Any]):
         if waiting is None and state.combat is not None:
             return f"a combat is under way (round {state.combat.round}): `combat end` first"
         return waiting
-
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.AttackOdds, rc.ShowCharacter))
 
     def query(self, state: AlphaState, command: rc.Command) -> dict[str, Any]:
         """`odds`: exact chances, nothing journaled; `pc show`: the sheets."""

@@ -55,6 +55,9 @@ class EnigmaFlow(PlainFlow[GameState, rc.Command, ev.Event]):
     """A pending Gamble settled by the next command, the tension track, Director Peril reported apart,
     enemies' targets chosen by the Director, odds and sheets as queries."""
 
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.ShowCharacter)
+
     describe_settled = staticmethod(results.describe_resolution)
     tension_step = staticmethod(tension_step)
     complete = staticmethod(complete)
@@ -88,14 +91,6 @@ class EnigmaFlow(PlainFlow[GameState, rc.Command, ev.Event]):
 
     # left_behind: none, ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left);
     # scene_closing: none, its scenes end with the kernel's `scene end success|failure`
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.ShowCharacter))
 
     def query(self, state: GameState, command: rc.Command) -> dict[str, Any]:
         if isinstance(command, rc.ShowCharacter):

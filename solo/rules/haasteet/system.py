@@ -12,8 +12,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
 from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
@@ -44,19 +42,13 @@ CREDIT = "Rules after the Finnish *Haasteet* core (shared/seeds/003; no licence 
 class HaasteetFlow(PlainFlow[HaasteetState, rc.Command, Any]):
     """A hit waiting for its soak pauses play; foes stay with their scene; odds and sheets are queries."""
 
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.ShowCharacter)
+
     paused = staticmethod(held)  # a hit waiting for its soak, a declared round
 
     def left_behind(self, state: HaasteetState) -> Sequence[rc.Command]:
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
-
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.ShowCharacter))
 
     def query(self, state: HaasteetState, command: rc.Command) -> dict[str, Any]:
         if isinstance(command, rc.ShowCharacter):

@@ -13,8 +13,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
 from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
@@ -47,6 +45,9 @@ CREDIT = ("Rules: Terra System's Rhûn, a fork of the Terran Engine v0.6.2 (shar
 class RhunFlow(PlainFlow[RhunState, rc.Command, Any]):
     """Scenes and Challenges, the Director's harm reported apart, odds and sheets as queries."""
 
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.ShowCharacter)
+
     def decide_apart(self, state: RhunState, command: rc.Command, *, rng: random.Random
                      ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The Director's harm after a consequence, with its result (reported apart)."""
@@ -57,19 +58,10 @@ class RhunFlow(PlainFlow[RhunState, rc.Command, Any]):
     def left_behind(self, state: RhunState) -> Sequence[rc.Command]:
         return [rc.LeaveChallenge(challenge=c.name, how="removed") for c in state.challenges if c.active]
 
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
     def scene_closing(self, command: rc.Command) -> str | None:
         if isinstance(command, rc.EndScene):
             return command.outcome or "success"
         return None
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.ShowCharacter))
 
     def query(self, state: RhunState, command: rc.Command) -> dict[str, Any]:
         if isinstance(command, rc.ShowCharacter):
