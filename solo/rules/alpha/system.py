@@ -127,7 +127,6 @@ class AlphaNarration(PlainNarration[AlphaState, rc.Command, Any]):
 class AlphaAdventures(PlainAdventures[rc.Command]):
     """adventure.py: an adventure's foes and Alpha's ready-made combatants."""
 
-    check_adventure = staticmethod(adv.check_adventure)
     pregen_summary = staticmethod(adv.summary)
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
@@ -175,4 +174,4 @@ SYSTEM: Manifest[AlphaState, rc.Command, Any] = Manifest(
              "fight is more dangerous than the last."),
     rules=ModuleRules(AlphaState, ev.ADAPTER, applying, deciding, grammar, results, chapter="day"),
     flow=AlphaFlow(), presentation=AlphaPresentation(present, journal), talk=AlphaTalk(talk_),
-    narration=AlphaNarration(told, journal), adventures=AlphaAdventures())
+    narration=AlphaNarration(told, journal), adventures=AlphaAdventures(adv))

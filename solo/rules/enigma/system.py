@@ -115,8 +115,6 @@ class EnigmaNarration(PlainNarration[GameState, rc.Command, ev.Event]):
 class EnigmaAdventures(PlainAdventures[rc.Command]):
     """adventure.py: an adventure's enemies, pregens and lessons; ENIGMA's own ready-made characters."""
 
-    check_adventure = staticmethod(adv.check_adventure)
-
     def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
         found = list(adventure.pregens) if adventure else []
         if adv.PREGENS.is_file():
@@ -163,4 +161,4 @@ SYSTEM: Manifest[GameState, rc.Command, ev.Event] = Manifest(
     opens_pending=frozenset({"gamble_rolled"}),
     rules=EnigmaRules(), flow=EnigmaFlow(),
     presentation=EnigmaPresentation(present, journal), talk=PlainTalk[GameState, rc.Command](talk),
-    narration=EnigmaNarration(told, journal), adventures=EnigmaAdventures())
+    narration=EnigmaNarration(told, journal), adventures=EnigmaAdventures(adv))

@@ -81,8 +81,6 @@ class HaasteetNarration(PlainNarration[HaasteetState, rc.Command, Any]):
 class HaasteetAdventures(PlainAdventures[rc.Command]):
     """An adventure's opponents and Haasteet's ready-made investigators."""
 
-    check_adventure = staticmethod(adv.check_adventure)
-
     def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> rc.Command:
         return adv.pregen_command(entry.data)
 
@@ -104,4 +102,4 @@ SYSTEM: Manifest[HaasteetState, rc.Command, Any] = Manifest(
     apart_key="director", tension_start=2, tension_max=6,
     rules=ModuleRules(HaasteetState, ev.ADAPTER, applying, deciding, grammar, results, chapter="session"),
     flow=HaasteetFlow(), presentation=PlainPresentation(present, journal), talk=HaasteetTalk(talk_),
-    narration=HaasteetNarration(told, journal), adventures=HaasteetAdventures())
+    narration=HaasteetNarration(told, journal), adventures=HaasteetAdventures(adv))

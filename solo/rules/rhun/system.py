@@ -92,9 +92,6 @@ class RhunNarration(PlainNarration[RhunState, rc.Command, Any]):
 class RhunAdventures(PlainAdventures[rc.Command]):
     """An adventure's Challenges and Rhûn's ready-made heroes."""
 
-    check_adventure = staticmethod(adv.check_adventure)
-    pregen_summary = staticmethod(adv.pregen_summary)
-
     def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> rc.Command:
         return adv.pregen_command(entry.data)
 
@@ -138,4 +135,4 @@ SYSTEM: Manifest[RhunState, rc.Command, Any] = Manifest(
     tension_start=2, tension_max=6,
     rules=ModuleRules(RhunState, ev.ADAPTER, applying, deciding, grammar, results, chapter="session"),
     flow=RhunFlow(), presentation=PlainPresentation(present, journal), talk=RhunTalk(talk_),
-    narration=RhunNarration(told, journal), adventures=RhunAdventures())
+    narration=RhunNarration(told, journal), adventures=RhunAdventures(adv))
