@@ -289,6 +289,25 @@ class OracleNarrator:
                                                "facts": {**told.facts, "move": kind}})
         return told
 
+    def drawn_wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
+        """A Wide Shot from the shared ``wide_shot`` tables: where the scene opens (the title, else a place
+        drawn), what the senses catch there, and a question of the same place put to ``character``; an
+        improvised place's tags come back in the facts as ``scene_tags``."""
+        ctx = {**self.context, "character": character}
+        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
+        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
+        opening = self.pick("wide_shot.opening", rng, scene=scene)
+        question = self.tables.draw("wide_shot.question", rng, scene=scene, said=opening.text)  # of the same place
+        where = title or place.filled(ctx)
+        where = where[0].upper() + where[1:]
+        asked = question.filled(ctx)
+        facts: dict[str, Any] = {"place": where}
+        if self.scene is None and not title and place.entry.tags:
+            facts["scene_tags"] = list(place.entry.tags)
+        return Narration(task="wide_shot", text=f"{where.rstrip('.')}. {opening.filled(ctx)} {asked}", question=asked,
+                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)),
+                         facts=facts)
+
     def pick(self, table: str, rng: random.Random, *, scene: frozenset[str] | None | Literal[True] = True,
              given: dict[str, str] | None = None, context: dict[str, str] | None = None) -> Draw:
         """A draw from ``table`` fitting ``scene`` (True: the narrator's scene). With a ``chooser``

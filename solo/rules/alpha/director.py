@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from solo.director.moment import TableDirector
 from solo.kernel.errors import RuleViolation
 from ...kernel.protocol import Reaction, StoryView
 from solo.director.narration import OracleNarrator
@@ -73,22 +74,8 @@ class AlphaNarrator(OracleNarrator):
         return Narration(task=task, text=text, origin=drawn.origin(), facts=facts)
 
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
-        """Where the scene opens (the title, else a place drawn), what the senses catch, a question
-        put to one party member; an improvised place's tags come back as ``scene_tags``."""
-        ctx = {**self.context, "character": character}
-        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
-        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.pick("wide_shot.opening", rng, scene=scene)
-        question = self.tables.draw("wide_shot.question", rng, scene=scene, said=opening.text)  # of the same place
-        where = title or place.filled(ctx)
-        where = where[0].upper() + where[1:]
-        asked = question.filled(ctx)
-        facts: dict[str, Any] = {"place": where}
-        if self.scene is None and not title and place.entry.tags:
-            facts["scene_tags"] = list(place.entry.tags)
-        return Narration(task="wide_shot", text=f"{where.rstrip('.')}. {opening.filled(ctx)} {asked}", question=asked,
-                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)),
-                         facts=facts)
+        """Where the scene opens, what the senses catch, a question put to one party member."""
+        return self.drawn_wide_shot(rng, title, character)
 
 
 def moment(state: AlphaState, rng: random.Random) -> dict[str, str]:
@@ -173,21 +160,11 @@ def adventure_foe(foe: Mapping[str, Any], state: AlphaState) -> rc.AddEnemy | No
     return rc.AddEnemy(name=name, count=many, dice=dice)
 
 
-class AlphaDirector:
+class AlphaDirector(TableDirector[AlphaState, AlphaNarrator]):
     """Turns Alpha's events into the world's answer, from the oracle tables and the adventure."""
 
     def __init__(self, tables: Any):
-        self.narrator = AlphaNarrator(tables)
-
-    def _n(self, state: AlphaState, rng: random.Random, tags: frozenset[str] | None) -> AlphaNarrator:
-        told: AlphaNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: AlphaState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
-
-    def random_event(self, state: AlphaState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
+        super().__init__(AlphaNarrator(tables), moment)
 
     def treasure(self, state: AlphaState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).one("treasure", "treasure.find", rng)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
+from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator, as_phrase
 from solo.kernel.narration import Narration
 from . import commands as rc
@@ -86,25 +87,15 @@ def _time(before: int, after: int, state: BeyondState) -> dict[str, Any]:
     return {"before": before, "after": after, "last": state.last, "reserve": max(0, state.last - after - 1)}
 
 
-class BeyondDirector:
+class BeyondDirector(TableDirector[BeyondState, BeyondNarrator]):
     """Tells the run from Beyond Code's tables; it has no moves of its own to make."""
 
     def __init__(self, tables: Any):
-        self.narrator = BeyondNarrator(tables)
-
-    def _n(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None) -> BeyondNarrator:
-        told: BeyondNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: BeyondState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
+        super().__init__(BeyondNarrator(tables), moment)
 
     def answered(self, state: BeyondState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
         return Reaction()
-
-    def random_event(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
 
     def treasure(self, state: BeyondState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         n = self._n(state, rng, tags)

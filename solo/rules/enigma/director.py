@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from solo.director.moment import TableDirector
 from solo.kernel.errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
 from solo.kernel.calls import ModelCall
@@ -257,18 +258,11 @@ def _lessons_due(lessons_given: tuple[str, ...], state: GameState, events: Seque
     return [key for key in dict.fromkeys(due) if key not in lessons_given]
 
 
-class EnigmaDirector:
+class EnigmaDirector(TableDirector[GameState, PulpNarrator]):
     """Turns ENIGMA's events into the world's answer, from the oracle tables and the adventure."""
 
     def __init__(self, tables: OracleTables):
-        self.narrator = PulpNarrator(tables)
-
-    def _n(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> PulpNarrator:
-        told: PulpNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: GameState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
+        super().__init__(PulpNarrator(tables), moment)
 
     def answered(self, state: GameState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
@@ -285,9 +279,6 @@ class EnigmaDirector:
         out.narrations.append(Narration(task="enemy_leaves", text=told,
                                         origin=f"the oracle's {answer!r} to a question of {enemy}'s leaving"))
         return out
-
-    def random_event(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
 
     def treasure(self, state: GameState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).treasure(rng)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
+from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
@@ -48,20 +49,8 @@ class HaasteetNarrator(OracleNarrator):
         return self.tell(task, [self.draw(table, rng, context)])
 
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
-        ctx = {**self.context, "character": character}
-        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
-        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.pick("wide_shot.opening", rng, scene=scene)
-        question = self.tables.draw("wide_shot.question", rng, scene=scene, said=opening.text)  # of the same place
-        where = title or place.filled(ctx)
-        where = where[0].upper() + where[1:]
-        asked = question.filled(ctx)
-        told = Narration(task="wide_shot", text=f"{where.rstrip('.')}. {opening.filled(ctx)} {asked}", question=asked,
-                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)))
-        facts: dict[str, Any] = {"place": where}
-        if self.scene is None and not title and place.entry.tags:
-            facts["scene_tags"] = list(place.entry.tags)
-        return told.model_copy(update={"facts": facts})
+        """Where the scene opens, what the senses catch, a question put to one party member."""
+        return self.drawn_wide_shot(rng, title, character)
 
 
 def moment(state: HaasteetState, rng: random.Random) -> dict[str, str]:
@@ -80,18 +69,11 @@ def standing(state: HaasteetState) -> list[Enemy]:
     return [e for e in state.enemies if not e.dead and not e.out_of_action and e.gone is None]
 
 
-class HaasteetDirector:
+class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
     """Turns Haasteet's events into the world's answer, from the oracle tables and the adventure."""
 
     def __init__(self, tables: Any):
-        self.narrator = HaasteetNarrator(tables)
-
-    def _n(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None) -> HaasteetNarrator:
-        told: HaasteetNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: HaasteetState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
+        super().__init__(HaasteetNarrator(tables), moment)
 
     def answered(self, state: HaasteetState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
@@ -106,9 +88,6 @@ class HaasteetDirector:
                                             origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
             out.solo_moves.append(rc.LeaveEnemy(name=foe, how="surrender" if how == "surrender" else "flee"))
         return out
-
-    def random_event(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
 
     def treasure(self, state: HaasteetState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).one("treasure", "treasure.find", rng)

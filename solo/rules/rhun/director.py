@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
+from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
 from solo.director.oracle import asked_to_leave
@@ -41,22 +42,8 @@ class RhunNarrator(OracleNarrator):
         return self.tell(task, [self.draw(table, rng, context)])
 
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
-        ctx = {"character": character}
-        place = self.tables.draw("wide_shot.place", rng, scene=self.scene)
-        scene = self.scene if self.scene is not None else (frozenset(place.entry.tags) or None)
-        opening = self.pick("wide_shot.opening", rng, scene=scene)
-        question = self.tables.draw("wide_shot.question", rng, scene=scene)
-        where = title or place.filled({**self.context, **ctx})
-        where = where[0].upper() + where[1:]
-        text = f"{where.rstrip('.')}. {opening.filled({**self.context, **ctx})}"
-        told = Narration(task="wide_shot", text=f"{text} {question.filled({**self.context, **ctx})}",
-                         question=question.filled({**self.context, **ctx}),
-                         origin="; ".join(d.origin() for d in ((place,) if not title else ()) + (opening, question)))
-        facts: dict[str, Any] = {"place": where}
-        if self.scene is None and not title and place.entry.tags:
-            facts["scene_tags"] = list(place.entry.tags)
-        return told.model_copy(update={"facts": facts})
-
+        """Where the scene opens, what the senses catch, a question put to one party member."""
+        return self.drawn_wide_shot(rng, title, character)
     def consequence(self, rng: random.Random, character: str, cost: bool) -> Narration:
         """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones)."""
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
@@ -106,18 +93,11 @@ def _path_table(path: str) -> str:
     return "shadow." + fold(path).replace(" ", "_")
 
 
-class RhunDirector:
+class RhunDirector(TableDirector[RhunState, RhunNarrator]):
     """Turns Rhûn's events into the world's answer, from the oracle tables and the adventure."""
 
     def __init__(self, tables: Any):
-        self.narrator = RhunNarrator(tables)
-
-    def _n(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None) -> RhunNarrator:
-        told: RhunNarrator = self.narrator.with_context(moment(state, rng), tags)
-        return told
-
-    def moment(self, state: RhunState, rng: random.Random) -> dict[str, str]:
-        return moment(state, rng)
+        super().__init__(RhunNarrator(tables), moment)
 
     def answered(self, state: RhunState, question: str, answer: str, rng: random.Random,
                  story: StoryView) -> Reaction[rc.Command]:
@@ -134,9 +114,6 @@ class RhunDirector:
         out.narrations.append(Narration(task="enemy_leaves", text=told,
                                         origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
         return out
-
-    def random_event(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
-        return self._n(state, rng, tags).oracle_event(rng)
 
     def treasure(self, state: RhunState, rng: random.Random, tags: frozenset[str] | None = None) -> Narration:
         return self._n(state, rng, tags).one("treasure", "treasure.find", rng)
