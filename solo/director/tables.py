@@ -31,6 +31,7 @@ from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts, locative
 from solo.kernel.services import Tables
+from solo.kernel.words import agreeing
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
@@ -179,11 +180,13 @@ class Draw:
     def filled(self, context: dict[str, str]) -> str:
         """The text with the moment's words ({character}, {enemy}, ...) put in; a word put where a sentence
         begins begins with a capital ("{character}, what is here?" with nobody in the cast: "You, what ...")."""
+        text = agreeing(self.text, context)  # a group foe's verbs agree with it ("{enemy} break off")
+
         def put(m: re.Match[str]) -> str:
             value = context.get(m.group(1), m.group(0))
-            opens = not self.text[:m.start()].rstrip() or self.text[:m.start()].rstrip().endswith((".", "!", "?"))
+            opens = not text[:m.start()].rstrip() or text[:m.start()].rstrip().endswith((".", "!", "?"))
             return value[:1].upper() + value[1:] if opens else value
-        return PLACEHOLDER.sub(put, self.text)
+        return PLACEHOLDER.sub(put, text)
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "dice": self.dice, "faces": list(self.faces), "result": self.result,

@@ -119,7 +119,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
             title = f": {escape(r['title'])}" if r.get("title") else ""
             lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}{title}[/]")
             lines += [f"  {escape(n)} is back on their feet" for n in r["recovered"]]
-            lines += [f"  {escape(n)} stays behind with the last scene" for n in r.get("left", [])]
+            lines += [f"  {escape(agree(n, 'stays'))} behind with the last scene" for n in r.get("left", [])]
         case "StartLeg":
             lines.append(f"[bold]Leg {r['leg']}[/] begins. Lucky Saves: "
                          + ", ".join(f"{escape(n)} {d}" for n, d in r["lucky_saves"].items()))
