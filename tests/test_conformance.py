@@ -885,3 +885,34 @@ def test_a_foe_that_left_is_not_shown_on_the_board(tmp_path, start, foe, leave):
     shown = t.ok("scene show")
     name = foe.split()[2]
     assert name not in shown.get("on_the_board", []) and name not in shown.get("enemies", []), shown
+
+
+GROUP_ADD = {"enigma": "enemy add 'Tick-Tock Men' --type minion", "rhun": "challenge add 'The Hill Wolves' --tier "
+             "dangerous --sentient", "haasteet": "enemy add 'Gate Wardens'", "alpha": "enemy add 'Gate Wardens'"}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_group_foe_takes_plural_verbs_through_a_fight(system, tmp_path):
+    """A group foe brought on, fought, made to leave and left behind by a scene's end, with the Director's moves
+    on: every result, the recap and both exports give it plural verbs. Found: "Tick-Tock Men goes for Nara
+    Quinn", "Tick-Tock Men stands in the way", "Tick-Tock Men stays behind with the last scene", "The Hill
+    Wolves was gone", Alpha's "Gate Wardens stands against the party" (fails on the code before it for
+    enigma, rhun and alpha)."""
+    if system not in GROUP_ADD:
+        pytest.skip(f"{system} has no foes to bring on")
+    p = PROFILES[system]
+    group = re.search(r"'([^']+)'", GROUP_ADD[system])[1]  # type: ignore[index]
+    t = table(tmp_path, f"campaign new Adv {p.improvised}", *p.cast, solo_play=True)
+    t.ok("scene start The Landing")
+    t.ok(GROUP_ADD[system])
+    for line in (*p.fight, *(r.format(foe=group) for r in p.roll), *(r.format(foe=group) for r in p.roll)):
+        t.run(line)
+    if p.leave:
+        t.run(p.leave.format(foe=group))
+    t.run(p.scene_end)
+    told = "\n".join([t.text(), t.export(story=False), t.export(story=True), plain(render(t.run("recap"),
+                                                                                         t.session.system))])
+    assert group in told
+    singular = re.compile(re.escape(group) + r"\**:? (?:is|was|has|goes|stands|stays|breaks|attacks|flees|gives|"
+                          r"strikes|throws|moves|turns)\b")
+    assert not singular.findall(told), [line for line in told.splitlines() if singular.search(line)][:5]
