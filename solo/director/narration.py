@@ -289,8 +289,8 @@ class OracleNarrator:
                                                "facts": {**told.facts, "move": kind}})
         return told
 
-    def drawn_wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
-        """A Wide Shot from the shared ``wide_shot`` tables: where the scene opens (the title, else a place
+    def drawn_opening(self, rng: random.Random, title: str | None, character: str) -> Narration:
+        """A scene's opening shot from the shared tables: where the scene opens (the title, else a place
         drawn), what the senses catch there, and a question of the same place put to ``character``; an
         improvised place's tags come back in the facts as ``scene_tags``."""
         ctx = {**self.context, "character": character}

@@ -14,8 +14,9 @@ import random
 import re
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from pydantic import BaseModel, TypeAdapter
@@ -135,11 +136,80 @@ class Rules(ABC, Generic[S, C, E]):
                      scene_title=getattr(state, "scene_title", None))
 
 
+class ModuleRules(Rules[S, C, E]):
+    """A rules core made of its modules' functions: ``start_command``, ``decide``, ``apply``, ``status``
+    and ``describe`` (each required) and ``fold``, ``event_from_dict``, ``event_to_dict`` (the kernel's
+    where none has it), each the function of that name in the first of ``modules`` that has one. The
+    initial state is ``state_type()``; ``chapter`` names the state's field that counts chapters."""
+
+    _REQUIRED = ("start_command", "decide", "apply", "status", "describe")
+    _OPTIONAL = ("fold", "event_from_dict", "event_to_dict")
+
+    def __init__(self, state_type: type[S], event_adapter: TypeAdapter[Any], *modules: ModuleType,
+                 chapter: str = "chapter") -> None:
+        self._state_type, self._event_adapter, self._chapter = state_type, event_adapter, chapter
+        self._own: dict[str, Callable[..., Any]] = {}
+        for name in self._REQUIRED + self._OPTIONAL:
+            found = next((getattr(m, name) for m in modules if callable(getattr(m, name, None))), None)
+            if found is None and name in self._REQUIRED:
+                raise TypeError(f"{state_type.__name__}'s rules: no module given has a function {name!r}")
+            if found is not None:
+                self._own[name] = found
+                if name in self._OPTIONAL:
+                    setattr(self, name, found)
+
+    def start_command(self, name: str, seed: int, options: Mapping[str, list[str]], /) -> C:
+        command: C = self._own["start_command"](name, seed, options)
+        return command
+
+    def decide(self, state: S, command: C, /, *, rng: random.Random) -> tuple[E, ...]:
+        events: tuple[E, ...] = self._own["decide"](state, command, rng=rng)
+        return events
+
+    def apply(self, state: S, event: E, /) -> S:
+        after: S = self._own["apply"](state, event)
+        return after
+
+    def status(self, state: S, /) -> dict[str, Any]:
+        found: dict[str, Any] = self._own["status"](state)
+        return found
+
+    def describe(self, before: S, command: C, events: Sequence[E], after: S, /) -> dict[str, Any]:
+        found: dict[str, Any] = self._own["describe"](before, command, events, after)
+        return found
+
+    def initial_state(self) -> S:
+        return self._state_type()
+
+    def event_from_dict(self, data: dict[str, Any], /) -> E:
+        event: E = self._event_adapter.validate_python(data)
+        return event
+
+    def state_from_dict(self, data: dict[str, Any], /) -> S:
+        return self._state_type.model_validate(data)
+
+    def where(self, state: S, /) -> Where:
+        return Where(chapter=int(getattr(state, self._chapter, 1)), scene=int(getattr(state, "scene", 0)),
+                     scene_title=getattr(state, "scene_title", None))
+
+
 class Part:
     """An optional part built on a kernel default: the manifest that holds it tells it which
     system it belongs to (``Manifest`` calls ``bind``), for the names and data its defaults use."""
 
     _manifest: Declared | None = None
+
+    def __init__(self, *modules: ModuleType) -> None:
+        """A part made of its system's modules: each member its class leaves at the kernel's default is
+        the function of that name in the first of ``modules`` that has one (``PlainTalk(talk)`` takes
+        ``talk.prepare``, ``talk.completions``, ...); a member found in none keeps the default."""
+        kernel = next(c for c in type(self).__mro__ if c.__module__ == __name__ and c is not Part)
+        for name, default in vars(kernel).items():
+            if name.startswith("_") or not callable(default) or getattr(type(self), name) is not default:
+                continue
+            found = next((getattr(m, name) for m in modules if callable(getattr(m, name, None))), None)
+            if found is not None:
+                setattr(self, name, found)
 
     def bind(self, manifest: Declared) -> None:
         self._manifest = manifest
@@ -152,7 +222,12 @@ class Part:
 
 
 class PlainFlow(Part, Generic[S, C, E]):
-    """No open business, no scenes of the system's own, a tension that does not move, no queries."""
+    """No open business, no scenes of the system's own, a tension that does not move, no queries. A
+    system names its command that opens a titled scene (``scene_start``, with a ``title`` field) and
+    its read-only commands (``queries``) for the defaults of ``scene_opening``, ``titled`` and ``is_query``."""
+
+    scene_start: ClassVar[type[BaseModel] | None] = None
+    queries: ClassVar[tuple[type[BaseModel], ...]] = ()
 
     def settle(self, state: S, command: BaseModel | None, /) -> tuple[E, ...]:
         return ()
@@ -177,12 +252,16 @@ class PlainFlow(Part, Generic[S, C, E]):
         return ()
 
     def scene_opening(self, command: C, /) -> tuple[bool, str | None]:
+        if self.scene_start is not None and isinstance(command, self.scene_start):
+            return True, getattr(command, "title", None)
         return False, None
 
     def scene_closing(self, command: C, /) -> str | None:
         return None
 
     def titled(self, command: C, title: str, /) -> C:
+        if self.scene_start is not None and isinstance(command, self.scene_start):
+            return command.model_copy(update={"title": title})
         return command
 
     def tension_step(self, tension: int, event: E, /) -> int:
@@ -193,7 +272,7 @@ class PlainFlow(Part, Generic[S, C, E]):
         return command, []
 
     def is_query(self, command: BaseModel, /) -> bool:
-        return False
+        return isinstance(command, self.queries)
 
     def query(self, state: S, command: C, /) -> dict[str, Any]:
         raise RuleViolation(f"{self.manifest.title} has no read-only commands")

@@ -13,26 +13,26 @@ import random
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from pydantic import BaseModel, TypeAdapter
+from typing import TYPE_CHECKING, Any
 
 from solo.kernel.errors import SoloError
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
-from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
+from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
 from ...kernel.manifest import Manifest
-from ...kernel.protocol import Conversation, PregenEntry, Where
+from ...kernel.protocol import Conversation, PregenEntry
+from . import apply as applying
 from . import commands as rc
+from . import decide as deciding
+from . import grammar
 from . import events as ev
 from . import adventure as adv
 from . import journal, present, results
 from . import talk as talk_
-from .apply import apply, fold
 from .combat import band
 from .core import active, die, find
-from .decide import decide, mortal_peril
-from .grammar import SPECS, start_command
+from .decide import mortal_peril
+from .grammar import SPECS
 from .odds import as_result, check, opposed
 from .state import AlphaState
 
@@ -47,27 +47,11 @@ CREDIT = "Combat rules after *Alpha 1.1 Combat* (no licence stated); paraphrased
 DATA = folder("solo.rules.alpha", "data")
 
 
-class AlphaRules(Rules[AlphaState, rc.Command, Any]):
-    """Alpha's rules core: decide.py, apply.py, results.py."""
-
-    state_type = AlphaState
-    event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
-    start_command = staticmethod(start_command)
-    decide = staticmethod(decide)
-    apply = staticmethod(apply)
-    fold = staticmethod(fold)
-    status = staticmethod(results.status)
-    describe = staticmethod(results.describe)
-
-    def initial_state(self) -> AlphaState:
-        return AlphaState()
-
-    def where(self, state: AlphaState) -> Where:
-        return Where(chapter=state.day, scene=state.scene, scene_title=state.scene_title)
-
-
 class AlphaFlow(PlainFlow[AlphaState, rc.Command, Any]):
     """Mortal Peril pauses play; foes stay with their scene; odds, attack odds and sheets are queries."""
+
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.AttackOdds, rc.ShowCharacter)
 
     def pending(self, state: AlphaState) -> bool:
         """Rulings *Mortal Peril*: a character's fate awaits (`undo` steps back to the blow)."""
@@ -84,15 +68,6 @@ class AlphaFlow(PlainFlow[AlphaState, rc.Command, Any]):
         if waiting is None and state.combat is not None:
             return f"a combat is under way (round {state.combat.round}): `combat end` first"
         return waiting
-
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.AttackOdds, rc.ShowCharacter))
 
     def query(self, state: AlphaState, command: rc.Command) -> dict[str, Any]:
         """`odds`: exact chances, nothing journaled; `pc show`: the sheets."""
@@ -114,11 +89,6 @@ class AlphaFlow(PlainFlow[AlphaState, rc.Command, Any]):
 class AlphaPresentation(PlainPresentation):
     """present.py (results, status bar), journal.py (the export), and `rules defaults`."""
 
-    render = staticmethod(present.render)
-    toolbar = staticmethod(present.toolbar)
-    export_event = staticmethod(journal.export_event)
-    export_cast = staticmethod(journal.export_cast)
-
     def reference(self, topic: str | None, /) -> dict[str, Any]:
         """`rules [TOPIC]`; `rules defaults` lists every Default of shared/systems/alpha.md, each with
         what it is and where it applies."""
@@ -134,13 +104,6 @@ class AlphaPresentation(PlainPresentation):
 class AlphaTalk(PlainTalk[AlphaState, rc.Command]):
     """talk.py: the REPL's conversation and the co-pilot's dice; present.py: the walk-through."""
 
-    prepare = staticmethod(talk_.prepare)
-    after = staticmethod(talk_.after)
-    dice_needed = staticmethod(talk_.dice_needed)
-    with_dice = staticmethod(talk_.with_dice)
-    completions = staticmethod(talk_.completions)
-    as_line = staticmethod(talk_.as_line)
-
     def create_character(self, state: AlphaState, talk: Conversation, tables: Tables | None,
                          rng: random.Random) -> rc.Command | None:
         ready = self.manifest.adventures
@@ -155,12 +118,6 @@ class AlphaTalk(PlainTalk[AlphaState, rc.Command]):
 class AlphaNarration(PlainNarration[AlphaState, rc.Command, Any]):
     """director.py (the emulator, foes' turns in solo play), record.py (what prose is held to), journal.py."""
 
-    record = staticmethod(told.record)
-    check = staticmethod(told.check)
-    cast = staticmethod(told.cast)
-    about = staticmethod(told.about)
-    recap = staticmethod(journal.recap)
-
     def director(self, tables: Tables) -> AlphaDirector:
         from .director import AlphaDirector
 
@@ -170,7 +127,6 @@ class AlphaNarration(PlainNarration[AlphaState, rc.Command, Any]):
 class AlphaAdventures(PlainAdventures[rc.Command]):
     """adventure.py: an adventure's foes and Alpha's ready-made combatants."""
 
-    check_adventure = staticmethod(adv.check_adventure)
     pregen_summary = staticmethod(adv.summary)
 
     def pregen_command(self, entry: PregenEntry, dice: int | None) -> rc.Command:
@@ -216,5 +172,6 @@ SYSTEM: Manifest[AlphaState, rc.Command, Any] = Manifest(
     setting=("Sword-and-sorcery skirmishes on a rough frontier of ruined forts, old roads, haunted woods and smugglers' "
              "coves: a small band of adventurers against raiders, beasts and stranger things, where every round of a "
              "fight is more dangerous than the last."),
-    rules=AlphaRules(), flow=AlphaFlow(), presentation=AlphaPresentation(), talk=AlphaTalk(),
-    narration=AlphaNarration(), adventures=AlphaAdventures())
+    rules=ModuleRules(AlphaState, ev.ADAPTER, applying, deciding, grammar, results, chapter="day"),
+    flow=AlphaFlow(), presentation=AlphaPresentation(present, journal), talk=AlphaTalk(talk_),
+    narration=AlphaNarration(told, journal), adventures=AlphaAdventures(adv))

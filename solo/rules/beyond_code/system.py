@@ -12,26 +12,25 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from pydantic import TypeAdapter
+from typing import TYPE_CHECKING, Any
 
 from solo.kernel.datafile import DataFileError, parse_toml
-from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
+from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, Where
 from solo.kernel.resources import folder
 from solo.kernel.words import Words
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
+from . import apply as applying
 from . import commands as rc
+from . import decide as deciding
+from . import grammar
 from . import events as ev
 from . import journal, present, results, talk
 from . import record as told
-from .apply import apply, fold
 from .deck import DeckError, check_deck
-from .decide import decide
-from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
+from .grammar import CAMPAIGN_OPTIONS, SPECS
 from .state import BeyondState
 
 if TYPE_CHECKING:
@@ -42,20 +41,8 @@ CREDIT = ("Solo procedures after the rules of *Enigma. Beyond Code* (CrowD Games
 _DECK_TABLE = re.compile(r"^\s*\[\s*deck\s*\]\s*(#.*)?$", re.MULTILINE)
 
 
-class BeyondRules(Rules[BeyondState, rc.Command, Any]):
+class BeyondRules(ModuleRules[BeyondState, rc.Command, Any]):
     """Beyond Code's rules core: decide.py, apply.py, results.py."""
-
-    state_type = BeyondState
-    event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
-    start_command = staticmethod(start_command)
-    decide = staticmethod(decide)
-    apply = staticmethod(apply)
-    fold = staticmethod(fold)
-    status = staticmethod(results.status)
-    describe = staticmethod(results.describe)
-
-    def initial_state(self) -> BeyondState:
-        return BeyondState()
 
     def where(self, state: BeyondState) -> Where:
         """A game is the chapter; the scene is the table's narrative frame (`scene start`), which groups
@@ -80,23 +67,12 @@ class BeyondFlow(PlainFlow[BeyondState, rc.Command, Any]):
 class BeyondPresentation(PlainPresentation):
     """present.py (results, status bar) and journal.py (the export)."""
 
-    render = staticmethod(present.render)
-    toolbar = staticmethod(present.toolbar)
-    export_event = staticmethod(journal.export_event)
-    export_opening = staticmethod(journal.export_opening)
-    export_names = staticmethod(journal.export_names)
-
     def export_cast(self, status: dict[str, Any], /) -> list[str]:
         return journal.export_cast(status, CREDIT)
 
 
 class BeyondTalk(PlainTalk[BeyondState, rc.Command]):
     """talk.py: the REPL's conversation; no cast to create."""
-
-    prepare = staticmethod(talk.prepare)
-    after = staticmethod(talk.after)
-    completions = staticmethod(talk.completions)
-    as_line = staticmethod(talk.as_line)
 
     def create_character(self, state: BeyondState, conversation: Conversation, tables: Tables | None,
                          rng: random.Random, /) -> rc.Command | None:
@@ -107,12 +83,6 @@ class BeyondTalk(PlainTalk[BeyondState, rc.Command]):
 
 class BeyondNarration(PlainNarration[BeyondState, rc.Command, Any]):
     """director.py (the emulator), record.py (what prose is held to), journal.py (recaps)."""
-
-    record = staticmethod(told.record)
-    check = staticmethod(told.check)
-    cast = staticmethod(told.cast)
-    about = staticmethod(told.about)
-    recap = staticmethod(journal.recap)
 
     def director(self, tables: Tables) -> BeyondDirector:
         from .director import BeyondDirector
@@ -165,5 +135,6 @@ SYSTEM: Manifest[BeyondState, rc.Command, Any] = Manifest(
     setting="A Victorian mansion outside London in the Second World War, where cryptologists race Chaos.",
     intro=("[bold]solo[/] — Beyond Code, Face to Face with Chaos. `help` lists commands; `rules` explains "
            "them; Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
-    rules=BeyondRules(), flow=BeyondFlow(), presentation=BeyondPresentation(), talk=BeyondTalk(),
-    narration=BeyondNarration(), adventures=BeyondAdventures())
+    rules=BeyondRules(BeyondState, ev.ADAPTER, applying, deciding, grammar, results),
+    flow=BeyondFlow(), presentation=BeyondPresentation(present, journal), talk=BeyondTalk(talk),
+    narration=BeyondNarration(told, journal), adventures=BeyondAdventures())

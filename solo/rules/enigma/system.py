@@ -9,11 +9,12 @@ Rules: ENIGMA System Reference Document v0.6.2 by Andrew Pelham, CC BY-NC 4.0.
 from __future__ import annotations
 
 import contextlib
+from importlib import import_module
 import random
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from solo.kernel.adventure import Adventure
 from solo.director.story import fold_name as fold_title
@@ -23,48 +24,39 @@ from solo.kernel.datafile import load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.resources import folder
 from solo.kernel.words import Words
-from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
+from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
 from ...kernel.manifest import Manifest
-from ...kernel.protocol import PregenEntry, Where
+from ...kernel.protocol import PregenEntry
 from . import adventure as adv
 from . import commands as rc
+from . import grammar
 from . import events as ev
 from . import journal, present, results, talk
 from . import record as told
-from .apply import apply, fold
 from .decide import decide, resolve_pending
 from .director import TENSION_MAX, TENSION_START, EnigmaDirector, complete, tension_step
-from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
+from .grammar import CAMPAIGN_OPTIONS, SPECS
 from .reference import reference
 from .state import GameState, fold_name
 
+# the modules themselves: the package's __init__ names their functions apply and decide
+applying, deciding = import_module(f"{__package__}.apply"), import_module(f"{__package__}.decide")
 CREDIT = "Rules: ENIGMA System Reference Document v0.6.2 by Andrew Pelham, CC BY-NC 4.0."
 
 
-class EnigmaRules(Rules[GameState, rc.Command, ev.Event]):
-    """ENIGMA's rules core: decide.py, apply.py, events.py, results.py."""
+class EnigmaRules(ModuleRules[GameState, rc.Command, ev.Event]):
+    """ENIGMA's rules core: grammar.py, decide.py, apply.py, events.py, results.py; a Leg is the chapter."""
 
-    state_type = GameState
-    event_adapter: ClassVar[TypeAdapter[Any]] = ev.EVENT_ADAPTER
-    start_command = staticmethod(start_command)
-    decide = staticmethod(decide)
-    apply = staticmethod(apply)
-    fold = staticmethod(fold)
-    event_from_dict = staticmethod(ev.event_from_dict)
-    event_to_dict = staticmethod(ev.event_to_dict)
-    status = staticmethod(results.status)
-    describe = staticmethod(results.describe)
-
-    def initial_state(self) -> GameState:
-        return GameState()
-
-    def where(self, state: GameState) -> Where:
-        return Where(chapter=state.leg, scene=state.scene, scene_title=state.scene_title)
+    def __init__(self) -> None:
+        super().__init__(GameState, ev.EVENT_ADAPTER, applying, deciding, grammar, ev, results, chapter="leg")
 
 
 class EnigmaFlow(PlainFlow[GameState, rc.Command, ev.Event]):
     """A pending Gamble settled by the next command, the tension track, Director Peril reported apart,
     enemies' targets chosen by the Director, odds and sheets as queries."""
+
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.ShowCharacter)
 
     describe_settled = staticmethod(results.describe_resolution)
     tension_step = staticmethod(tension_step)
@@ -99,14 +91,6 @@ class EnigmaFlow(PlainFlow[GameState, rc.Command, ev.Event]):
 
     # left_behind: none, ENIGMA's scene start takes the last scene's enemies off itself (SceneStarted.left);
     # scene_closing: none, its scenes end with the kernel's `scene end success|failure`
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.ShowCharacter))
 
     def query(self, state: GameState, command: rc.Command) -> dict[str, Any]:
         if isinstance(command, rc.ShowCharacter):
@@ -118,33 +102,11 @@ class EnigmaFlow(PlainFlow[GameState, rc.Command, ev.Event]):
 class EnigmaPresentation(PlainPresentation):
     """present.py (results, status bar), journal.py (the export), reference.py (`rules TOPIC`)."""
 
-    render = staticmethod(present.render)
-    toolbar = staticmethod(present.toolbar)
-    export_event = staticmethod(journal.export_event)
-    export_cast = staticmethod(journal.export_cast)
     reference = staticmethod(reference)
-
-
-class EnigmaTalk(PlainTalk[GameState, rc.Command]):
-    """talk.py: the REPL's conversation, the co-pilot's dice, Tab completion and the walk-through."""
-
-    prepare = staticmethod(talk.prepare)
-    after = staticmethod(talk.after)
-    dice_needed = staticmethod(talk.dice_needed)
-    with_dice = staticmethod(talk.with_dice)
-    completions = staticmethod(talk.completions)
-    as_line = staticmethod(talk.as_line)
-    create_character = staticmethod(talk.create_character)
 
 
 class EnigmaNarration(PlainNarration[GameState, rc.Command, ev.Event]):
     """director.py (the emulator), record.py (what prose is held to), journal.py (recaps)."""
-
-    record = staticmethod(told.record)
-    check = staticmethod(told.check)
-    cast = staticmethod(told.cast)
-    about = staticmethod(told.about)
-    recap = staticmethod(journal.recap)
 
     def director(self, tables: Tables) -> EnigmaDirector:
         return EnigmaDirector(oracle_tables(tables))
@@ -152,8 +114,6 @@ class EnigmaNarration(PlainNarration[GameState, rc.Command, ev.Event]):
 
 class EnigmaAdventures(PlainAdventures[rc.Command]):
     """adventure.py: an adventure's enemies, pregens and lessons; ENIGMA's own ready-made characters."""
-
-    check_adventure = staticmethod(adv.check_adventure)
 
     def pregens(self, adventure: Adventure | None) -> list[PregenEntry]:
         found = list(adventure.pregens) if adventure else []
@@ -199,5 +159,6 @@ SYSTEM: Manifest[GameState, rc.Command, ev.Event] = Manifest(
     tension_start=TENSION_START, tension_max=TENSION_MAX,
     tension_label="tension",  # blunders and Peril raise it, successes lower it (tension_step)
     opens_pending=frozenset({"gamble_rolled"}),
-    rules=EnigmaRules(), flow=EnigmaFlow(), presentation=EnigmaPresentation(), talk=EnigmaTalk(),
-    narration=EnigmaNarration(), adventures=EnigmaAdventures())
+    rules=EnigmaRules(), flow=EnigmaFlow(),
+    presentation=EnigmaPresentation(present, journal), talk=PlainTalk[GameState, rc.Command](talk),
+    narration=EnigmaNarration(told, journal), adventures=EnigmaAdventures(adv))

@@ -51,7 +51,7 @@ class HaasteetNarrator(OracleNarrator):
 
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """Where the scene opens, what the senses catch, a question put to one party member."""
-        return self.drawn_wide_shot(rng, title, character)
+        return self.drawn_opening(rng, title, character)
 
 
 def moment(state: HaasteetState, rng: random.Random) -> dict[str, str]:

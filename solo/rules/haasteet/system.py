@@ -10,27 +10,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from pydantic import BaseModel, TypeAdapter
+from typing import TYPE_CHECKING, Any
 
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
-from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
+from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
 from ...kernel.manifest import Manifest
-from ...kernel.protocol import Conversation, PregenEntry, Where
+from ...kernel.protocol import Conversation, PregenEntry
 from solo.kernel.resources import folder
 from solo.kernel.words import Words
 from . import adventure as adv
+from . import apply as applying
 from . import commands as rc
+from . import decide as deciding
+from . import grammar
 from . import events as ev
 from . import journal, present, results
 from . import record as told
 from . import talk as talk_
-from .apply import apply, fold
-from .decide import decide
 from .decide import paused as held
-from .grammar import CAMPAIGN_OPTIONS, SPECS, start_command
+from .grammar import CAMPAIGN_OPTIONS, SPECS
 from .odds import contest_odds, pool_odds
 from .state import HaasteetState
 
@@ -40,41 +39,16 @@ if TYPE_CHECKING:
 CREDIT = "Rules after the Finnish *Haasteet* core (shared/seeds/003; no licence stated); paraphrased, never quoted."
 
 
-class HaasteetRules(Rules[HaasteetState, rc.Command, Any]):
-    """Haasteet's rules core: decide.py, apply.py, results.py."""
-
-    state_type = HaasteetState
-    event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
-    start_command = staticmethod(start_command)
-    decide = staticmethod(decide)
-    apply = staticmethod(apply)
-    fold = staticmethod(fold)
-    status = staticmethod(results.status)
-    describe = staticmethod(results.describe)
-
-    def initial_state(self) -> HaasteetState:
-        return HaasteetState()
-
-    def where(self, state: HaasteetState) -> Where:
-        return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
-
-
 class HaasteetFlow(PlainFlow[HaasteetState, rc.Command, Any]):
     """A hit waiting for its soak pauses play; foes stay with their scene; odds and sheets are queries."""
+
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.ShowCharacter)
 
     paused = staticmethod(held)  # a hit waiting for its soak, a declared round
 
     def left_behind(self, state: HaasteetState) -> Sequence[rc.Command]:
         return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
-
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.ShowCharacter))
 
     def query(self, state: HaasteetState, command: rc.Command) -> dict[str, Any]:
         if isinstance(command, rc.ShowCharacter):
@@ -85,24 +59,8 @@ class HaasteetFlow(PlainFlow[HaasteetState, rc.Command, Any]):
         return pool_odds(command.pool, command.threshold, state.die)
 
 
-class HaasteetPresentation(PlainPresentation):
-    """present.py (results, status bar) and journal.py (the export)."""
-
-    render = staticmethod(present.render)
-    toolbar = staticmethod(present.toolbar)
-    export_event = staticmethod(journal.export_event)
-    export_cast = staticmethod(journal.export_cast)
-
-
 class HaasteetTalk(PlainTalk[HaasteetState, rc.Command]):
     """talk.py: the REPL's conversation and the co-pilot's dice; present.py: the walk-through."""
-
-    prepare = staticmethod(talk_.prepare)
-    after = staticmethod(talk_.after)
-    dice_needed = staticmethod(talk_.dice_needed)
-    with_dice = staticmethod(talk_.with_dice)
-    completions = staticmethod(talk_.completions)
-    as_line = staticmethod(talk_.as_line)
 
     def create_character(self, state: HaasteetState, talk: Conversation, tables: Tables | None,
                          rng: random.Random) -> rc.Command | None:
@@ -114,12 +72,6 @@ class HaasteetTalk(PlainTalk[HaasteetState, rc.Command]):
 class HaasteetNarration(PlainNarration[HaasteetState, rc.Command, Any]):
     """director.py (the emulator), record.py (what prose is held to), journal.py (recaps)."""
 
-    record = staticmethod(told.record)
-    check = staticmethod(told.check)
-    cast = staticmethod(told.cast)
-    about = staticmethod(told.about)
-    recap = staticmethod(journal.recap)
-
     def director(self, tables: Tables) -> HaasteetDirector:
         from .director import HaasteetDirector
 
@@ -128,8 +80,6 @@ class HaasteetNarration(PlainNarration[HaasteetState, rc.Command, Any]):
 
 class HaasteetAdventures(PlainAdventures[rc.Command]):
     """An adventure's opponents and Haasteet's ready-made investigators."""
-
-    check_adventure = staticmethod(adv.check_adventure)
 
     def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> rc.Command:
         return adv.pregen_command(entry.data)
@@ -150,5 +100,6 @@ SYSTEM: Manifest[HaasteetState, rc.Command, Any] = Manifest(
     setting=("Pulp horror in the 1920s: investigators of New England and New York, the war's long shadow, "
              "cults, ghouls and older things under the harbours and hills."),
     apart_key="director", tension_start=2, tension_max=6,
-    rules=HaasteetRules(), flow=HaasteetFlow(), presentation=HaasteetPresentation(), talk=HaasteetTalk(),
-    narration=HaasteetNarration(), adventures=HaasteetAdventures())
+    rules=ModuleRules(HaasteetState, ev.ADAPTER, applying, deciding, grammar, results, chapter="session"),
+    flow=HaasteetFlow(), presentation=PlainPresentation(present, journal), talk=HaasteetTalk(talk_),
+    narration=HaasteetNarration(told, journal), adventures=HaasteetAdventures(adv))

@@ -44,7 +44,7 @@ class RhunNarrator(OracleNarrator):
 
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """Where the scene opens, what the senses catch, a question put to one party member."""
-        return self.drawn_wide_shot(rng, title, character)
+        return self.drawn_opening(rng, title, character)
     def consequence(self, rng: random.Random, character: str, cost: bool) -> Narration:
         """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones)."""
         text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,

@@ -11,26 +11,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from pydantic import BaseModel, TypeAdapter
+from typing import TYPE_CHECKING, Any
 
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
-from ...kernel.base import PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk, Rules
+from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
 from ...kernel.manifest import Manifest
-from ...kernel.protocol import Conversation, PregenEntry, Where
+from ...kernel.protocol import Conversation, PregenEntry
 from solo.kernel.resources import folder
 from solo.kernel.words import Words
 from . import adventure as adv
+from . import apply as applying
 from . import commands as rc
+from . import decide as deciding
+from . import grammar
 from . import events as ev
 from . import journal, present, results
 from . import record as told
 from . import talk as talk_
-from .apply import apply, fold
+from .apply import fold
 from .decide import active, challenge, decide, hero, light_pool, resolve_stat
-from .grammar import SPECS, start_command
+from .grammar import SPECS
 from .odds import risk_odds
 from .state import RhunState
 
@@ -41,27 +42,11 @@ CREDIT = ("Rules: Terra System's Rhûn, a fork of the Terran Engine v0.6.2 (shar
           "its names and numbers are used as data, every description is our own).")
 
 
-class RhunRules(Rules[RhunState, rc.Command, Any]):
-    """Rhûn's rules core: decide.py, apply.py, results.py."""
-
-    state_type = RhunState
-    event_adapter: ClassVar[TypeAdapter[Any]] = ev.ADAPTER
-    start_command = staticmethod(start_command)
-    decide = staticmethod(decide)
-    apply = staticmethod(apply)
-    fold = staticmethod(fold)
-    status = staticmethod(results.status)
-    describe = staticmethod(results.describe)
-
-    def initial_state(self) -> RhunState:
-        return RhunState()
-
-    def where(self, state: RhunState) -> Where:
-        return Where(chapter=state.session, scene=state.scene, scene_title=state.scene_title)
-
-
 class RhunFlow(PlainFlow[RhunState, rc.Command, Any]):
     """Scenes and Challenges, the Director's harm reported apart, odds and sheets as queries."""
+
+    scene_start = rc.StartScene
+    queries = (rc.Odds, rc.ShowCharacter)
 
     def decide_apart(self, state: RhunState, command: rc.Command, *, rng: random.Random
                      ) -> tuple[tuple[Any, ...], dict[str, Any]]:
@@ -73,19 +58,10 @@ class RhunFlow(PlainFlow[RhunState, rc.Command, Any]):
     def left_behind(self, state: RhunState) -> Sequence[rc.Command]:
         return [rc.LeaveChallenge(challenge=c.name, how="removed") for c in state.challenges if c.active]
 
-    def scene_opening(self, command: rc.Command) -> tuple[bool, str | None]:
-        return (True, command.title) if isinstance(command, rc.StartScene) else (False, None)
-
     def scene_closing(self, command: rc.Command) -> str | None:
         if isinstance(command, rc.EndScene):
             return command.outcome or "success"
         return None
-
-    def titled(self, command: rc.Command, title: str) -> rc.Command:
-        return command.model_copy(update={"title": title}) if isinstance(command, rc.StartScene) else command
-
-    def is_query(self, command: BaseModel) -> bool:
-        return isinstance(command, (rc.Odds, rc.ShowCharacter))
 
     def query(self, state: RhunState, command: rc.Command) -> dict[str, Any]:
         if isinstance(command, rc.ShowCharacter):
@@ -94,24 +70,8 @@ class RhunFlow(PlainFlow[RhunState, rc.Command, Any]):
         return odds(state, command)
 
 
-class RhunPresentation(PlainPresentation):
-    """present.py (results, status bar) and journal.py (the export)."""
-
-    render = staticmethod(present.render)
-    toolbar = staticmethod(present.toolbar)
-    export_event = staticmethod(journal.export_event)
-    export_cast = staticmethod(journal.export_cast)
-
-
 class RhunTalk(PlainTalk[RhunState, rc.Command]):
     """talk.py: the REPL's conversation, the co-pilot's dice and the walk-through."""
-
-    prepare = staticmethod(talk_.prepare)
-    after = staticmethod(talk_.after)
-    dice_needed = staticmethod(talk_.dice_needed)
-    with_dice = staticmethod(talk_.with_dice)
-    completions = staticmethod(talk_.completions)
-    as_line = staticmethod(talk_.as_line)
 
     def create_character(self, state: RhunState, talk: Conversation, tables: Tables | None,
                          rng: random.Random) -> rc.Command | None:
@@ -123,12 +83,6 @@ class RhunTalk(PlainTalk[RhunState, rc.Command]):
 class RhunNarration(PlainNarration[RhunState, rc.Command, Any]):
     """director.py (the emulator), record.py (what prose is held to), journal.py (recaps)."""
 
-    record = staticmethod(told.record)
-    check = staticmethod(told.check)
-    cast = staticmethod(told.cast)
-    about = staticmethod(told.about)
-    recap = staticmethod(journal.recap)
-
     def director(self, tables: Tables) -> RhunDirector:
         from .director import RhunDirector
 
@@ -138,13 +92,8 @@ class RhunNarration(PlainNarration[RhunState, rc.Command, Any]):
 class RhunAdventures(PlainAdventures[rc.Command]):
     """An adventure's Challenges and Rhûn's ready-made heroes."""
 
-    check_adventure = staticmethod(adv.check_adventure)
-    pregen_summary = staticmethod(adv.pregen_summary)
-
     def pregen_command(self, entry: PregenEntry, dice: int | None, /) -> rc.Command:
         return adv.pregen_command(entry.data)
-
-
 
 
 def odds(state: RhunState, command: rc.Odds) -> dict[str, Any]:
@@ -184,5 +133,6 @@ SYSTEM: Manifest[RhunState, rc.Command, Any] = Manifest(
              "Rhûn, horse-clans, river traders, dwarf-roads and old watchtowers under a lengthening Shadow."),
     apart_key="director",  # solo play: the Director's strikes, Morale rolls and harm, each with its result
     tension_start=2, tension_max=6,
-    rules=RhunRules(), flow=RhunFlow(), presentation=RhunPresentation(), talk=RhunTalk(),
-    narration=RhunNarration(), adventures=RhunAdventures())
+    rules=ModuleRules(RhunState, ev.ADAPTER, applying, deciding, grammar, results, chapter="session"),
+    flow=RhunFlow(), presentation=PlainPresentation(present, journal), talk=RhunTalk(talk_),
+    narration=RhunNarration(told, journal), adventures=RhunAdventures(adv))
