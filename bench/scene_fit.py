@@ -109,7 +109,7 @@ def scene_brief(session: Session, line: str, before: list[str]) -> dict[str, Any
     elif hasattr(session, "stage"):
         scene = session.stage(session.state).lines()
     else:  # a solo before the scene model (a baseline round): the same facts, read the long way
-        where, status = session.system.where(session.state), session.status()
+        where, status = session.system.rules.where(session.state), session.status()
         story = session.story.current(session.progress, where) if session.story else None
         scene = [f"Scene: {where.scene_title}" + ("" if story else " (improvised)")]
         scene += [f"Place: {story.location}"] if story and story.location != where.scene_title else []

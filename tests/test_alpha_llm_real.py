@@ -53,7 +53,7 @@ def test_the_bundled_model_narrates_an_alpha_fight_held_to_alphas_record(tmp_pat
         assert calls and calls[-1].model == backend.name  # the bundled model was asked
         if told.source == "model":
             assert told.origin == f"{backend.name} retelling {oracle.origin}"
-            assert contradictions(told.text, record) == [] and ALPHA.check(told.text, record) == [], told.text
+            assert contradictions(told.text, record) == [] and ALPHA.narration.check(told.text, record) == [], told.text
         else:  # refused twice: the oracle's words stand, and the reason is kept
             assert told.text == oracle.text and "model fallback" in told.origin
     assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked

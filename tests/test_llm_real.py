@@ -120,7 +120,7 @@ def test_the_bundled_model_narrates_rhun_held_to_rhuns_record(backend, tmp_path)
         assert calls and calls[-1].model == backend.name  # the bundled model was asked
         if told.source == "model":
             assert told.origin == f"{backend.name} retelling {oracle.origin}"
-            assert contradictions(told.text, record) == [] and RHUN.check(told.text, record) == [], told.text
+            assert contradictions(told.text, record) == [] and RHUN.narration.check(told.text, record) == [], told.text
         else:  # refused twice: the oracle's words stand, and the reason is kept
             assert told.text == oracle.text and "model fallback" in told.origin
     assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked
@@ -169,7 +169,7 @@ def test_the_bundled_model_narrates_haasteet_held_to_haasteets_record(backend, t
         assert calls and calls[-1].model == backend.name  # the bundled model was asked
         if told.source == "model":
             assert told.origin == f"{backend.name} retelling {oracle.origin}"
-            assert contradictions(told.text, record) == [] and HAASTEET.check(told.text, record) == [], told.text
+            assert contradictions(told.text, record) == [] and HAASTEET.narration.check(told.text, record) == [], told.text
         else:  # refused twice: the oracle's words stand, and the reason is kept
             assert told.text == oracle.text and "model fallback" in told.origin
     assert [n["text"] for n in shown] == [t.text for _, _, t, _ in seen]  # the player sees only what was checked

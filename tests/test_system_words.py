@@ -163,3 +163,54 @@ def test_an_adventure_moved_row_of_the_first_version_folds_under_the_present_key
     new = AdventureMoved(scene="s1", part=3).model_dump(mode="json")
     assert new["part"] == 3 and new["v"] == 2 and len(new) == len(set(new) - {"leg"})
     assert progress_step(Progress(), new).part == 3
+
+
+GROUP_SINGULAR = r"\b{group} (?:is|was|has|does|goes|stands|stays|breaks|attacks|flees|gives|moves|strikes|throws|sees)\b"
+
+
+@pytest.mark.parametrize("system", FIVE)
+def test_a_group_foe_in_a_table_entry_takes_plural_verbs(system):
+    """Every entry of a system's tables (its own and the shared ones) that puts a foe before its verb agrees
+    with a group foe. Found: "The Hill Wolves breaks off and withdraws" (Rhûn's morale table)."""
+    import re
+    from pathlib import Path
+
+    import solo.rules
+    from solo.director.tables import Draw, system_tables
+
+    tables = system_tables(Path(solo.rules.__file__).parent / system.replace("-", "_") / "data")
+    group = "The Hill Wolves"
+    told = [Draw(table=name, dice="list", faces=(1,), result=1, text=entry.text, entry=entry).filled(
+                {"enemy": group, "foe": group, "character": "Anna", "target": "Anna", "action": "run"})
+            for name, table in tables.tables.items() for entry in table.entries if "{enemy}" in entry.text]
+    assert told, f"{system} draws no foe from a table"
+    wrong = [t for t in told if re.search(GROUP_SINGULAR.format(group=group), t) or
+             re.search(rf"{group} [a-z]+ (?:[a-z]+ )?and (?:withdraws|flees|melts|comes)\b", t)]
+    assert not wrong, wrong[:3]
+    alone = Draw(table="t", dice="list", faces=(1,), result=1, text="{enemy} breaks off and withdraws.",
+                 entry=next(iter(next(iter(tables.tables.values())).entries))).filled({"enemy": "Gus"})
+    assert alone == "Gus breaks off and withdraws."
+
+
+def test_a_group_foe_in_the_systems_own_lines_takes_plural_verbs():
+    """The lines each system writes with a foe's name before a verb (recap, export, result, the Director's
+    leaving and turn). Found: "Tick-Tock Men stands in the way", "... stays behind", "... was gone";
+    Rhûn's "The Hill Wolves was gone"."""
+    import re
+
+    from solo.rules.enigma import journal as ej
+    from solo.rules.rhun import journal as rj
+
+    group = "Tick-Tock Men"
+    lines = [ej.STORY_LINES["enemy_added"]({"name": group}),
+             ej.STORY_LINES["enemy_hit"]({"enemy": group, "defeated": True}),
+             ej.STORY_LINES["enemy_hit"]({"enemy": group, "defeated": False})]
+    for how in ("flee", "surrender", "removed"):
+        lines.append(ej.recap({"type": "enemy_left", "enemy": group, "how": how}).text)  # type: ignore[union-attr]
+        line = rj.recap({"type": "challenge_left", "challenge": "The Hill Wolves", "how": how})
+        assert line is not None
+        lines.append(line.text)
+    lines.append(ej.recap({"type": "enemy_hit", "enemy": group, "defeated": True}).text)  # type: ignore[union-attr]
+    singular = re.compile(GROUP_SINGULAR.format(group=f"(?:{group}|The Hill Wolves)"))
+    assert not [line for line in lines if singular.search(line)], lines
+    assert "The Hill Wolves were gone" in lines and f"**{group}** stand in the way." in lines

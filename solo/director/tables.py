@@ -31,6 +31,7 @@ from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts, locative
 from solo.kernel.services import Tables
+from solo.kernel.words import agreeing
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
@@ -194,7 +195,7 @@ class Draw:
                 return m.group(2).upper() if opens(self.text, m.start()) else m.group(0)
             return ""  # "Where now, {character}?": the question closes without it
 
-        text = VOCATIVE.sub(unnamed, self.text)
+        text = agreeing(VOCATIVE.sub(unnamed, self.text), context)  # a group foe's verbs agree with it ("{enemy} break off")
 
         def put(m: re.Match[str]) -> str:
             value = context.get(m.group(1), m.group(0))

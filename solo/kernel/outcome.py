@@ -13,6 +13,7 @@ import json
 from pydantic import BaseModel, ConfigDict, Field
 
 from .scene import SceneModel
+from .words import agree
 
 
 class OutcomeRecord(BaseModel):
@@ -50,7 +51,7 @@ class OutcomeRecord(BaseModel):
             out.append("Result: it goes wrong.")
         if self.enemy:
             split = ", ".join(f"{n} ({a} {self.harm_track})" for n, a in self.targets.items()) or "nobody"
-            out.append(f"{self.enemy} strikes at: {split}.")
+            out.append(f"{agree(self.enemy, 'strikes')} at: {split}.")
         for name, (before, after) in self.harm.items():
             out.append(f"{name}'s {self.harm_track} goes from {before} to {after}.")
         for name in self.knocked_out:

@@ -8,6 +8,7 @@ template shares: "1 die", "2 dice", "1 round", "3 rounds"; "Thugs attack", "Ludo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,8 +137,32 @@ def _base(verb: str) -> str:
         return _BASE[verb]
     if verb.endswith("ies") and len(verb) > 4:
         return verb[:-3] + "y"
-    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+    if verb.endswith(("sses", "shes", "ches", "xes", "zzes")):
         return verb[:-2]
     if verb.endswith("s") and not verb.endswith("ss"):
         return verb[:-1]
     return verb
+
+
+FOE_SLOTS = ("enemy", "foe")  # a table's slots that name what stands against the party, one or a group
+NOT_VERBS = frozenset({"as", "across", "its", "this", "thus", "always", "perhaps", "towards", "afterwards"})
+
+
+def agreeing(template: str, values: Mapping[str, str]) -> str:
+    """``template`` (a table entry) with the verb right after each foe's slot agreeing with the name put
+    there: "{enemy} breaks off and withdraws" for "The Hill Wolves" becomes "{enemy} break off and withdraws"
+    ("{enemy} break off and withdraw": the slot's verb and those joined to it by "and" in its clause)."""
+    for slot in FOE_SLOTS:
+        name = values.get(slot)
+        if name and is_group(name):
+            template = re.sub(r"(\{" + slot + r"\} )([a-z]+)\b([^,.;:!?\"]*)", _agreed, template)
+    return template
+
+
+def _agreed(m: re.Match[str]) -> str:
+    """A foe's slot and its clause, a group's: its verb, and each verb joined by "and" ("{enemy} break off and
+    withdraw", "{enemy} see {character} fail and press in")."""
+    slot, verb, rest = m.groups()
+    joined = re.sub(r"(\band (?:(?:never|then|quietly|simply) )?)([a-z]+)\b",
+                    lambda j: j.group(1) + (j.group(2) if j.group(2) in NOT_VERBS else _base(j.group(2))), rest)
+    return slot + (verb if verb in NOT_VERBS else _base(verb)) + joined

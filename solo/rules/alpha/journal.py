@@ -405,7 +405,7 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
             return [f"- **{_link(who)}** joins the party."]
         case "enemy_add":
             foes = [f"**{n}**" for n in _seq(r.get("enemies"))]
-            return [f"- {_and(foes)} stand{'s' if len(foes) == 1 else ''} against the party."]
+            return [f"- {_and(foes)} {verb_for(foes[0].strip('*'), 'stands') if len(foes) == 1 else 'stand'} against the party."]
         case "combat_start":
             return ["- Foes strike from hiding: a fight breaks out." if r.get("ambush") else "- A fight breaks out."]
         case "combat_end":

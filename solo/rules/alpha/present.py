@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from solo.kernel.words import verb_for
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import escape
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
@@ -63,7 +64,7 @@ def _sheet(name: str, c: dict[str, Any]) -> str:
 
 
 def _attack(r: dict[str, Any]) -> list[str]:
-    head = f"{_name(r['attacker'])} attacks {_name(r['target'])} ({r['kind']}"
+    head = f"{_name(r['attacker'])} {verb_for(r['attacker'], 'attacks')} {_name(r['target'])} ({r['kind']}"
     head += f", {r['distance']} spaces" if r.get("distance") else ""
     head += ", a reaction)" if r.get("react") else ")"
     if r["band"] == "auto_miss":

@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from solo.kernel.words import agree, verb_for
 from solo.director.moment import TableDirector
 from solo.kernel.errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
@@ -102,7 +103,7 @@ class PulpNarrator(OracleNarrator):
 
     def enemy_turn(self, rng: random.Random, *, enemy: str, enemy_type: str, target: str | None) -> Narration:
         if target is None:
-            return Narration(task="enemy_turn", text=f"{enemy} stands over the fallen and turns to the spoils.",
+            return Narration(task="enemy_turn", text=f"{agree(enemy, 'stands')} over the fallen and {verb_for(enemy, 'turns')} to the spoils.",
                              origin="fixed line", facts={"enemy": enemy})
         text, drawn = self.draw(f"enemies.tactics_{enemy_type}", rng, {"enemy": one_of(enemy), "target": target})
         return self.tell("enemy_turn", [(text, drawn)])
@@ -274,8 +275,8 @@ class EnigmaDirector(TableDirector[GameState, PulpNarrator]):
             return out
         enemy, how = asked
         out.solo_moves.append(rc.RemoveEnemy(enemy=enemy, how="surrender" if how == "surrender" else "flee"))
-        told = (f"{enemy} throws down their weapons and gives up." if how == "surrender"
-                else f"{enemy} breaks away and flees the scene.")
+        told = (f"{agree(enemy, 'throws')} down their weapons and {verb_for(enemy, 'gives')} up." if how == "surrender"
+                else f"{agree(enemy, 'breaks')} away and {verb_for(enemy, 'flees')} the scene.")
         out.narrations.append(Narration(task="enemy_leaves", text=told,
                                         origin=f"the oracle's {answer!r} to a question of {enemy}'s leaving"))
         return out
@@ -319,7 +320,7 @@ class EnigmaDirector(TableDirector[GameState, PulpNarrator]):
                     turn = n.enemy_turn(rng, enemy=event.enemy, enemy_type=kind, target=target)
                     tactics = _tactics(story, event.enemy)
                     if tactics and target:  # the adventure's own foe fights its own way
-                        turn = Narration(task="enemy_turn", text=f"{tactics} {event.enemy} goes for {target}.",
+                        turn = Narration(task="enemy_turn", text=f"{tactics} {agree(event.enemy, 'goes')} for {target}.",
                                          origin=f"adventure scene {story.scene.id if story.scene else ''} tactics")
                     fallen = _knocked_out_by(events, event)
                     if fallen:  # [Knockouts] the turn is told as the Knockout it dealt

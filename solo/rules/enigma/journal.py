@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from solo.kernel.words import agree, plural
+from solo.kernel.words import agree, plural, verb_for
 from ...kernel.protocol import RecapLine
 
 # --- Markdown export --------------------------------------------------------------------------
@@ -52,8 +52,8 @@ def _story_peril(e: Mapping[str, Any]) -> str:
 # ``export md --story``: the events of a fight told without thresholds, dangers, hits or Peril numbers
 STORY_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "peril_changed": _story_peril,
-    "enemy_added": lambda e: f"**{e['name']}** stands in the way.",
-    "enemy_hit": lambda e: f"{e['enemy']} is **bested**." if e["defeated"] else f"{e['enemy']} is hit.",
+    "enemy_added": lambda e: f"**{e['name']}** {verb_for(e['name'], 'stands')} in the way.",
+    "enemy_hit": lambda e: f"{agree(e['enemy'], 'is')} **bested**." if e["defeated"] else f"{agree(e['enemy'], 'is')} hit.",
     "enemy_acted": lambda e: (f"{agree(e['enemy'], 'attacks')} {' and '.join(e['targets'])}." if e["targets"]
                               else f"{agree(e['enemy'], 'finds')} nobody in reach."),
     "thing_produced": lambda e: f"{e['character']} has just the thing: {e['item']}.",
@@ -99,7 +99,7 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         if e.get("title"):
             lines.append(f"- At [[{e['title']}]].")  # the place, as a note an Obsidian vault can link
         lines += [f"- {name} is back on their feet." for name in e.get("recovered", [])]
-        lines += [f"- {name} stays behind." for name in e.get("left", [])]
+        lines += [f"- {agree(name, 'stays')} behind." for name in e.get("left", [])]
     elif t == "gamble_rolled":
         pool = len(e["dice"]) + (1 if e.get("help") else 0)
         parts = list(e.get("bonus", []))
@@ -183,10 +183,10 @@ def recap(e: dict[str, Any]) -> RecapLine | None:
         case "peril_changed" if e["knockout"]:
             return RecapLine(text=f"{e['character']} was knocked out", names=(e["character"],))
         case "enemy_hit" if e["defeated"]:
-            return RecapLine(text=f"{e['enemy']} was bested")
+            return RecapLine(text=f"{agree(e['enemy'], 'was')} bested")
         case "enemy_left":
             how = {"flee": "fled", "surrender": "surrendered"}.get(e["how"], "was gone")
-            return RecapLine(text=f"{e['enemy']} {how}")
+            return RecapLine(text=agree(e["enemy"], how))
         case "flashpoint_bought":
             return RecapLine(text="a Flashpoint turned the fight upside down")
     return None

@@ -119,7 +119,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
             title = f": {escape(r['title'])}" if r.get("title") else ""
             lines.append(f"[bold]Leg {r['leg']}, Scene {r['scene']}{title}[/]")
             lines += [f"  {escape(n)} is back on their feet" for n in r["recovered"]]
-            lines += [f"  {escape(n)} stays behind with the last scene" for n in r.get("left", [])]
+            lines += [f"  {escape(agree(n, 'stays'))} behind with the last scene" for n in r.get("left", [])]
         case "StartLeg":
             lines.append(f"[bold]Leg {r['leg']}[/] begins. Lucky Saves: "
                          + ", ".join(f"{escape(n)} {d}" for n, d in r["lucky_saves"].items()))
@@ -215,7 +215,7 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
         where += f" · <style fg='ansired'>Tumult round {status['tumult']['round']}</style>"
     head = [f"<b>{_x(status['campaign'])}</b> · {where}"]
     tail = ["<style fg='ansicyan'>roll pending: Enter resolves</style>"] if status["pending"] else []
-    long_form, short_form = [], []
+    long_form, short_form, compact = [], [], []
     short = _short_names(list(status["characters"]))
     for name, c in status["characters"].items():
         gauge = "█" * c["peril"] + "░" * (6 - c["peril"])
@@ -228,10 +228,18 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
         kos = f" KO{c['knockouts']}" if c["knockouts"] else ""
         short_form.append(f"<b>{_x(short[name])}</b> <style fg='{colour}'>{gauge}</style> {c['peril']}/6{kos} "
                           f"L{c['lucky_saves']} B{c['blammo']}{phrase}{knocked}{' ret' if c['retired'] else ''}")
-    full = head + long_form + tail
-    if visible_width(" │ ".join(full)) + 16 <= 2 * width - 20:  # two lines at most, with the tension
-        return full
-    return head + short_form + tail
+        blammo = f" B{c['blammo']}" if c["blammo"] else ""
+        compact.append(f"<b>{_x(short[name])}</b> <style fg='{colour}'>{c['peril']}/6</style>{kos} L{c['lucky_saves']}"
+                       f"{blammo}{phrase.strip()}{knocked}{' ret' if c['retired'] else ''}")
+    for form in (head + long_form + tail, head + short_form + tail):
+        if visible_width(" │ ".join(form)) + 16 <= 2 * width - 20:  # two lines at most, with the tension
+            return form
+    # the last resort, a Tumult of many: where the story stands without the campaign's name, each gauge as its
+    # number, Blammo only when there is some
+    if status["tumult"]:
+        head = [f"Leg {status['leg']} · Scene {status['scene']} · <style fg='ansired'>Tumult "
+                f"{status['tumult']['round']}</style>"]
+    return head + compact + (["<style fg='ansicyan'>roll pending: Enter</style>"] if status["pending"] else [])
 
 
 def _dice(count: int) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
+from solo.kernel.words import agree
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
@@ -83,7 +84,8 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
         asked = asked_to_leave(question, [e.name for e in standing(state)]) if answer.startswith("yes") else None
         if asked is not None:
             foe, how = asked
-            text = f"{foe} gives up the fight." if how == "surrender" else f"{foe} breaks away into the dark."
+            text = (f"{agree(foe, 'gives')} up the fight." if how == "surrender" else
+                    f"{agree(foe, 'breaks')} away into the dark.")
             out.narrations.append(Narration(task="enemy_leaves", text=text,
                                             origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
             out.solo_moves.append(rc.LeaveEnemy(name=foe, how="surrender" if how == "surrender" else "flee"))

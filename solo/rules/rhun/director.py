@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kernel.protocol import Reaction, StoryView
+from solo.kernel.words import agree, verb_for
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
@@ -110,7 +111,8 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
             return out
         foe, how = asked
         out.solo_moves.append(rc.LeaveChallenge(challenge=foe, how="surrender" if how == "surrender" else "flee"))
-        told = f"{foe} gives up the struggle." if how == "surrender" else f"{foe} breaks off and is gone."
+        told = (f"{agree(foe, 'gives')} up the struggle." if how == "surrender" else
+                f"{agree(foe, 'breaks')} off and {verb_for(foe, 'is')} gone.")
         out.narrations.append(Narration(task="enemy_leaves", text=told,
                                         origin=f"the oracle's {answer!r} to a question of {foe}'s leaving"))
         return out

@@ -15,7 +15,7 @@ from ...kernel.payload import link as _link
 from . import events as ev
 from .data_rules import RACES
 from .state import Challenge
-from solo.kernel.words import is_group, verb_for
+from solo.kernel.words import agree, is_group, verb_for
 
 OUTCOME = {"fail": "**Fail**", "success_with_consequence": "**success, with a consequence**",
            "success": "**success**"}
@@ -56,7 +56,7 @@ def _risk_recap(e: ev.RiskRolled) -> str:
         text = f"{e.character} {'managed to' if e.action else 'succeeded at'} {doing}"
         text += ", at a cost" if e.outcome == "success_with_consequence" else ""
     if e.challenge is not None and e.challenge.defeated:
-        text += f", and {e.challenge.name} was defeated"
+        text += f", and {agree(e.challenge.name, 'was')} defeated"
     if e.lost:
         text += f", and {e.character} had nothing left to give (lost)"
     return text
@@ -96,7 +96,7 @@ def recap(payload: Mapping[str, Any]) -> RecapLine | None:
         case ev.MoraleRolled() if e.result == "give_up":
             return RecapLine(text=f"{e.challenge} gave up")
         case ev.ChallengeLeft():
-            return RecapLine(text=f"{e.challenge} {LEFT[e.how]}")
+            return RecapLine(text=agree(e.challenge, LEFT[e.how]))
         case ev.Tended():
             text = (f"{e.character} died of the Mortal Wound despite being tended" if e.dead
                     else f"{e.character}'s Mortal Wound was tended and {e.character} lived")
@@ -202,7 +202,7 @@ def _risk_story(e: ev.RiskRolled) -> list[str]:
         tries = f"- **{e.character}** {'reacts to the danger' if e.kind == 'save' else 'tries something daring'}."
     lines = [tries, f"  - {TOLD[e.outcome]}"]
     if e.challenge is not None and e.challenge.defeated:
-        lines.append(f"  - {e.challenge.name} is overcome.")
+        lines.append(f"  - {agree(e.challenge.name, 'is')} overcome.")
     if e.lost:
         lines.append(f"  - {e.character} has given everything and will leave the tale when the scene ends.")
     return lines
@@ -216,7 +216,7 @@ def _challenge(c: Challenge) -> str:
 
 def _struck_full(e: ev.ChallengeStruck, bullet: str) -> str:
     rolled = _faces(e.dice) + (f", exploding {_faces(e.explode)}" if e.explode else "")
-    text = f"{bullet} **{e.challenge}** strikes {e.target}: Effect {e.effect} ({rolled}), {e.band}"
+    text = f"{bullet} **{e.challenge}** {verb_for(e.challenge, 'strikes')} {e.target}: Effect {e.effect} ({rolled}), {e.band}"
     if e.shield:
         return text + "; the shield takes it all and breaks."
     if e.narrative and e.band != "harmful":
@@ -226,7 +226,7 @@ def _struck_full(e: ev.ChallengeStruck, bullet: str) -> str:
 
 def _struck_story(e: ev.ChallengeStruck, bullet: str) -> str:
     if e.shield:
-        return f"{bullet} **{e.challenge}** strikes at {e.target}; the shield takes the blow and breaks."
+        return f"{bullet} **{e.challenge}** {verb_for(e.challenge, 'strikes')} at {e.target}; the shield takes the blow and breaks."
     told = _harm_story(e.harm) if not e.narrative or e.band == "harmful" else ""
     return f"{bullet} **{e.challenge}** deals {e.target} {BAND.get(e.band, 'a')} blow.{told}"
 
@@ -287,7 +287,7 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
         case ev.ChallengeAdded():
             c = e.challenge
             if story:
-                return [f"- **{c.name}** stands in the way."]
+                return [f"- **{c.name}** {verb_for(c.name, 'stands')} in the way."]
             return [f"- Challenge **{c.name}**: {_challenge(c)}."]
         case ev.ChallengeStruck():
             return [_struck_story(e, bullet) if story else _struck_full(e, bullet)]

@@ -64,7 +64,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return out
         case "Strike":
             shield = " (the shield takes it and breaks)" if r["shield"] else ""
-            return [f"{escape(r['challenge'])} strikes {escape(r['target'])}: Effect {r['effect']} ({r['band']}){shield}, "
+            return [f"{escape(agree(r['challenge'], 'strikes'))} {escape(r['target'])}: Effect {r['effect']} ({r['band']}){shield}, "
                     f"damage {r['damage']}; {_harm(r)}"]
         case "Odds":
             out = [f"{escape(r['character'])} {r['stat']}: {r['light']} light + {r['dark']} dark: "
