@@ -7,22 +7,17 @@ scene's ``wide_shot`` and ``tumult``) are read as their present names (``solo/da
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
-from .datafile import load_toml
-from .resources import shared
 from .scene import SCENE_TAGS
-from .settings import shipped_setting
+from .settings import renamed_keys, shipped_setting
 
 
-@cache
 def _renames() -> dict[str, str]:
-    """``solo/data/adventure_keys.toml``: each key of the first adventure format and its present name."""
-    table = load_toml(shared("data") / "adventure_keys.toml").get("renamed", {})
-    return {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else {}
+    """Each key of the first adventure format and its present name (``solo/data/adventure_keys.toml``)."""
+    return renamed_keys("renamed")
 
 
 def spelled(data: Any) -> dict[str, str]:

@@ -8,14 +8,12 @@ the adventure's progress, the rest are the journal's record (oracle answers, tab
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
-from solo.kernel.datafile import load_toml
 from solo.kernel.frozen import Frozen
-from solo.kernel.resources import shared
+from solo.kernel.settings import renamed_keys
 
 # what a canon entry is (solo.director.canon keeps the canon these events fold into)
 Kind = Literal["person", "place", "thread", "clue", "promise", "treasure"]
@@ -114,22 +112,13 @@ class Narrated(SessionEvent):
     origin: str | None = None
 
 
-@cache
-def _renames(event: str) -> dict[str, str]:
-    """An event's keys as its earlier versions spelled them, each with its present name
-    (``solo/data/adventure_keys.toml``, ``[events.<type>]``)."""
-    table = load_toml(shared("data") / "adventure_keys.toml").get("events", {}).get(event, {})
-    return {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else {}
-
-
 def upgraded(payload: dict[str, Any]) -> dict[str, Any]:
     """A stored session event's payload under its present keys (a row an earlier version wrote keeps
     its own in the journal); the present key wins where a row has both."""
-    renames = _renames(str(payload.get("type", "")))
+    renames = renamed_keys("events", str(payload.get("type", "")))
     if not renames or not any(old in payload for old in renames):
         return payload
-    out = {renames.get(k, k): v for k, v in payload.items() if k not in renames or renames[k] not in payload}
-    return out
+    return {renames.get(k, k): v for k, v in payload.items() if k not in renames or renames[k] not in payload}
 
 
 class AdventureMoved(SessionEvent):
