@@ -12,6 +12,7 @@ entries and ``test_improvised_wide_shots_fit_their_titles`` 56 misplaced opening
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -27,14 +28,15 @@ from solo.store.journal import Journal
 from solo.table.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
-# the improvised scenes of the scene-fit bench (bench/scene_fit.py IMPROVISED) ...
-BENCH_TITLES = (
-    "the deck of a burning airship", "a snowbound mountain observatory", "a flooded crypt at midnight",
-    "the fish market at dawn", "a waterfront cellar", "the sleeper train in a storm", "a jungle temple",
-    "the opera house on opening night", "a frozen lake at dawn", "the burning warehouse by the docks",
-    "a desert oasis at noon", "the catacombs under the city", "a crowded bazaar", "the lighthouse in the gale",
-    "a snowbound village inn", "a riverboat in the fog",
-)
+def _bench_titles() -> tuple[str, ...]:
+    """The improvised scenes of the scene-fit bench (bench/scene_fit.py IMPROVISED), read from its source."""
+    tree = ast.parse((ROOT / "bench" / "scene_fit.py").read_text(encoding="utf-8"))
+    found = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == "IMPROVISED" for t in node.targets))
+    return tuple(ast.literal_eval(found))
+
+
+BENCH_TITLES = _bench_titles()
 # ... and more of every kind: desert, jungle, mountain, sea, train, street at night, tavern, church, mine,
 # swamp, castle, factory, and titles that name no setting at all
 MORE_TITLES = (
