@@ -13,6 +13,7 @@ entries and ``test_improvised_wide_shots_fit_their_titles`` 56 misplaced opening
 from __future__ import annotations
 
 import ast
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -191,3 +192,22 @@ def test_improvised_wide_shots_fit_their_titles(system: str, tmp_path: Path) -> 
                 wrong.append(f"seed {seed}, {title}: {shot!r} ({'; '.join(why)})")
             assert session.execute("scene end success").ok
     assert not wrong, f"{len(wrong)} misplaced:\n" + "\n".join(wrong)
+
+
+def test_a_draw_whose_fitting_entries_were_all_told_lately_keeps_to_the_scene(tmp_path: Path) -> None:
+    """When the scene model refuses every entry that fits (each told lately) and the table has no
+    untagged entry, one that fits the scene's tags stands in, never one that does not (a Wide Shot
+    of a night train told "Rain starts, fine and cold" out of doors, before)."""
+    (tmp_path / "shot.toml").write_text(
+        '[tables.opening]\ntitle = "t"\nentries = [\n'
+        '  { text = "A lamp burns low in its bracket by the window.", tags = ["indoors"] },\n'
+        '  { text = "Rain starts, fine and cold, and the light goes grey.", tags = ["outdoors"] },\n'
+        '  { text = "The sun beats down, and the flies are everywhere.", tags = ["outdoors"] },\n]\n',
+        encoding="utf-8")
+    indoors = frozenset({"indoors"})
+    stage = SceneModel(title="the night express", tags=indoors,
+                       told=("A lamp burns low in its bracket by the window.",))
+    tables = OracleTables.load(tmp_path).staged(stage)
+    for seed in range(20):
+        drawn = tables.draw("shot.opening", random.Random(seed), scene=indoors)
+        assert drawn.entry.tags == ("indoors",), drawn.text
