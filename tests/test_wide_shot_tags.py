@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from solo.director.narration import place_tables
+from solo.director.narration import OracleNarrator, place_tables
 from solo.director.story import tags_from_words
 from solo.director.tables import OracleTables, default_folder, fits
+from solo.kernel.narration import Narration
 from solo.kernel.scene import SceneModel
 from solo.rules.beyond_code.deck import EXAMPLE
 from solo.store.journal import Journal
@@ -211,3 +212,19 @@ def test_a_draw_whose_fitting_entries_were_all_told_lately_keeps_to_the_scene(tm
     for seed in range(20):
         drawn = tables.draw("shot.opening", random.Random(seed), scene=indoors)
         assert drawn.entry.tags == ("indoors",), drawn.text
+
+
+def test_the_setting_line_a_wide_shot_is_dressed_with_fits_the_scene() -> None:
+    """A Wide Shot that does not show its scene's storm is dressed with a line of ``setting.storm`` that
+    fits where the scene is: no storm told as heard from below ground in a lighthouse, nor as hammering
+    at the walls of a room on the open deck of a ship."""
+    narrator = OracleNarrator(OracleTables.load(default_folder()))
+    for title, wrong in (("the lighthouse in the gale", ("Far above", "Outside, the storm")),
+                         ("the deck of a ship in a storm", ("Far above", "Outside, the storm"))):
+        tags = frozenset(tags_from_words(title))
+        stage = SceneModel(title=title, place=title, improvised=True, tags=tags)
+        for seed in range(40):
+            shot = Narration(task="wide_shot", text=f"{title[0].upper()}{title[1:]}. Something is wrong here.",
+                             origin="test")
+            dressed = narrator.dressed(shot, stage, random.Random(seed)).text
+            assert not any(w in dressed for w in wrong) and not misplaced(dressed, title), dressed
