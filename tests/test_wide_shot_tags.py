@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from solo.director.narration import OracleNarrator, place_tables
-from solo.director.story import tags_from_words
+from solo.director.story import PLACE_WORDS, tags_from_words
 from solo.director.tables import OracleTables, default_folder, fits
 from solo.kernel.narration import Narration
 from solo.kernel.scene import SceneModel
@@ -142,15 +142,13 @@ def test_the_misplaced_rules_catch_what_was_seen_in_play() -> None:
     assert not misplaced("A far-off horn sounds twice and falls silent.", "a jungle temple")
 
 
-@pytest.mark.parametrize("system", sorted(SYSTEMS))
-def test_no_table_entry_is_misplaced(system: str) -> None:
-    """Every entry an improvised opening may draw for each title (it fits the title's tags) is true
-    there; and every such table has entries that fit each title it is drawn for, so none draws a
-    neutral stand-in that does not fit."""
+def _misplaced_entries(system: str, titles: tuple[str, ...] | list[str]) -> list[str]:
+    """Each table an improvised opening titled one of ``titles`` draws from that has no entry fitting
+    the title's tags, and each entry that fits but is false there."""
     _, _, folder, own = SYSTEMS[system]
     tables = _tables(folder)
     wrong: list[str] = []
-    for title in TITLES:
+    for title in titles:
         tags = frozenset(tags_from_words(title))
         for table in _drawn_for(title, tables, own):
             entries = [e for e in tables.tables[table].entries if fits(e.tags, tags)]
@@ -161,6 +159,15 @@ def test_no_table_entry_is_misplaced(system: str) -> None:
                 why = misplaced(text.replace("{place}", title), title)
                 if why:
                     wrong.append(f"{title}: {table}: {entry.text!r} ({'; '.join(why)})")
+    return wrong
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_no_table_entry_is_misplaced(system: str) -> None:
+    """Every entry an improvised opening may draw for each title (it fits the title's tags) is true
+    there; and every such table has entries that fit each title it is drawn for, so none draws a
+    neutral stand-in that does not fit."""
+    wrong = _misplaced_entries(system, TITLES)
     assert not wrong, f"{len(wrong)} misplaced:\n" + "\n".join(wrong)
 
 
@@ -228,3 +235,15 @@ def test_the_setting_line_a_wide_shot_is_dressed_with_fits_the_scene() -> None:
                              origin="test")
             dressed = narrator.dressed(shot, stage, random.Random(seed)).text
             assert not any(w in dressed for w in wrong) and not misplaced(dressed, title), dressed
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_every_place_word_in_every_setting_draws_true_lines(system: str) -> None:
+    """Beyond the titles above: a spread of the place words a title is read by (PLACE_WORDS), each
+    burning, flooded, in a storm, snowbound, by night, crowded; every table an opening draws has a line
+    that fits, and none that fits is misplaced there."""
+    words = sorted({w for names, _ in PLACE_WORDS for w in names})[::6]
+    titles = [m.format(w) for w in words for m in ("the {}", "a burning {}", "a flooded {}", "the {} in a storm",
+                                                   "a snowbound {}", "the {} at night", "a crowded {}")]
+    wrong = _misplaced_entries(system, titles)
+    assert not wrong, f"{len(wrong)} misplaced:\n" + "\n".join(wrong)
