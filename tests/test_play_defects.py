@@ -210,3 +210,25 @@ def test_a_bar_with_many_numbered_foes_fits_two_lines_at_80_columns_uncut(tmp_pa
     bar = repl.toolbar().value.splitlines()
     assert len(bar) <= 2 and all(visible_width(line) <= 80 for line in bar), bar
     assert "…" not in " ".join(bar), bar
+
+
+CHAPTERED = {  # an improvised campaign of each system with chapters, a character and its next chapter
+    "enigma": ("campaign new C --seed 5", "pc pregen Felix Plume --dice 3", "leg start", "leg"),
+    "rhun": ("campaign new C --rules rhun --seed 5", "pc pregen Halden Roe", "session end", "session"),
+    "haasteet": ("campaign new C --rules haasteet --seed 5", "pc pregen Ruth Calloway", "session end --votes Ruth",
+                 "session"),
+    "alpha": ("campaign new C --rules alpha --seed 5", "pc pregen Odile Barrow", "day next", "day"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(CHAPTERED))
+def test_the_export_gives_the_clock_s_reason_for_a_new_chapter_in_the_system_s_word(tmp_path, system):
+    """Defect 6 of a new player's play-through: the full export (`export md`, not --story) gave the world's clock's
+    reason for a new chapter as "(chapter)" (failed before the fix in every system with chapters), not as the
+    system's own word for it (a Leg, a session, a day)."""
+    start, cast, chapter, word = CHAPTERED[system]
+    s = _session(tmp_path, start, cast, "scene start The Mill", "scene end success", chapter)
+    ok(s, f"export md {tmp_path / 'c.md'}")
+    text = (tmp_path / "c.md").read_text(encoding="utf-8")
+    assert "(chapter)" not in text, text
+    assert re.search(rf"clock moves 2 \({word}\)\.", text), text
