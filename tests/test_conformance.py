@@ -957,3 +957,23 @@ def test_a_group_foe_takes_plural_verbs_through_a_fight(system, tmp_path):
     singular = re.compile(re.escape(group) + r"\**:? (?:is|was|has|goes|stands|stays|breaks|attacks|flees|gives|"
                           r"strikes|throws|moves|turns)\b")
     assert not singular.findall(told), [line for line in told.splitlines() if singular.search(line)][:5]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_foe_of_the_file_that_left_leaves_scene_show_at_once(system, tmp_path):
+    """Defect 4 of a new player's play-through: Haasteet's `scene show` kept Amos Pike, who had fled, among the
+    scene's enemies (the file's foes of the scene were listed whatever became of them; failed before the fix in
+    Haasteet, Rhûn and ENIGMA, whose board drops a foe that leaves). Every foe on the board leaves: `scene show` names none of them, in
+    the same scene."""
+    p = PROFILES[system]
+    if p.leave is None:
+        pytest.skip(f"{system} has no foe that leaves")
+    t = in_a_fight(tmp_path, system)
+    foes = sorted(t.foes())
+    assert foes, "no foe on the board: the test proves nothing"
+    for foe in foes:
+        t.ok(p.leave.format(foe=foe))
+    t.ok("scene show")
+    shown = t.said[-1][2]
+    for foe in foes:
+        assert foe not in shown, shown
