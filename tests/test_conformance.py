@@ -977,3 +977,18 @@ def test_a_foe_of_the_file_that_left_leaves_scene_show_at_once(system, tmp_path)
     shown = t.said[-1][2]
     for foe in foes:
         assert foe not in shown, shown
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_where_the_story_stands_is_said_in_one_form(system, tmp_path):
+    """Defect 5 of a new player's play-through: Alpha's scene heading said "Day 1, scene 1" where `scene show` said
+    "Day 1, Scene 1" (Beyond Code's `scene show` "Game 1, scene 1"): one form everywhere, the system's words
+    capitalized (solo.kernel.words.placed). Failed before the fix in Alpha and Beyond Code."""
+    p = PROFILES[system]
+    t = table(tmp_path, f"campaign new Where {p.improvised}", *p.cast)
+    t.ok("scene start The Mill")
+    t.ok("scene show")
+    t.ok("status")
+    said = "\n".join(words for _, _, words in t.said[-3:])
+    assert not re.search(r"\b[A-Z]\w* \d+, scene \d+", said), said
+    assert re.search(r"\b[A-Z]\w* \d+, Scene 1\b", t.said[-2][2]), t.said[-2][2]

@@ -15,7 +15,7 @@ from rich.markup import escape
 from solo.director.story import lowered
 from solo.table.export import CANON_HEADINGS
 from solo.kernel.registry import AnySystem
-from solo.kernel.words import NEUTRAL, Words, capitalized, plural, words_of
+from solo.kernel.words import NEUTRAL, Words, capitalized, placed, plural, words_of
 from solo.table.session import Outcome
 
 
@@ -225,7 +225,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
             lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
     elif kind == "SceneShow":
         title = r.get("title") or "an improvised scene"
-        where = f"{system.chapter_word.capitalize()} {r[words_of(system).chapter_key]}, {system.scene_word.capitalize()} {r['scene']}"
+        where = placed(system.chapter_word, r[words_of(system).chapter_key], r["scene"])
         lines.append(f"[bold]{escape(where)}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
         if r.get("location"):
             lines.append(f"  where: {escape(r['location'])}")
