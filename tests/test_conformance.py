@@ -653,8 +653,7 @@ def test_in_a_real_terminal_a_party_of_four_in_a_fight_with_a_roll_pending_fits_
             assert line.split()[2] in bar, bar
         if p.pending:
             assert "pending" in bar, bar
-        if system == "enigma":  # Rhûn's bar still sheds its world clock with four characters (layout's last resort)
-            assert "world" in bar, bar
+        assert "world" in bar, bar  # Rhûn's bar shed its world clock with four characters before the fix
     finally:
         t.close()
 
@@ -992,3 +991,23 @@ def test_where_the_story_stands_is_said_in_one_form(system, tmp_path):
     said = "\n".join(words for _, _, words in t.said[-3:])
     assert not re.search(r"\b[A-Z]\w* \d+, scene \d+", said), said
     assert re.search(r"\b[A-Z]\w* \d+, Scene 1\b", t.said[-2][2]), t.said[-2][2]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_party_of_four_s_bar_keeps_what_presses_on_the_story(system, tmp_path):
+    """Defect 8 of a new player's play-through: with four characters in the first scene of Salt and Ash, Rhûn's
+    status bar at 80 columns dropped the world's clock (the layout's fallback shed it before anything else; failed
+    before the fix). Every system's bar, four characters in its adventure's first scene with foes, a fight begun
+    and a roll pending: two lines, nothing cut, the world's clock and the tension (where the system has one) kept."""
+    p = PROFILES[system]
+    if not p.adventure or not p.more_cast:
+        pytest.skip(f"{system} has no adventure to bring four characters to")
+    t = in_a_fight(tmp_path, system)
+    for line in (*p.more_cast, *p.pending):
+        t.ok(line)
+    bar = t.bar(80)
+    assert len(bar) <= 2 and all(visible_width(line) <= 80 for line in bar), bar
+    told = "\n".join(bar)
+    assert "…" not in told and "world" in told, told
+    if t.session.system.tension_label:
+        assert t.session.system.tension_label in told, told
