@@ -1011,3 +1011,32 @@ def test_a_party_of_four_s_bar_keeps_what_presses_on_the_story(system, tmp_path)
     assert "…" not in told and "world" in told, told
     if t.session.system.tension_label:
         assert t.session.system.tension_label in told, told
+
+
+@pytest.mark.parametrize(("system", "answers", "words"), [
+    ("enigma", ["Nara", "1", "archivist", "r"], ["Nara", "investigator", "archivist"]),
+    ("rhun", ["Mira", "", "1", "2", "r"], ["Mira", "Captain", "Cunning"]),
+])
+def test_a_half_made_character_is_offered_back_in_words(system, tmp_path, answers, words):
+    """Defect 7 of a new player's play-through: the walk-through left for a command (`/status`) and resumed with
+    `create` asked "Resume the character you began (Nara, 1, archivist, r)?": the menus' numbers and `r` as typed
+    (failed before the fix). The choices are offered back in words (an answer refused at its question is left out),
+    and the answers given again choose the same."""
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    assert session.execute(f"campaign new Walk {PROFILES[system].improvised}").ok
+    queue = iter([*answers, "/status", "y", *[""] * 30])
+    asked: list[str] = []
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return next(queue, "/status")
+
+    repl = Repl(session, console=Console(file=io.StringIO()), history_dir=tmp_path, ask=ask)
+    repl._guarded(lambda: repl.handle("create"))
+    repl._guarded(lambda: repl.handle("create"))
+    offer = next(q for q in asked if q.startswith("Resume the character you began"))
+    given = offer.split("(", 1)[1].split(")?", 1)[0].split(", ")
+    assert not [g for g in given if re.fullmatch(r"\d+|r", g)], offer
+    assert given[:len(words)] == words, offer
+    left_at = asked[asked.index(offer) - 1]  # the question the command left: the answers given again lead back to it
+    assert asked[asked.index(offer) + 1] == left_at, asked

@@ -93,6 +93,7 @@ class Repl:
         self._ask = ask
         self._open_questions = 0  # > 0 inside a walk-through or a story question: a `/command` leaves it
         self._making: list[str] | None = None  # the answers of the character walk-through under way
+        self._asked = ""  # the walk-through's last question (asked again: the answer before was refused)
         self._draft: list[str] = []  # a character left half-made for a command: `create` resumes it
         self._replaying: list[str] = []  # the draft's answers, given again before the player is asked
         self._hints: list[str] = []  # the command lines the rule system's hints named since the last line typed
@@ -163,12 +164,21 @@ class Repl:
                 raise Cancelled from None
         if self._open_questions and self._is_command(question, answer):
             line = answer.strip().removeprefix(COMMAND_MARK).strip()
-            if self._making is not None:  # the half-made character is kept: `create` resumes it
-                self._draft = list(self._making)
+            if self._making is not None:  # the half-made character is kept: `create` resumes it (without an
+                refused = bool(self._making) and question == self._asked  # answer refused at this question)
+                self._draft = self._making[:-1] if refused else list(self._making)
             raise LeftForCommand(line)
-        if self._making is not None:
-            self._making.append(answer)
+        if self._making is not None:  # a question asked again: its last answer was refused, this one replaces it
+            again = bool(self._making) and question == self._asked
+            self._making[-1:] = [answer] if again else [*self._making[-1:], answer]
+            self._asked = question
         return answer
+
+    def meant(self, words: str) -> None:
+        """The answer just given, in words (a menu's number as the option it chose): kept so, a half-made
+        character is offered back in words and its answers choose the same when given again."""
+        if self._making:
+            self._making[-1] = words
 
     def _is_command(self, question: str, text: str) -> bool:
         """A command line, not an answer. Answers are answers: at a walk-through's or the story's question
@@ -586,11 +596,12 @@ class Repl:
         rng = command_rng(self.session.campaign.seed, self.session.head.command + 1, "creation")
         director = self.session.director
         if self._draft:
-            shown = ", ".join(self._draft[:4]) + (", ..." if len(self._draft) > 4 else "")
+            given = [answer for answer in self._draft if answer.strip()]  # each in words (protocol.meant)
+            shown = ", ".join(given[:4]) + (", ..." if len(given) > 4 else "")
             if self.ask(f"Resume the character you began ({shown})? [Y/n]").strip().lower() not in ("n", "no"):
                 self._replaying = list(self._draft)
             self._draft = []
-        self._making = []
+        self._making, self._asked = [], ""
         try:
             command = self.session.system.talk.create_character(self.session.state, self, director.narrator.tables
                                                            if director else None, rng)
