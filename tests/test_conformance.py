@@ -1040,3 +1040,27 @@ def test_a_half_made_character_is_offered_back_in_words(system, tmp_path, answer
     assert given[:len(words)] == words, offer
     left_at = asked[asked.index(offer) - 1]  # the question the command left: the answers given again lead back to it
     assert asked[asked.index(offer) + 1] == left_at, asked
+
+
+FOE = {"enigma": "enemy add Goon --type minion", "haasteet": "enemy add Ghoul", "alpha": "enemy add Bandit"}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_scene_tells_one_way_forward_when_its_fight_has_ended(system, tmp_path):
+    """Defect 3 of a new player's play-through: ENIGMA's `tumult end` told a way forward ("Scorch marks ... point
+    to a private airfield nearby") and the `scene end` after it another: two paths forward for one scene (failed
+    before the fix; an adventure's scene already told only the file's). Every system with a fight, improvised and
+    in its adventure: the fight ends, then the scene, and one way forward is told."""
+    p = PROFILES[system]
+    if not p.fight or not p.fight_end:
+        pytest.skip(f"{system} has no fight to end")
+    improvised = table(tmp_path, f"campaign new Way {p.improvised}", *p.cast, "scene start The Mill")
+    for t in (improvised, in_a_fight(tmp_path, system)):
+        if t is improvised:
+            for line in (FOE[system], *p.fight):
+                t.ok(line)
+        told: list[str] = []
+        for line in (p.fight_end, p.scene_end):
+            narration = t.ok(line).get("narration") or []
+            told += [n["task"] for n in (narration if isinstance(narration, list) else [narration])]
+        assert told.count("path_forward") == 1, told
