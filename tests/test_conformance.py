@@ -862,16 +862,35 @@ def test_a_fight_in_the_story_export_is_told_without_its_numbers(tmp_path):
     assert "is hurt." in body or "is knocked out**" in body, body
 
 
-def test_a_leg_started_in_the_middle_of_the_files_leg_skips_none_of_its_scenes(tmp_path):
-    """Found in a new player's play-through: in ENIGMA's The Clockwork Zeppelin, `leg start` after the
-    third scene (the Leg's fourth, Hangar 7, still to come) made `scene start` open the file's Leg 2, and
-    Hangar 7 was never played. The scenes left of the Leg are played first, in the new Leg."""
+def test_a_leg_started_in_the_middle_of_the_files_leg_names_the_scenes_it_leaves_and_keeps_in_step(tmp_path):
+    """Defect 1 of a new player's play-through: in ENIGMA's The Clockwork Zeppelin, `leg start` after the third
+    scene (the Leg's fourth, Hangar 7, still to come) told Leg 2's opening, then played Hangar 7 in Leg 2 and
+    told "So ends Leg 1" after it: Legs and their openings drifted out of step with the file (failed before the
+    fix). A Leg begun early is the file's next Leg, its opening and its scenes; the scenes it leaves behind are
+    named at the `leg start` (in one line, with `undo` to go back and play them), and nothing is said when none is
+    left. (An earlier reading played the scenes left in the new Leg, which is what drifted.)"""
     t = table(tmp_path, "campaign new Zep --from the_clockwork_zeppelin --seed 5", "pc pregen Felix",
-              *["scene start", "scene end success"] * 3, "leg start")
-    titles = [t.ok("scene start")["title"]]
+              *["scene start", "scene end success"] * 3)
+    started = t.ok("leg start")
+    assert started["skipped"] == {"chapter": 1, "scenes": ["Hangar 7"]}, started
+    assert "Left unplayed of Leg 1: Hangar 7 (`undo` goes back to play it)" in t.said[-1][2]
+    told = t.said[-1][2]
+    assert "Leg 2: Aboard the Chronos." in told, told
+    scenes = []
+    for _ in range(2):
+        scenes.append(t.ok("scene start")["title"])
+        way = t.ok("scene end success")["narration"]["text"]
+        assert "So ends Leg 1" not in way, way
+    assert scenes == ["Stowaways", "The Heart of the Machine"], scenes
+    adventure = t.status()["adventure"]
+    assert adventure["leg"] == 2 and adventure["leg_title"] == "Aboard the Chronos", adventure
+    t.ok("undo")  # the last scene end
+    for _ in range(4):
+        t.ok("undo")
+    assert t.status()["leg"] == 1 and t.ok("scene start")["title"] == "Hangar 7"
     t.ok("scene end success")
-    titles.append(t.ok("scene start")["title"])
-    assert titles == ["Hangar 7", "Stowaways"], titles
+    assert "skipped" not in t.ok("leg start")  # the Leg played out: nothing left behind
+    assert t.ok("scene start")["title"] == "Stowaways"
 
 
 @pytest.mark.parametrize("start,foe,leave", [
@@ -1064,3 +1083,46 @@ def test_a_scene_tells_one_way_forward_when_its_fight_has_ended(system, tmp_path
             narration = t.ok(line).get("narration") or []
             told += [n["task"] for n in (narration if isinstance(narration, list) else [narration])]
         assert told.count("path_forward") == 1, told
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_scene_start_over_a_scene_under_way_says_it_ends_untold(system, tmp_path):
+    """Defect 2 of a new player's play-through: a second `scene start` while a scene was under way moved on without
+    a word (failed before the fix in every system): the scene's end and its way forward were skipped unseen.
+    CONTRACT.md's `scene start` begins a new scene in every system (Rhûn's page: it ends an open scene first), so it
+    is not refused: the scene under way ends untold, and the table is told so in one line with the command that
+    ends a scene with its way forward. After a `scene end` nothing is said."""
+    p = PROFILES[system]
+    t = table(tmp_path, f"campaign new Twice {p.improvised}", *p.cast, "scene start The Mill")
+    second = t.ok("scene start The Ford")
+    assert second["unended"] == {"scene": 1, "title": "The Mill"}, second
+    told = [line for line in t.said[-1][2].splitlines() if "ends untold" in line]
+    assert told == ["Scene 1 (The Mill) ends untold: `scene end success|failure` ends a scene with its way forward"]
+    t.ok("scene end success")
+    assert "unended" not in t.ok("scene start The Quay")
+
+
+@pytest.mark.parametrize(("system", "adventure", "chapter_start"), [
+    ("enigma", "the_clockwork_zeppelin.toml", "leg start"), ("rhun", "rhun_salt_and_ash.toml", None)])
+def test_the_file_s_next_part_opens_with_its_number_and_arc_once(system, adventure, chapter_start, tmp_path):
+    """Defect 1 of a new player's play-through, for every system with chapters: the file's parts and their openings
+    agree with the file. ENIGMA tells a Leg's opening at its `leg start` (the Leg is the file's part); Rhûn (whose
+    session, like a Haasteet session or an Alpha day, is the table's own rhythm) told "Next comes part 2: Ash in
+    the Reeds" and then never the part's opening (failed before the fix): the first scene of the file's next part
+    opens with it, numbered as the file numbers it, once."""
+    p = PROFILES[system]
+    t = table(tmp_path, f"campaign new Parts --from {adventure} --seed 3", *p.adventure_cast)
+    parts = load_adventure(find_adventure(adventure)).parts
+    word = "Leg" if chapter_start else "Part"
+    for i, (leg, _, _) in enumerate(scenes_in_order(adventure)):
+        if leg == 2:
+            if chapter_start:
+                t.ok(chapter_start)
+            t.ok("scene start")
+            break
+        t.ok("scene start")
+        t.ok(p.scene_end)
+    told = " ".join(t.text().split())
+    opening = " ".join(f"{word} 2: {parts[1].title}. {parts[1].arc}".split())
+    assert told.count(opening) == 1, told[-3000:]
+    assert told.index(f"Next comes {word.lower() if word == 'Part' else word} 2: {parts[1].title}") < told.index(opening)

@@ -30,7 +30,7 @@ from solo import ENGINE_INTRO
 from solo.director import mythic
 from solo.director.adventure import loadable_adventures
 from solo.table import commands, parser
-from solo.faces.console import InertConsole
+from solo.faces.console import InertConsole, first_screen_up
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import inert
 from solo.kernel.protocol import Cancelled, ask_choice, ask_required
@@ -63,22 +63,12 @@ MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (explodi
 TYPE_AHEAD_PAUSE = 0.15
 
 
-
-def _first_screen_up() -> None:
-    """A prompt is about to be drawn: the model's background loading, held until the first screen
-    is up (solo.llm.gate), goes ahead once the loop has drawn it."""
-    from solo.llm import gate
-
-    asyncio.get_running_loop().call_later(FIRST_SCREEN_DRAWN, gate.release)
-
-
 # session commands that tell no narration: they run at once while the model loads (`solo play
 # CAMPAIGN` resumes with `campaign use` and shows its status before the model is there)
 NEVER_NARRATE = (commands.CampaignUse, commands.CampaignList, commands.CampaignValidate, commands.Note, commands.Status,
                  commands.RulesReference, commands.Help, commands.Search, commands.Log, commands.SceneShow, commands.CanonShow,
                  commands.ExportMarkdown, commands.Replay, commands.Undo, commands.OracleUse, commands.Chaos,
                  commands.FateChance)
-FIRST_SCREEN_DRAWN = 0.05  # seconds after a prompt starts, by which prompt-toolkit has drawn it
 
 class Repl:
     def __init__(self, session: Session, *, director: bool = False, console: Console | None = None,
@@ -159,24 +149,21 @@ class Repl:
                     answer = self._ask(question)
                 else:
                     answer = self._questions.prompt(f"{wrapped(question, self._width() - 2)} ",
-                                                    pre_run=_first_screen_up)
+                                                    pre_run=first_screen_up)
             except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
                 raise Cancelled from None
         if self._open_questions and self._is_command(question, answer):
             line = answer.strip().removeprefix(COMMAND_MARK).strip()
-            if self._making is not None:  # the half-made character is kept: `create` resumes it (without an
-                refused = bool(self._making) and question == self._asked  # answer refused at this question)
-                self._draft = self._making[:-1] if refused else list(self._making)
+            if self._making is not None:  # the half-made character is kept (less an answer refused here)
+                self._draft = self._making[:-1] if self._making and question == self._asked else list(self._making)
             raise LeftForCommand(line)
         if self._making is not None:  # a question asked again: its last answer was refused, this one replaces it
-            again = bool(self._making) and question == self._asked
-            self._making[-1:] = [answer] if again else [*self._making[-1:], answer]
+            self._making[len(self._making) - bool(self._making and question == self._asked):] = [answer]
             self._asked = question
         return answer
 
     def meant(self, words: str) -> None:
-        """The answer just given, in words (a menu's number as the option it chose): kept so, a half-made
-        character is offered back in words and its answers choose the same when given again."""
+        """The answer just given, in words (a menu's number as the option it chose): kept so (protocol.meant)."""
         if self._making:
             self._making[-1] = words
 
@@ -286,7 +273,7 @@ class Repl:
             while True:
                 self.speculate()
                 try:
-                    line = self._prompt_session().prompt("solo> ", pre_run=_first_screen_up)
+                    line = self._prompt_session().prompt("solo> ", pre_run=first_screen_up)
                 except KeyboardInterrupt:
                     continue
                 finally:
