@@ -232,3 +232,17 @@ def test_the_export_gives_the_clock_s_reason_for_a_new_chapter_in_the_system_s_w
     text = (tmp_path / "c.md").read_text(encoding="utf-8")
     assert "(chapter)" not in text, text
     assert re.search(rf"clock moves 2 \({word}\)\.", text), text
+
+
+def test_the_bar_s_last_resort_cuts_before_the_clock_not_the_clock():
+    """Defect 8 of a new player's play-through, the layout's last resort: where even the short form does not fit two
+    lines, the fragments cut are those before what presses on the story (the world's clock, the tension), marked
+    "…", and those stay (before the fix the clock was the first thing shed)."""
+    from solo.faces.layout import _two_lines
+    from solo.kernel.protocol import visible_width
+
+    parts = [f"Character {i} G4 E3 xp0" for i in range(1, 9)] + ["tension 2/6", "world ●●○○○○"]
+    lines = _two_lines(parts, 79, keep=2)
+    assert len(lines) == 2 and all(visible_width(" │ ".join(line)) <= 79 for line in lines), lines
+    assert lines[-1][-3:] == ["…", "tension 2/6", "world ●●○○○○"], lines
+    assert _two_lines(parts[:2] + parts[-2:], 79, keep=2) == [parts[:2] + parts[-2:]]  # room for all: nothing cut
