@@ -8,7 +8,10 @@ Before the tables were audited, seeded improvised openings told "Tyre tracks run
 in a jungle temple, "Rain drums on a tin roof somewhere overhead" at a desert oasis, "Engines throb
 underfoot" in a crypt, "Blinding noon glare" and "a party next door" in a lighthouse in a gale, and "It is
 the wrong kind of quiet" in a burning warehouse: ``test_no_table_entry_is_misplaced`` listed 657 misplaced
-entries and ``test_improvised_wide_shots_fit_their_titles`` 56 misplaced openings (three seeds, five systems)."""
+entries, ``test_improvised_wide_shots_fit_their_titles`` 56 misplaced openings (three seeds, five systems)
+and ``test_every_place_word_in_every_setting_draws_true_lines`` 10,501 (731 to 6,869 a system). A Wide
+Shot dressed with its storm could tell it heard from below ground in a lighthouse, the setting line being
+drawn without the scene's tags."""
 
 from __future__ import annotations
 
