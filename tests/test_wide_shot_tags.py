@@ -33,6 +33,8 @@ from solo.store.journal import Journal
 from solo.table.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 def _bench_titles() -> tuple[str, ...]:
     """The improvised scenes of the scene-fit bench (bench/scene_fit.py IMPROVISED), read from its source."""
     tree = ast.parse((ROOT / "bench" / "scene_fit.py").read_text(encoding="utf-8"))
@@ -42,7 +44,7 @@ def _bench_titles() -> tuple[str, ...]:
 
 
 BENCH_TITLES = _bench_titles()
-# ... and more of every kind: desert, jungle, mountain, sea, train, street at night, tavern, church, mine,
+# more titles of every kind: desert, jungle, mountain, sea, train, street at night, tavern, church, mine,
 # swamp, castle, factory, and titles that name no setting at all
 MORE_TITLES = (
     "the dunes of the deep desert", "a jungle river camp", "a mountain pass in a blizzard", "the deck of a ship at sea",
