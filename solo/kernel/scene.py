@@ -171,6 +171,11 @@ def _shares_run(text: str, secret: str, size: int = 5) -> bool:
     return any(tuple(said[i:i + size]) in runs for i in range(len(said) - size + 1))
 
 
+def quotes(text: str, secret: str) -> bool:
+    """Whether ``text`` quotes ``secret``: five of its words in a row (or all of a shorter one)."""
+    return _shares_run(text, secret)
+
+
 # a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
 RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
 
