@@ -122,6 +122,15 @@ BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|sp
                     r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
 HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
                      r"causeway|sleeper|cold|smoke|collapse|mud|rot)\b", re.I)
+# what a foe's name says it is, past a beast and a person: a mood to be won over, the weather, water, fire, the
+# ground underfoot (each has its own way of striking: solo.kernel.scene.foe_kind)
+_MOODS = re.compile(r"\b(doubt|temper|pride|fear|suspicion|anger|grief|mistrust|greed|wrath|despair|scorn|rage)\b", re.I)
+_KINDS = (
+    ("weather", re.compile(r"\b(squall|storm|gale|blizzard|wind|rain|hail|snow|tempest|fog)\b", re.I)),
+    ("fire", re.compile(r"\b(fire\w*|flames?|blaze|burning|embers|smoke)\b", re.I)),
+    ("water", re.compile(r"\b(water|flood\w*|ford|rapids|river|current|tide|bog|marsh|mire|swamp|hold|waves?)\b", re.I)),
+    ("ground", re.compile(r"\b(stairs?|causeway|bridge|ledge|road|tower|cliff|slope|scree|ice|roof|floor|path)\b", re.I)),
+)
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
@@ -146,6 +155,23 @@ _DARKNESS = re.compile(r"\b(the dark\b|darkness|gloom\w*|pitch[- ]black|single l
 _BUSY = re.compile(r"\b(run|running|rush\w*|bustl\w*|hubbub|clamou?r\w*|crying their wares|laughter|party|shout\w*|"
                    r"clatter\w*|thunder\w*|roar\w*|music|jazz|orchestra|band plays|cheer\w*|chatter\w*|flapping)\b", re.I)
 OPPOSED = ((_LIT, _DARKNESS, "light and darkness at once"), (_QUIET, _BUSY, "quiet amid bustle"))
+
+
+def foe_kind(name: str, sentient: bool | None = None) -> str:
+    """What a foe is, read from its name (and, where the rules say, whether it has a will of its own): "mood" (a
+    doubt, a temper to win over), "beast", "weather", "fire", "water", "ground" (a stair, a causeway underfoot),
+    "thing" (casks, a gate: no will of its own), else "person". A line of what it does fits its kind: a beast
+    bites and never wields a weapon or speaks, a storm has no hands."""
+    if _MOODS.search(name):
+        return "mood"
+    if BEASTS.search(name):
+        return "beast"
+    if sentient:
+        return "person"
+    kind = next((k for k, pattern in _KINDS if pattern.search(name)), None)
+    if kind is not None:
+        return kind
+    return "thing" if sentient is False or HAZARDS.search(name) else "person"
 
 
 def contradicts(text: str, said: str) -> str | None:

@@ -21,6 +21,7 @@ from solo.kernel.words import agree, verb_for
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
+from solo.kernel.scene import foe_kind
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -58,6 +59,16 @@ class RhunNarrator(OracleNarrator):
             facts, text = {"kind": kind}, said[:1].upper() + said[1:]
         return Narration(task="consequence", text=text, origin=drawn.origin(), harm=harm or None,
                          bearer=character if harm else None, facts=facts)
+
+
+def strike_table(n: RhunNarrator, event: ev.ChallengeStruck, after: RhunState) -> str:
+    """[Strike] the table of the band's Effect, in the way this Challenge strikes (``foe_kind``: a beast bites,
+    the weather has no hands, a doubt turns faces cold); a foe with a will and hands, or a kind without a
+    table, draws the band's own."""
+    found = after.find_challenge(event.challenge)
+    kind = foe_kind(event.challenge, found.sentient if found is not None else None)
+    table = f"strike.{kind}_{'heavy' if event.band in ('devastating', 'harmful') else 'light'}"
+    return table if kind != "person" and table in n.tables else f"strike.{event.band}"
 
 
 def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
@@ -175,7 +186,7 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
                         out.narrations.append(Narration(task="shadow", text=text,
                                                         origin=f"{table} #{min(event.condition, len(entries))}"))
                 case ev.ChallengeStruck():
-                    out.narrations.append(n.one("strike", f"strike.{event.band}", rng, character=event.target,
+                    out.narrations.append(n.one("strike", strike_table(n, event, after), rng, character=event.target,
                                                 enemy=event.challenge))
                 case ev.MoraleRolled():
                     out.narrations.append(n.one("morale", f"morale.{event.result}", rng, enemy=event.challenge))

@@ -1,0 +1,70 @@
+"""Rhûn's strike lines are told as what the Challenge is (solo.kernel.scene.foe_kind): a beast bites and lunges,
+never wields a weapon nor speaks; the weather has no hands; a doubt turns faces cold. Found by blind readers:
+"Pressed hard by Warg, Anna is forced somewhere they never meant to go", "Anna takes the brunt of Warg": lines
+that could be told of anything."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from solo.director.tables import OracleTables, default_folder
+from solo.kernel.scene import foe_kind
+from tests.test_scene_model import opened
+
+RHUN = Path(__file__).resolve().parent.parent / "solo" / "rules" / "rhun" / "data" / "tables"
+WEAPON = re.compile(r"\b(spear\w*|swords?|blades?|cudgels?|clubs?|knife|knives|axes?|pistols?|rifles?|bows?|arrows?|"
+                    r"weapons?|hilt|fists?|grabs?|shoves?|punch\w*)\b", re.I)
+SPEECH = re.compile(r"\b(says|said|shouts?|laughs?|sneers?|calls|mocks|taunts?|curses?|speaks?|tells?|whispers?)\b", re.I)
+BANDS = ("annoying", "troublesome", "devastating", "harmful")
+
+
+@pytest.mark.parametrize("name,sentient,kind", [
+    ("Warg", True, "beast"), ("The Hill Wolves", False, "beast"), ("Great Spiders", True, "beast"),
+    ("The Squall", False, "weather"), ("the Blizzard", False, "weather"), ("The Flooding Hold", False, "water"),
+    ("the Rapids", False, "water"), ("The Fire-Rafts", False, "fire"), ("The Burnt Stair", False, "ground"),
+    ("The Sunken Causeway", False, "ground"), ("The Loose Casks", False, "thing"), ("the Locked Gate", False, "thing"),
+    ("The Elder's Doubt", False, "mood"), ("Bakhar's Temper", True, "mood"), ("The Barge Guards", True, "person"),
+    ("Morrac Ashtongue", True, "person"), ("the Market Crowd", True, "person"),
+])
+def test_a_foe_kind_is_read_from_its_name(name: str, sentient: bool, kind: str) -> None:
+    assert foe_kind(name, sentient) == kind
+
+
+def test_no_strike_line_of_a_beast_or_a_storm_has_hands_a_weapon_or_words() -> None:
+    tables = OracleTables.load(default_folder(), RHUN)
+    for kind in ("beast", "weather", "water", "fire", "ground", "thing"):
+        for weight in ("light", "heavy"):
+            table = tables.tables[f"strike.{kind}_{weight}"]
+            assert len(table.entries) >= 3
+            for entry in table.entries:
+                assert not WEAPON.search(entry.text) and not SPEECH.search(entry.text), (table.id, entry.text)
+                assert "{enemy}" in entry.text and "{character}" in entry.text, entry.text
+
+
+@pytest.mark.parametrize("foe,sentient,kind", [("Warg", True, "beast"), ("The Squall", False, "weather"),
+                                               ("The Elder's Doubt", False, "mood"), ("Reed Raider", True, None)])
+def test_a_challenge_strikes_in_its_own_way_at_the_table(tmp_path: Path, foe: str, sentient: bool,
+                                                        kind: str | None) -> None:
+    session = opened(tmp_path, "rhun", 4)
+    assert session.execute("scene start the deck of a river barge").ok
+    assert session.execute(f"challenge add \"{foe}\" --tier serious" + (" --sentient" if sentient else "")).ok
+    seen = set()
+    for dice in ("1,1", "2,2", "3,4", "5,5"):
+        outcome = session.execute(f"challenge strike \"{foe}\" Anna --narrative --dice {dice}")
+        assert outcome.ok, outcome
+        told = [n for n in outcome.result["narration"] if n["task"] == "strike"] \
+            if isinstance(outcome.result["narration"], list) else [outcome.result["narration"]]
+        assert len(told) == 1
+        origin, text = told[0]["origin"], told[0]["text"]
+        band = outcome.result["band"]
+        expected = f"strike.{band}" if kind is None else \
+            f"strike.{kind}_{'heavy' if band in ('devastating', 'harmful') else 'light'}"
+        assert origin.startswith(expected + " "), (origin, text)
+        assert foe.split()[-1] in text and "Anna" in text and "{" not in text
+        if kind == "beast":
+            assert not WEAPON.search(text) and not SPEECH.search(text), text
+        seen.add(band)
+    assert len(seen) >= 2
