@@ -179,7 +179,8 @@ def play(system: str, source: str, seed: int, commands: int, out: list[dict[str,
                     if n.get("task") == "recap":
                         continue
                     out.append({"id": len(out) + 1, "system": system, "campaign": Path(source).stem,
-                                **scene_brief(session, shown, history), "task": n.get("task"), "text": n["text"]})
+                                **scene_brief(session, shown, history), "task": n.get("task"), "text": n["text"],
+                                "origin": n.get("origin", "")})  # for the record, never shown to the judge
                     history.append(n["text"])
             finished = finished or adventure_over(session)
 

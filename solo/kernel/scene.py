@@ -233,6 +233,30 @@ def verb_phrase(facts: Mapping[str, Any]) -> str | None:
     return None
 
 
+# what kind of thing the one who acted tried, by the words of the action typed (a cost, a harm, told of it)
+_ACTS = (
+    ("talk", re.compile(r"\b(talk\w*|persuad\w*|convinc\w*|shout\w*|warn\w*|ask\w*|bargain\w*|plead\w*|argu\w*|lie|"
+                        r"bluff\w*|threaten\w*|calm\w*|negotiat\w*|haggl\w*|sing|call\w*|charm\w*|reason with|speak\w*|"
+                        r"tell|command\w*|rally\w*|intimidat\w*)\b", re.I)),
+    ("stealth", re.compile(r"\b(hid\w*|sneak\w*|creep\w*|slip\w*|steal\w*|pickpocket\w*|shadow\w*|tail\w*)\b", re.I)),
+    ("craft", re.compile(r"\b(lock\w*|pick\w*|mend\w*|repair\w*|fix\w*|untie|disarm\w*|bandag\w*|heal\w*|tend\w*|"
+                         r"forg\w*|patch\w*|rig\w*|splice|decipher\w*)\b", re.I)),
+    ("move", re.compile(r"\b(climb\w*|leap\w*|jump\w*|run|runs|flee\w*|force\w*|break\w*|swim\w*|footing|balanc\w*|cross\w*|"
+                        r"push\w*|lift\w*|carry\w*|fight\w*|wrestl\w*|row\w*|ride|chase\w*|dodg\w*|escape\w*|dash\w*|"
+                        r"vault\w*|haul\w*|drag\w*|sprint\w*|wade|endure|navigate)\b", re.I)),
+    ("search", re.compile(r"\b(search\w*|look\w*|examin\w*|stud\w*|track\w*|find|read\w*|listen\w*|spot\w*|investigat\w*|"
+                          r"scout\w*|watch\w*|follow the trail)\b", re.I)),
+)
+
+
+def action_kind(action: str | None) -> str | None:
+    """What kind of thing an action typed is ("talk", "stealth", "craft", "search", "move"), by its words
+    ("climb up for a better look" is a climb; "talk them round", talk); None where they tell none."""
+    if not action:
+        return None
+    return next((kind for kind, words in _ACTS if words.search(action)), None)
+
+
 def locative(place: str) -> str:
     """A place as it follows a verb ("hides in the lighthouse in the gale"): its first clause, with
     "in" before it unless it starts with a preposition of its own ("inside packing crates ...")."""

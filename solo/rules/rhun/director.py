@@ -21,7 +21,7 @@ from solo.kernel.words import agree, verb_for
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
-from solo.kernel.scene import foe_kind
+from solo.kernel.scene import action_kind, foe_kind
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -37,6 +37,12 @@ REQUIRED_TABLES = (
 )
 
 
+# the kind of action an attribute rolled stands for, where the action typed tells none (a cost is told of it)
+COST_OF = {"exertion": "move", "finesse": "stealth", "reason": "search", "intuition": "search", "influence": "talk",
+           "psyche": "talk"}
+KIND = re.compile(r"([A-Z][a-z ]+): ")  # "Use up resources: ..." (a cost line's kind of consequence)
+
+
 class RhunNarrator(OracleNarrator):
     required = REQUIRED_TABLES
 
@@ -46,12 +52,19 @@ class RhunNarrator(OracleNarrator):
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """Where the scene opens, what the senses catch, a question put to one party member."""
         return self.drawn_opening(rng, title, character)
-    def consequence(self, rng: random.Random, character: str, cost: bool) -> Narration:
-        """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones)."""
-        text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
-                                {"character": character})
+    def consequence(self, rng: random.Random, character: str, cost: bool, action: str | None = None,
+                    stat: str | None = None) -> Narration:
+        """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones): a 4-5 told as the cost
+        of what was tried (the action typed, else the attribute rolled: ``COST_OF``)."""
+        kind = action_kind(action) or COST_OF.get(stat or "")
+        table = f"consequences.cost_{kind}" if cost and f"consequences.cost_{kind}" in self.tables else \
+            "consequences.on_cost" if cost else "consequences.on_fail"
+        text, drawn = self.draw(table, rng, {"character": character})
         harm = max([d.entry.harm or 0 for d in (drawn, *drawn.nested)], default=0)
         facts: dict[str, str] = {}
+        if not drawn.nested and (labelled := KIND.match(text)):  # a cost's own line, led by its kind
+            facts, text = {"kind": labelled.group(1)}, text[labelled.end():]
+            text = text[:1].upper() + text[1:]
         if drawn.nested and re.match(r"[A-Z][a-z ]+: \{", drawn.entry.text):
             # the kind of consequence ("Hurt someone") is the Director's choice, kept in the facts; the
             # table tells what happens
@@ -202,7 +215,8 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
         if event.outcome == "success":
             out.narrations.append(n.one("success", "success.prompt", rng, character=event.character))
         else:
-            told = n.consequence(rng, event.character, cost=event.outcome != "fail")
+            told = n.consequence(rng, event.character, cost=event.outcome != "fail", action=event.action,
+                                 stat=event.stat)
             out.narrations.append(told)
             if event.outcome == "fail" and foe is not None and foe.active:
                 out.solo_moves.append(rc.Strike(challenge=foe.name, character=event.character))

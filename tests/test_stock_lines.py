@@ -1,7 +1,9 @@
-"""Rhûn's strike lines are told as what the Challenge is (solo.kernel.scene.foe_kind): a beast bites and lunges,
-never wields a weapon nor speaks; the weather has no hands; a doubt turns faces cold. Found by blind readers:
-"Pressed hard by Warg, Anna is forced somewhere they never meant to go", "Anna takes the brunt of Warg": lines
-that could be told of anything."""
+"""Rhûn's stock lines are told of what the scene holds and what was tried. A strike is told as what the Challenge
+is (solo.kernel.scene.foe_kind): a beast bites and lunges, never wields a weapon nor speaks; the weather has no
+hands; a doubt turns faces cold. A success with a consequence is the cost of the action typed
+(solo.kernel.scene.action_kind). Found by blind readers: "Pressed hard by Warg, Anna is forced somewhere they
+never meant to go", "Anna takes the brunt of Warg", and "Anna's waterskin splits" after "talk them round":
+lines that could be told of anything."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from solo.director.tables import OracleTables, default_folder
-from solo.kernel.scene import foe_kind
+from solo.kernel.scene import action_kind, foe_kind
 from tests.test_scene_model import opened
 
 RHUN = Path(__file__).resolve().parent.parent / "solo" / "rules" / "rhun" / "data" / "tables"
@@ -68,3 +70,33 @@ def test_a_challenge_strikes_in_its_own_way_at_the_table(tmp_path: Path, foe: st
             assert not WEAPON.search(text) and not SPEECH.search(text), text
         seen.add(band)
     assert len(seen) >= 2
+
+
+@pytest.mark.parametrize("action,kind", [("climb up for a better look", "move"), ("leap the gap", "move"),
+                                         ("keep their footing", "move"), ("talk them round", "talk"),
+                                         ("shout a warning", "talk"), ("search around", "search"), ("hide", "stealth"),
+                                         ("pick the lock", "craft"), ("ponder", None), (None, None)])
+def test_an_action_kind_is_read_from_its_words(action: str | None, kind: str | None) -> None:
+    assert action_kind(action) == kind
+
+
+@pytest.mark.parametrize("line,kind", [("risk Anna exertion 'talk them round'", "talk"),
+                                       ("risk Anna exertion 'leap the gap'", "move"),
+                                       ("risk Anna exertion 'hide'", "stealth"),
+                                       ("risk Anna exertion 'pick the lock'", "craft"),
+                                       ("risk Anna exertion 'search around'", "search"),
+                                       ("risk Anna exertion", "move")])  # no action typed: the attribute's
+def test_a_success_with_a_consequence_is_the_cost_of_what_was_tried(tmp_path: Path, line: str, kind: str) -> None:
+    tables = OracleTables.load(default_folder(), RHUN)
+    assert all(len(tables.tables[f"consequences.cost_{k}"].entries) >= 5
+               for k in ("move", "talk", "search", "stealth", "craft"))
+    session = opened(tmp_path, "rhun", 4)
+    assert session.execute("scene start the deck of a river barge").ok
+    outcome = session.execute(f"{line} --dice 5,5,5")
+    assert outcome.ok and outcome.result["outcome"] == "success_with_consequence", outcome
+    found = outcome.result["narration"]
+    told = [n for n in (found if isinstance(found, list) else [found]) if n["task"] == "consequence"]
+    assert len(told) == 1 and told[0]["origin"].startswith(f"consequences.cost_{kind} "), told
+    assert "Anna" in told[0]["text"] and "{" not in told[0]["text"]
+    if kind == "talk":
+        assert not re.search(r"\b(waterskin|pack|shoulder|soaked|belt)\b", told[0]["text"]), told[0]["text"]
