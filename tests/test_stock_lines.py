@@ -7,6 +7,7 @@ lines that could be told of anything."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -100,3 +101,20 @@ def test_a_success_with_a_consequence_is_the_cost_of_what_was_tried(tmp_path: Pa
     assert "Anna" in told[0]["text"] and "{" not in told[0]["text"]
     if kind == "talk":
         assert not re.search(r"\b(waterskin|pack|shoulder|soaked|belt)\b", told[0]["text"]), told[0]["text"]
+
+
+@pytest.mark.parametrize("action,kind", [("talk them round", "talk"), ("leap the gap", "move"), ("hide", "stealth"),
+                                         ("pick the lock", "craft"), ("search around", "search"), ("ponder", None)])
+def test_an_enigma_blunder_goes_wrong_in_the_way_of_what_was_tried(action: str, kind: str | None) -> None:
+    """ENIGMA's [Blunder] from its own tables: words go wrong as words do (never a pipe bursting after "hide",
+    seen in play), a leap as a leap; an action whose words tell nothing draws from the whole table."""
+    from solo.director.tables import system_tables
+    from solo.rules.enigma import SYSTEM
+    from solo.rules.enigma.director import PulpNarrator
+
+    narrator = PulpNarrator(system_tables(SYSTEM.data))
+    for seed in range(20):
+        told = narrator.blunder(random.Random(seed), character="Nara", action=action)
+        table = "consequences.blunder" if kind is None else f"consequences.blunder_{kind}"
+        assert told.origin.startswith(table + " #"), told.origin
+        assert "Nara" in told.text and "{" not in told.text
