@@ -118,3 +118,19 @@ def test_an_enigma_blunder_goes_wrong_in_the_way_of_what_was_tried(action: str, 
         table = "consequences.blunder" if kind is None else f"consequences.blunder_{kind}"
         assert told.origin.startswith(table + " #"), told.origin
         assert "Nara" in told.text and "{" not in told.text
+
+
+@pytest.mark.parametrize("action,kind", [("talk them round", "talk"), ("leap the gap", "move"), ("hide", "stealth"),
+                                         ("pick the lock", "craft"), ("search around", "search"), ("ponder", None)])
+def test_an_enigma_success_asks_of_what_was_tried(action: str, kind: str | None) -> None:
+    """ENIGMA's [Success] prompt asks the player about this kind of action (found by blind readers: "What sound
+    effect goes with it?" after any action at all, a stock question)."""
+    from solo.director.tables import system_tables
+    from solo.rules.enigma import SYSTEM
+    from solo.rules.enigma.director import PulpNarrator
+
+    narrator = PulpNarrator(system_tables(SYSTEM.data))
+    for seed in range(12):
+        told = narrator.success(random.Random(seed), character="Nara", action=action)
+        table = "success.prompt" if kind is None else f"success.prompt_{kind}"
+        assert told.origin.startswith(table + " #") and (kind is None or told.text.endswith("?")), told

@@ -102,8 +102,11 @@ class PulpNarrator(OracleNarrator):
         return self.tell("blunder", [(text, drawn)], harm=drawn.entry.harm, bearer=character)
 
     def success(self, rng: random.Random, *, character: str, action: str) -> Narration:
-        """[Success] the player tells how it goes: a prompt to do so."""
-        return self.tell("success", [self.draw("success.prompt", rng, {"character": character})])
+        """[Success] the player tells how it goes: a prompt to do so, asking of the kind of thing tried
+        (``action_kind``) where the tables have one."""
+        kind = action_kind(action)
+        table = f"success.prompt_{kind}" if f"success.prompt_{kind}" in self.tables else "success.prompt"
+        return self.tell("success", [self.draw(table, rng, {"character": character})])
 
     def enemy_turn(self, rng: random.Random, *, enemy: str, enemy_type: str, target: str | None) -> Narration:
         if target is None:
