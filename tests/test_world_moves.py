@@ -133,3 +133,17 @@ def test_an_adventure_world_move_shows_the_villain_in_the_scene_that_opens(tmp_p
     events = session.journal.events_of(session.campaign.id, ["world_moved"])
     scene = session.story.current(session.progress, session.system.rules.where(session.state))  # type: ignore[union-attr]
     assert scene is not None and [e.payload.get("where") for e in events] == [scene.location]
+
+
+def test_after_the_adventure_its_villain_moves_no_more(tmp_path: Path) -> None:
+    """Played to its end, an adventure's villain leaves no new signs: a scene the player goes on in brings no
+    world move of it (found in play: the Toll-Mother's toll board at a fish market, after the Bridge House)."""
+    session = _opened(tmp_path, "alpha", 3, "alpha_the_salt_road_toll.toml")
+    for _ in range(3):  # the three scenes of the Salt Road Toll, each ended
+        assert session.execute("scene start").ok
+        assert session.execute("scene end success").ok
+    assert session.story is not None and session.story.over(session.progress, session.system.rules.where(session.state))
+    _fill_the_clock(session)
+    for title in ("the fish market at dawn", "a riverboat in the fog"):
+        assert _moved(session, f"scene start {title}") == []
+        assert session.execute("scene end success").ok

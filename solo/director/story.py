@@ -379,6 +379,10 @@ class Story:
         li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
         return self._after(scene, progress.outcome) is None and li + 1 >= len(self.adventure.parts)
 
+    def finished(self, progress: Progress, where: Where) -> bool:
+        """Whether the adventure has been played to its end, improvised scenes played since or not."""
+        return self.over(progress.model_copy(update={"improvised": False, "ended": True}), where)
+
     def way_forward(self, scene: Scene, outcome: Outcome) -> Narration:
         way = getattr(scene, outcome)
         found = self._after(scene, outcome)

@@ -232,13 +232,15 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
             if canon_key(scene.location) not in known:
                 events.append(CanonAdded(kind="place", name=scene.location, detail=scene.title,
                                                   source="adventure"))
-    # the clock filled: the scene opening now brings what happened meanwhile
-    if moved is not None and canon.due > 0:
+    # the clock filled: the scene opening now brings what happened meanwhile (an adventure played to its end:
+    # its villain moves no more)
+    finished = v.story is not None and v.story.finished(v.progress, was)
+    if moved is not None and canon.due > 0 and not finished:
         told = consequence(v, canon, after, rng, moved.scene)
         events.append(WorldMoved(stage=canon.stage, text=told.text, thread=told.facts.get("thread"),
                                  person=told.facts.get("person"), where=told.facts.get("where")))
     decision = replace(decision.add(*events), recaps=(*decision.recaps, *recaps_))
-    return v.tell(decision, told) if moved is not None and canon.due > 0 else decision
+    return v.tell(decision, told) if moved is not None and canon.due > 0 and not finished else decision
 
 
 def pressure(v: View, before: Any, events: list[Any], after: Any) -> list[str]:
