@@ -43,11 +43,12 @@ def test_every_shipped_adventure_shows_its_villain_without_telling_a_secret(name
     story = Story(adventure)
     for li, part in enumerate(adventure.parts):
         for scene in part.scenes:
-            stage = scene_model({}, Progress(scene=scene.id, tags=scene.tags), story,
+            stage = scene_model({}, Progress(scene=scene.id, part=li + 1, tags=scene.tags), story,
                                 Where(chapter=li + 1, scene=1, scene_title=scene.title))
             drawn = sign_of(adventure, scene.id, stage, adventure.villain.name, random.Random(0))
             if scene.signs:
                 assert drawn is not None and drawn[1].startswith(f"adventure: signs of scene {scene.id}"), scene.id
+            assert stage.place == scene.location
             if drawn is not None:
                 assert "{" not in drawn[0] and stage.clash(drawn[0]) is None, (scene.id, drawn[0])
 
