@@ -134,3 +134,19 @@ def test_an_enigma_success_asks_of_what_was_tried(action: str, kind: str | None)
         told = narrator.success(random.Random(seed), character="Nara", action=action)
         table = "success.prompt" if kind is None else f"success.prompt_{kind}"
         assert told.origin.startswith(table + " #") and (kind is None or told.text.endswith("?")), told
+
+
+@pytest.mark.parametrize("action,kind", [("talk them round", "talk"), ("leap the gap", "move"), ("hide", "stealth"),
+                                         ("pick the lock", "craft"), ("search around", "search"), ("ponder", None)])
+def test_a_haasteet_complication_is_what_goes_wrong_with_what_was_tried(tmp_path: Path, action: str,
+                                                                       kind: str | None) -> None:
+    """Haasteet's failed challenge: the complication is of the kind of thing tried (found by blind readers: "the
+    cold gets into Mabel's bones as they fail to talk them round", a complication of nothing that was done)."""
+    session = opened(tmp_path, "haasteet", 6)
+    assert session.execute("scene start the old mill").ok
+    outcome = session.execute(f"challenge Aino '{action}' --dice 1")
+    assert outcome.ok and outcome.result["success"] is False, outcome
+    found = outcome.result["narration"]
+    told = [n for n in (found if isinstance(found, list) else [found]) if n["task"] == "complication"]
+    table = "complication.on_fail" if kind is None else f"complication.fail_{kind}"
+    assert len(told) == 1 and table + " #" in told[0]["origin"], told  # the line, or a move told for it
