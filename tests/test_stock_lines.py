@@ -150,3 +150,23 @@ def test_a_haasteet_complication_is_what_goes_wrong_with_what_was_tried(tmp_path
     told = [n for n in (found if isinstance(found, list) else [found]) if n["task"] == "complication"]
     table = "complication.on_fail" if kind is None else f"complication.fail_{kind}"
     assert len(told) == 1 and table + " #" in told[0]["origin"], told  # the line, or a move told for it
+
+
+@pytest.mark.parametrize("line,kind", [("risk Anna exertion 'talk them round'", "talk"),
+                                       ("risk Anna exertion 'leap the gap'", "move"),
+                                       ("risk Anna exertion 'search around'", "search"), ("risk Anna reason", "search")])
+def test_a_rhun_success_asks_of_what_was_tried(tmp_path: Path, line: str, kind: str) -> None:
+    """Rhûn's clean success prompts the player about this kind of action, and a question asked on its own after a
+    move says what it asks about (found by blind readers: "... and does it. What is it?")."""
+    tables = OracleTables.load(default_folder(), RHUN)
+    for table in [t for t in tables.tables if t.startswith("success.prompt")]:
+        for entry in tables.tables[table].entries:
+            question = entry.text.rsplit(". ", 1)[-1]
+            assert question.endswith("?") and "{character}" in question or "song" in question, (table, entry.text)
+    session = opened(tmp_path, "rhun", 4)
+    assert session.execute("scene start the old mill").ok
+    outcome = session.execute(f"{line} --dice {'6,5' if 'reason' in line else '6,5,5'}")  # 2 and 3 dice
+    assert outcome.ok and outcome.result["outcome"] == "success", outcome
+    found = outcome.result["narration"]
+    told = [n for n in (found if isinstance(found, list) else [found]) if n["task"] == "success"]
+    assert len(told) == 1 and f"success.prompt_{kind} #" in told[0]["origin"], told

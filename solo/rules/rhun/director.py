@@ -212,8 +212,10 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
         """A Fail or a 4-5 brings a consequence; a Fail against a Challenge lets it strike back and a
         sentient Challenge brought to 0 rolls Morale (solo play: the emulated Director's moves)."""
         foe = after.find_challenge(event.challenge.name) if event.challenge else None
-        if event.outcome == "success":
-            out.narrations.append(n.one("success", "success.prompt", rng, character=event.character))
+        if event.outcome == "success":  # a prompt that asks about the kind of thing tried, where the tables have one
+            kind = action_kind(event.action) or COST_OF.get(event.stat)
+            table = f"success.prompt_{kind}" if f"success.prompt_{kind}" in n.tables else "success.prompt"
+            out.narrations.append(n.one("success", table, rng, character=event.character))
         else:
             told = n.consequence(rng, event.character, cost=event.outcome != "fail", action=event.action,
                                  stat=event.stat)
