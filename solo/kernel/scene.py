@@ -22,6 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, meets, mode_of
+
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
 SCENE_TAGS = frozenset({
@@ -117,11 +119,6 @@ _DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
 # a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
 _ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
 _GESTURE = re.compile(r"\{enemy\} (laughs|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)")
-# what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)
-BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|spiders?|serpents?|snakes?|beasts?|ghouls?|"
-                    r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
-HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
-                     r"causeway|sleeper|cold|smoke|collapse|mud|rot)\b", re.I)
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
@@ -257,6 +254,11 @@ class Action(BaseModel):
     action: str | None = None
     target: str | None = None
     success: bool | None = None
+
+    @property
+    def mode(self) -> str | None:
+        """What the action does (``solo.kernel.acts.mode_of``): "move", "voice", "hands"...; None: no mode names it."""
+        return mode_of(self.action)
 
 
 class SceneModel(BaseModel):
@@ -418,6 +420,11 @@ class SceneModel(BaseModel):
         said = " ".join(text.split()).casefold()
         return any(said == " ".join(t.split()).casefold() for t in self.told)
 
+    def about(self, text: str) -> bool:
+        """Whether ``text`` speaks of this scene: names someone on stage, or the place."""
+        place = _gist(self.place.split(", ")[0]).casefold() if self.place else ""
+        return any(name in text for name in self.named()) or bool(place and place in text.casefold())
+
     def names_someone(self, text: str) -> bool:
         """Whether ``text`` names the one who just acted or anyone on stage."""
         return any(name in text for name in (*((self.last.actor,) if self.last.actor else ()), *self.named()))
@@ -459,24 +466,29 @@ class SceneModel(BaseModel):
 
     def moves(self, success: bool = False) -> list[str]:
         """The Director's moves this scene can bind (tables of ``oracle_tables/moves.toml``), each told
-        of the one who acted, what they tried and a thing of the scene: after a success, the action
-        carried through past the scene's setting, foe, person or obstacle; after a failure, the fire
-        spreads, a foe acts, a person turns, the obstacle worsens. Only where the scene holds none of
-        these: the cast is split, something is lost, time runs short, told of the place ({where}). None without
-        an actor and an action to tell them of."""
+        of the one who acted, what they tried (its mode: ``solo.kernel.acts``) and a thing of the scene
+        the action meets: after a success, the action carried through past the scene's setting, foe,
+        person or obstacle; after a failure, the fire spreads, a foe acts against it, a person turns, the
+        obstacle it met holds. A voice with a person on stage is that person's to answer. Only where the
+        scene holds none of these: the cast is split, something is lost, time runs short, told of the
+        place ({where}). None without an actor and an action to tell them of."""
         if not self.last.actor or not self.last.action:
             return []
         if self.over:  # the adventure over: no deadline, no other side, nobody left to bind
             return self.place_moves(success)
-        s = self.stage
-        settings = () if self.over else sorted(self.settings)  # the adventure over, its fire or storm is spent
-        bound = [*settings, *(["foe"] if s.foes else []), *(["person"] if s.people else []),
-                 *(["obstacle"] if s.obstacles else [])]
+        s, mode = self.stage, self.last.mode
+        if mode == "voice" and s.people:  # the one talked to (or shouted at) is the one who answers
+            return ["success_person" if success else "person_turns"]
+        if mode == "voice" and any(foe_kind(f) == "person" for f in self.acting_foes()):  # else a foe who hears it
+            return ["success_foe" if success else "foe_acts"]
+        bound = [*sorted(self.settings), *(["foe"] if self.acting_foes() else []),
+                 *(["person"] if s.people and mode in SEEN_BY else []), *(["obstacle"] if self.met() else [])]
         tags = self.tags or frozenset()
         # where it is: the dark, the water's edge, a crowd... (under a roof or aboard, the water and the dark are
-        # outside, and the wilds too)
+        # outside, and the wilds too); a room where nothing else is
         aspects = sorted(tags & ASPECTS - ({"water", "wilderness", "night"} if tags & {"indoors", "vehicle"} else set())
                          - ({"water"} if "cold" in tags else set()))  # frozen water has no wet edge
+        aspects = aspects or (["indoors"] if "indoors" in tags else [])
         if success:
             return [f"success_{k}" for k in (*bound, *aspects)] or ["success"]
         named = {"foe": "foe_acts", "person": "person_turns"}
@@ -491,8 +503,26 @@ class SceneModel(BaseModel):
             return ["success"]
         return [*(["separate"] if any(c != self.last.actor for c in self.stage.cast) else []), "take", "time"]
 
+    def acting_foes(self) -> tuple[str, ...]:
+        """The foes on stage that act as foes do, people and beasts (a hazard is told by the setting, and a
+        doubt or a temper acts on no one)."""
+        kinds = ("person",) if self.last.mode == "voice" and any(foe_kind(f) == "person" for f in self.stage.foes or ()) \
+            else ("person", "beast")  # words are for someone who can answer them
+        return tuple(f for f in self.stage.foes or () if foe_kind(f) in kinds)
+
+    def met(self) -> tuple[str, ...]:
+        """What stands in the way that the action just typed meets (a lock for hands, a stair for a climb)."""
+        return tuple(o for o in self.stage.obstacles if meets(o, self.last.mode))
+
+    def move_tags(self, enemy: str | None = None) -> frozenset[str]:
+        """The tags a move for the action just typed is drawn by: where the scene is, the action's mode, and
+        what the foe it tells of acts as ("foe_beast", "foe_person")."""
+        kind = foe_kind(enemy) if enemy else None
+        return (self.tags or frozenset()) | act_tags(self.last.action) | ({f"foe_{kind}"} if kind else set())
+
     def move_context(self, pick: Callable[[Sequence[str]], str]) -> dict[str, str]:
-        """Words for a move's placeholders from what the scene holds (``pick`` chooses among several)."""
+        """Words for a move's placeholders from what the scene holds (``pick`` chooses among several): the foe
+        one that acts, what stands in the way one the action meets."""
         s, actor = self.stage, self.last.actor or ""
         out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
         # after the adventure's end the cast is where its ending left it, not in the place it escaped from
@@ -503,8 +533,8 @@ class SceneModel(BaseModel):
         if s.cast:
             out["cast"] = " and ".join(s.cast) if len(s.cast) < 3 else ", ".join(s.cast[:-1]) + " and " + s.cast[-1]
         others = [c for c in s.cast if c != actor]
-        for key, names in (("enemy", s.foes or ()), ("person", s.people), ("helper", others),
-                           ("obstacle", tuple(_gist(o) for o in s.obstacles))):
+        for key, names in (("enemy", self.acting_foes()), ("person", s.people), ("helper", others),
+                           ("obstacle", tuple(_gist(o) for o in self.met()))):
             if names:
                 out[key] = pick(names)
         return out

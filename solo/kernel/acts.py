@@ -1,0 +1,113 @@
+"""What a typed action does, and what of a scene it can meet: the words the Director's moves bind.
+
+A roll's result is told of what was tried. The action typed ("climb up for a better look", "talk them
+round") or the capacity rolled ("navigate", "endure") is read as one *mode*: the body moving (climb,
+leap, run, keep one's footing), force (break, shove, lift), hands (a lock, a knot, a mechanism), the
+voice (talk, shout, bargain), the eyes (search, listen), hiding, enduring, fighting. A move is drawn by
+the mode's tags (``act_tags``: "act_voice"; the body's modes share "act_body"), so a failed shout is
+answered by whoever hears it and a failed leap meets the ground, never the other way round.
+
+A foe acts as what it is (``foe_kind``): a person, a beast (it lunges and snaps, it never laughs or
+signals), a hazard (weather, water, a stair that burns: told by the scene's setting, not as a foe that
+acts), or something no one can fight (a doubt, a temper). An obstacle is told only where the action
+meets it (``meets``): a lock against hands or force, a stair against the body, a suspicious inspector
+against the voice, watchers against hiding and searching.
+"""
+
+from __future__ import annotations
+
+import re
+
+# the modes, each with the words that name it; an action takes the mode whose word comes first in it
+# ("climb up for a better look" is a climb, not a look)
+MODES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((mode, re.compile(rf"\b({words})", re.I)) for mode, words in (
+    ("move", r"climb|leap|jump|run\b|running|flee|navigat|footing|balanc|cross|swim|wade|scal|dodg|escape|chase|"
+             r"ride|sprint|vault|descend|crawl|follow|outrun|get away|get across|make it across|step|press on|go on"),
+    ("force", r"force|break|smash|shove|push|lift|bash|kick|pry|prise|haul|heave|drag|batter|bend|wrench|"
+              r"exertion|strength|hold the door|barricade|carry"),
+    ("hands", r"pick|lock|tinker|repair|fix|mend|disarm|untie|cut\b|craft|pickpocket|steal|bandage|sew|rig\b|"
+              r"jury|unbolt|wire|finesse|operate|patch"),
+    ("voice", r"talk|persuad|convinc|shout|warn|call|bluff|lie\b|lying|charm|ask|negotiat|plead|bargain|sing|"
+              r"command|order|threaten|intimidat|influence|reason with|calm|argue|bribe|flatter|question|"
+              r"interrogat|speak|tell|haggle|beg"),
+    ("look", r"search|look|snoop|examin|spot|notic|listen|investigat|study|read\b|reading|track|find|inspect|scan|"
+             r"watch|observ|intuition|perceiv|sense\b|smell|survey"),
+    ("hide", r"hide|hiding|sneak|creep|slip|stealth|conceal|lurk|stalk|lie low|keep out of sight"),
+    ("endure", r"endure|resist|withstand|hold out|hold on|keep going|surviv|bear\b|tough|steady|hardiness|"
+               r"steadfast|tenacity|psyche"),
+    ("fight", r"attack|fight|strike|punch|shoot|stab|hit\b|melee|brawl|wrestl|parry|defend|duel|swing at"),
+))
+BODY = frozenset({"move", "force", "endure", "fight"})
+SEEN_BY = frozenset({"voice", "look", "hands", "hide", "force"})  # the modes a person on stage answers or reacts to  # the modes of the body at work, which share "act_body"
+# the tags a move's entry may ask for: the modes (and "act_other": an action no mode names), and the kind of foe
+ACT_TAGS = frozenset({*(f"act_{m}" for m, _ in MODES), "act_body", "act_other", "act_call", "act_talk", "foe_beast",
+                      "foe_person"})
+# a voice raised to be heard (a warning, a call), told apart from one that talks someone round
+_CALL = re.compile(r"\b(shout|warn|call|cry|yell|signal|scream|hail|whistle|sing)", re.I)
+
+
+def mode_of(action: str | None) -> str | None:
+    """The mode of what was tried (the mode whose word comes first in it), None: no mode names it."""
+    if not action:
+        return None
+    found = [(m.start(), mode) for mode, pattern in MODES for m in [pattern.search(action)] if m]
+    return min(found)[1] if found else None
+
+
+def act_tags(action: str | None) -> frozenset[str]:
+    """The tags a move drawn for ``action`` fits: its mode's, "act_body" for the body's modes, and for the voice
+    "act_call" (a warning shouted) or "act_talk" (someone talked round)."""
+    mode = mode_of(action)
+    if mode is None:
+        return frozenset({"act_other"})
+    voice = ("act_call" if _CALL.search(action or "") else "act_talk",) if mode == "voice" else ()
+    return frozenset({f"act_{mode}", *(("act_body",) if mode in BODY else ()), *voice})
+
+
+# what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)
+BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|spiders?|serpents?|snakes?|beasts?|ghouls?|"
+                    r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
+HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
+                     r"causeway|sleeper|cold|smoke|collapse|mud|rot|stair|hold)\b", re.I)
+# a foe no one can fight or that cannot act on its own: a doubt, a temper, a face seen
+_UNFOUGHT = re.compile(r"\b(doubt|temper|fear|suspicion|rumou?rs?|debt|curse|face|pride|grief|despair)\b", re.I)
+
+
+def foe_kind(name: str) -> str | None:
+    """"beast", "hazard" or "person": what a foe named ``name`` acts as; None: a foe that does not act (a doubt)."""
+    head = name.split(" of ")[0]  # "the Brethren of the Tide" are people, not the tide
+    if _UNFOUGHT.search(head):
+        return None
+    if BEASTS.search(head):
+        return "beast"
+    if HAZARDS.search(head):
+        return "hazard"
+    return "person"
+
+
+# what an obstacle is, and the modes of the actions that meet it (in lower case: "Gate Wardens" are no gate)
+_MEETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple((re.compile(rf"\b({words})"), frozenset(modes))
+                                                                   for words, modes in (
+    (r"lock|bolt|key\b|chain|barred|latch|sealed|strongbox|padlock", ("hands", "force")),
+    (r"doors?\b|window|gate|hatch|barricad|wall\b|shutter|grille|trap ?door", ("force", "hands")),
+    (r"slick|rotten|loose\b|charred|crumbl|collapsed|under the water|sucking|one step off|misstep|narrow|gap\b|"
+     r"scree|chasm|rigging", ("move",)),
+    (r"slick|spray|pouring|current|wind\b|alight|burn|smoke|heat\b|cold|freez|flames?|fire\b|tide|hunger|weak",
+     ("endure",)),
+    (r"insists|is quite sure|will not|won't|wants payment|payment|close ranks|suspicio|refuses|distrust|will talk only|"
+     r"demands|price|swear|deny|denies|convinced|doubt|temper|anger|angry", ("voice",)),
+    (r"watch|lookout|sight ?lines|listening|guards?\b|sentr|spies|spy\b|notice|eyes\b|see\b|hunting", ("hide", "look")),
+    (r"shoot|crossbow|fires at|arrows?|rifles?|guns?\b", ("hide", "move")),
+    (r"hidden|hides|buried|cut out|missing|lost|tracks\b|traces?\b|clue", ("look",)),
+    (r"crowd|press of|throng|stampede|panick", ("move", "voice")),
+    (r"faster than|block every|foul the chase|fast under", ("move",)),
+))
+_SHOCK = re.compile(r"\(a shock\b", re.I)  # a horror the rules ask to be faced, never a thing pasted under an action
+
+
+def meets(obstacle: str, mode: str | None) -> bool:
+    """Whether an action of ``mode`` meets ``obstacle`` (a lock meets hands and force, a stair the body, a
+    doubting inspector the voice); an obstacle the rules make a horror to face meets none."""
+    if mode is None or _SHOCK.search(obstacle):
+        return False
+    return any(mode in modes and pattern.search(obstacle) for pattern, modes in _MEETS)
