@@ -68,7 +68,7 @@ def act_tags(action: str | None) -> frozenset[str]:
 BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|spiders?|serpents?|snakes?|beasts?|ghouls?|"
                     r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
 HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
-                     r"causeway|sleeper|cold|smoke|collapse|mud|rot|stair|hold)\b", re.I)
+                     r"causeway|sleeper|cold|smoke|collapse|mud|rot|stair|hold|gate|door|wall|barricade)\b", re.I)
 # a foe no one can fight or that cannot act on its own: a doubt, a temper, a face seen
 _UNFOUGHT = re.compile(r"\b(doubt|temper|fear|suspicion|rumou?rs?|debt|curse|face|pride|grief|despair)\b", re.I)
 
@@ -96,7 +96,8 @@ _MEETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple((re.compile(r
      ("endure",)),
     (r"insists|is quite sure|will not|won't|wants payment|payment|close ranks|suspicio|refuses|distrust|will talk only|"
      r"demands|price|swear|deny|denies|convinced|doubt|temper|anger|angry", ("voice",)),
-    (r"watch|lookout|sight ?lines|listening|guards?\b|sentr|spies|spy\b|notice|eyes\b|see\b|hunting", ("hide", "look")),
+    (r"watch|lookout|sight ?lines|guards?\b|sentr|spies|spy\b|notice|eyes\b|see\b|hunting", ("hide",)),
+    (r"listening|overhear|eavesdrop", ("hide", "voice")),
     (r"shoot|crossbow|fires at|arrows?|rifles?|guns?\b", ("hide", "move")),
     (r"hidden|hides|buried|cut out|missing|lost|tracks\b|traces?\b|clue", ("look",)),
     (r"crowd|press of|throng|stampede|panick", ("move", "voice")),
@@ -105,9 +106,15 @@ _MEETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple((re.compile(r
 _SHOCK = re.compile(r"\(a shock\b", re.I)  # a horror the rules ask to be faced, never a thing pasted under an action
 
 
+def horror(obstacle: str) -> bool:
+    """Whether the rules make ``obstacle`` a horror to be faced ("(a shock of rating 2)"): told when it is met,
+    never as what stands in the way of an action."""
+    return bool(_SHOCK.search(obstacle))
+
+
 def meets(obstacle: str, mode: str | None) -> bool:
     """Whether an action of ``mode`` meets ``obstacle`` (a lock meets hands and force, a stair the body, a
     doubting inspector the voice); an obstacle the rules make a horror to face meets none."""
-    if mode is None or _SHOCK.search(obstacle):
+    if mode is None or horror(obstacle):
         return False
     return any(mode in modes and pattern.search(obstacle) for pattern, modes in _MEETS)

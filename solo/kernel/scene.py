@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, meets, mode_of
+from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of
 
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
@@ -182,6 +182,9 @@ def _gist(text: str) -> str:
     return f"{first.lower()} {rest}" if common and rest else text
 
 
+# words before a person's name that are no name of theirs
+_TITLES = frozenset({"Inspector", "Captain", "Doctor", "Madame", "Monsieur", "Professor", "Sergeant", "Master", "Mistress",
+                     "Lady", "Lord", "Countess", "Count", "Brother", "Sister", "Father", "Mother", "Miss", "Mister"})
 # words that open a clause without naming anyone
 _COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
                      "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something",
@@ -477,8 +480,9 @@ class SceneModel(BaseModel):
         if self.over:  # the adventure over: no deadline, no other side, nobody left to bind
             return self.place_moves(success)
         s, mode = self.stage, self.last.mode
-        if mode == "voice" and s.people:  # the one talked to (or shouted at) is the one who answers
-            return ["success_person" if success else "person_turns"]
+        if mode == "voice" and s.people:  # the one talked to (or shouted at) is the one who answers, or what they hold to
+            held = ["obstacle"] if any(self.names_person(o) for o in self.met()) else []
+            return [f"success_{k}" for k in ("person", *held)] if success else ["person_turns", *held]
         if mode == "voice" and any(foe_kind(f) == "person" for f in self.acting_foes()):  # else a foe who hears it
             return ["success_foe" if success else "foe_acts"]
         bound = [*sorted(self.settings), *(["foe"] if self.acting_foes() else []),
@@ -511,8 +515,18 @@ class SceneModel(BaseModel):
         return tuple(f for f in self.stage.foes or () if foe_kind(f) in kinds)
 
     def met(self) -> tuple[str, ...]:
-        """What stands in the way that the action just typed meets (a lock for hands, a stair for a climb)."""
-        return tuple(o for o in self.stage.obstacles if meets(o, self.last.mode))
+        """What stands in the way that the action just typed meets (a lock for hands, a stair for a climb); a voice
+        with people on stage meets only what one of them holds to (Old Tamsa wants payment, Hiram Locke fires at
+        anything that moves)."""
+        mode = self.last.mode
+        if mode == "voice" and self.stage.people:
+            return tuple(o for o in self.stage.obstacles if self.names_person(o) and not horror(o))
+        return tuple(o for o in self.stage.obstacles if meets(o, mode))
+
+    def names_person(self, text: str) -> bool:
+        """Whether ``text`` names one of the people on stage, by a name of theirs ("Brisquet", "Old Tamsa")."""
+        return any(re.search(rf"\b{re.escape(w)}\b", text) for p in self.stage.people for w in p.split()
+                   if len(w) > 3 and w[:1].isupper() and w not in _TITLES)
 
     def move_tags(self, enemy: str | None = None) -> frozenset[str]:
         """The tags a move for the action just typed is drawn by: where the scene is, the action's mode, and
