@@ -47,6 +47,9 @@ def test_a_typed_action_is_read_as_what_it_does():
     assert meets(inspector, "voice") and not meets(inspector, "move")
     assert not meets("Three Gate Wardens and their hound hold the yard", "hands")  # "Gate Wardens" are no gate
     assert not meets("The barman's webbed fingers as he pours the rum (a shock of rating 1)", "look")
+    assert not meets("Panicking guests stampede toward the doors", "hands")  # the doors are where they run, no lock
+    assert not meets("The crowded arcade makes it easy for a watcher to slip away", "move")
+    assert foe_kind("A swarm of winged horrors") == "beast" and foe_kind("The Tangled Riddle") is None
 
 
 def test_every_move_of_a_scene_tells_every_kind_of_action():
@@ -87,6 +90,12 @@ def test_a_voice_is_answered_by_whom_it_is_spoken_to_and_an_obstacle_only_where_
     assert talk.met() == ("Inspector Brisquet is quite sure the Cast are the culprits",)
     alone = talk.model_copy(update={"stage": workshop.stage.model_copy(update={"people": ("Mireille Pinson",)})})
     assert alone.moves() == ["person_turns"]
+    # a warning shouted is heeded or not by those on stage; what they hold to is no matter for it
+    assert workshop.model_copy(update={"last": Action(actor="Max", action="shout a warning")}).moves() == ["person_turns"]
+    gala = SceneModel(stage=Stage(cast=("Nara",), people=("Madame Céleste Fauvette",), obstacles=(
+        "At the height of Madame Fauvette's aria, every light in the museum goes out",)),
+        last=Action(actor="Nara", action="talk them round"))
+    assert gala.met() == ()  # it names her, but it is no stand she takes
     lock = workshop.model_copy(update={"last": Action(actor="Max", action="pick the lock")})
     assert lock.met() == ("The door was bolted from within",) and "obstacle" in lock.moves()
     assert "obstacle" not in workshop.model_copy(update={"last": Action(actor="Max", action="endure")}).moves()

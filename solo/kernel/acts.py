@@ -66,11 +66,13 @@ def act_tags(action: str | None) -> frozenset[str]:
 
 # what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)
 BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|spiders?|serpents?|snakes?|beasts?|ghouls?|"
-                    r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
+                    r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?|swarms?|horrors?|monsters?|fiends?|insects|"
+                    r"wasps|leeches|eels)\b", re.I)
 HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
                      r"causeway|sleeper|cold|smoke|collapse|mud|rot|stair|hold|gate|door|wall|barricade)\b", re.I)
 # a foe no one can fight or that cannot act on its own: a doubt, a temper, a face seen
-_UNFOUGHT = re.compile(r"\b(doubt|temper|fear|suspicion|rumou?rs?|debt|curse|face|pride|grief|despair)\b", re.I)
+_UNFOUGHT = re.compile(r"\b(doubt|temper|fear|suspicion|rumou?rs?|debt|curse|face|pride|grief|despair|riddle|puzzle|"
+                       r"mystery|secret|maze|labyrinth|silence|bargain|oath|hunger|thirst|clock|deadline)\b", re.I)
 
 
 def foe_kind(name: str) -> str | None:
@@ -89,18 +91,19 @@ def foe_kind(name: str) -> str | None:
 _MEETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple((re.compile(rf"\b({words})"), frozenset(modes))
                                                                    for words, modes in (
     (r"lock|bolt|key\b|chain|barred|latch|sealed|strongbox|padlock", ("hands", "force")),
-    (r"doors?\b|window|gate|hatch|barricad|wall\b|shutter|grille|trap ?door", ("force", "hands")),
+    (r"(?<!toward the )(?<!towards the )(?<!for the )(doors?\b|window|gate\b|hatch|barricad|wall\b|shutter|grille|"
+     r"trap ?door)", ("force", "hands")),
     (r"slick|rotten|loose\b|charred|crumbl|collapsed|under the water|sucking|one step off|misstep|narrow|gap\b|"
      r"scree|chasm|rigging", ("move",)),
     (r"slick|spray|pouring|current|wind\b|alight|burn|smoke|heat\b|cold|freez|flames?|fire\b|tide|hunger|weak",
      ("endure",)),
     (r"insists|is quite sure|will not|won't|wants payment|payment|close ranks|suspicio|refuses|distrust|will talk only|"
-     r"demands|price|swear|deny|denies|convinced|doubt|temper|anger|angry", ("voice",)),
+     r"demands|price|swear|deny|denies|convinced|doubt|temper|anger|angry", ("talk",)),
     (r"watch|lookout|sight ?lines|guards?\b|sentr|spies|spy\b|notice|eyes\b|see\b|hunting", ("hide",)),
-    (r"listening|overhear|eavesdrop", ("hide", "voice")),
+    (r"listening|overhear|eavesdrop", ("hide", "talk", "call")),
     (r"shoot|crossbow|fires at|arrows?|rifles?|guns?\b", ("hide", "move")),
     (r"hidden|hides|buried|cut out|missing|lost|tracks\b|traces?\b|clue", ("look",)),
-    (r"crowd|press of|throng|stampede|panick", ("move", "voice")),
+    (r"press of|throng|stampede|panick|crush\b", ("move", "call")),
     (r"faster than|block every|foul the chase|fast under", ("move",)),
 ))
 _SHOCK = re.compile(r"\(a shock\b", re.I)  # a horror the rules ask to be faced, never a thing pasted under an action
@@ -114,7 +117,15 @@ def horror(obstacle: str) -> bool:
 
 def meets(obstacle: str, mode: str | None) -> bool:
     """Whether an action of ``mode`` meets ``obstacle`` (a lock meets hands and force, a stair the body, a
-    doubting inspector the voice); an obstacle the rules make a horror to face meets none."""
+    doubting inspector the voice that talks, a stampede the voice that calls: "talk" and "call" are the voice's
+    two ways); an obstacle the rules make a horror to face meets none."""
     if mode is None or horror(obstacle):
         return False
-    return any(mode in modes and pattern.search(obstacle) for pattern, modes in _MEETS)
+    ways = {"talk", "call"} if mode == "voice" else {mode}
+    return any(ways & modes and pattern.search(obstacle) for pattern, modes in _MEETS)
+
+
+def way_of(action: str | None) -> str | None:
+    """The mode ``action`` meets an obstacle by: its mode, the voice as "talk" or "call"."""
+    mode = mode_of(action)
+    return ("call" if _CALL.search(action or "") else "talk") if mode == "voice" else mode

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of
+from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
 
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
@@ -518,15 +518,16 @@ class SceneModel(BaseModel):
         """What stands in the way that the action just typed meets (a lock for hands, a stair for a climb); a voice
         with people on stage meets only what one of them holds to (Old Tamsa wants payment, Hiram Locke fires at
         anything that moves)."""
-        mode = self.last.mode
-        if mode == "voice" and self.stage.people:
-            return tuple(o for o in self.stage.obstacles if self.names_person(o) and not horror(o))
-        return tuple(o for o in self.stage.obstacles if meets(o, mode))
+        way = way_of(self.last.action)
+        if way == "talk" and self.stage.people:  # what the one spoken to holds to (they are the clause's subject)
+            return tuple(o for o in self.stage.obstacles if self.names_person(o) and not horror(o)
+                         and (self.names_person(" ".join(o.split()[:3])) or meets(o, way)))
+        return tuple(o for o in self.stage.obstacles if meets(o, way) and (way != "call" or not self.stage.people))
 
     def names_person(self, text: str) -> bool:
-        """Whether ``text`` names one of the people on stage, by a name of theirs ("Brisquet", "Old Tamsa")."""
+        """Whether ``text`` names one of the people on stage, by a name of theirs ("Brisquet", "Old Tamsa", "Pim")."""
         return any(re.search(rf"\b{re.escape(w)}\b", text) for p in self.stage.people for w in p.split()
-                   if len(w) > 3 and w[:1].isupper() and w not in _TITLES)
+                   if len(w) > 2 and w[:1].isupper() and w not in _TITLES)
 
     def move_tags(self, enemy: str | None = None) -> frozenset[str]:
         """The tags a move for the action just typed is drawn by: where the scene is, the action's mode, and
