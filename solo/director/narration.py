@@ -271,8 +271,10 @@ class OracleNarrator:
         kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
         if not kinds:
             return told
-        setting = [k for k in kinds if k.removeprefix("success_") in stage.settings]
-        first = rng.choice(setting) if setting and rng.random() < 0.5 else rng.choice(kinds)
+        # what is most this scene's own is told first most often: what stands in the way and the setting (a fire, a
+        # storm), then where it is, a foe, a person
+        weights = [3 if k.removeprefix("success_") in {"obstacle", *stage.settings} else 2 for k in kinds]
+        first = rng.choices(kinds, weights)[0]
         order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
         places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
