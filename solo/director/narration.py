@@ -310,8 +310,8 @@ class OracleNarrator:
                     context[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
             words = {**self.context, **context}
             drawn = self.pick(f"moves.{kind}", rng, scene=tags, context=words)
-            if not fits(drawn.entry.tags, tags):  # a stand-in: no entry of this move tells this action here
-                continue
+            if not fits(drawn.entry.tags, tags) or not stage.admits(drawn.entry.text, words):
+                continue  # a stand-in: no entry of this move tells this action here, or all were told lately
             text = aftermath(drawn.filled(words), stage)
             text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
             if not stage.repeats(text) and not stage.clash(text):

@@ -93,7 +93,7 @@ _MEETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple((re.compile(r
     (r"lock|bolt|key\b|chain|barred|latch|sealed|strongbox|padlock", ("hands", "force")),
     (r"(?<!toward the )(?<!towards the )(?<!for the )(doors?\b|window|gate\b|hatch|barricad|wall\b|shutter|grille|"
      r"trap ?door)", ("force", "hands")),
-    (r"slick|rotten|loose\b|charred|crumbl|collapsed|under the water|sucking|one step off|misstep|narrow|gap\b|"
+    (r"slick|rotten|loose\b|charred|crumbl|collapsed|under the water|sucking|one step off|misstep|gap\b|"
      r"scree|chasm|rigging", ("move",)),
     (r"slick|spray|pouring|current|wind\b|alight|burn|smoke|heat\b|cold|freez|flames?|fire\b|tide|hunger|weak",
      ("endure",)),
