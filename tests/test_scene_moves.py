@@ -182,3 +182,25 @@ def test_a_roll_is_told_of_what_was_tried_and_what_it_meets(tmp_path, system, so
         assert not again, (command, text)
         seen.append((command, text))
     assert voiced or not source or system == "alpha"  # Alpha's checks roll a capacity, never a voice
+
+
+def test_a_move_told_lately_is_not_told_again_of_another_of_the_cast():
+    """Found in a seeded draw: "The wind pulls at everything as Aino tries to pick the lock, and something small
+    blows away", then the same of Mabel a command later: a move's own words count as told, whoever they name."""
+    from solo.director.narration import OracleNarrator
+    from solo.kernel.narration import Narration
+    from solo.kernel.scene import literal
+
+    tables = OracleTables.load(default_folder())
+    narrator = OracleNarrator(tables)
+    gale = SceneModel(title="the lighthouse in the gale", tags=frozenset({"storm"}), stage=Stage(cast=("Aino", "Mabel"), foes=()))
+    for seed in range(12):
+        rng = random.Random(seed)
+        told: tuple[str, ...] = ()
+        for actor in ("Aino", "Mabel", "Aino"):
+            stage = gale.model_copy(update={"told": told, "last": Action(actor=actor, action="pick the lock", success=False)})
+            text = narrator.bound(Narration(task="failure", text=f"{actor} fumbles it."), stage, rng)
+            table, number = re.match(r"(moves\.\w+) #(\d+)", text.origin).groups()  # type: ignore[union-attr]
+            core = literal(tables.tables[table].entries[int(number) - 1].text)
+            assert not any(core in t.casefold() for t in told), (text.text, told)
+            told = (*told, text.text)
