@@ -25,7 +25,6 @@ ACTIONS = ("climb up for a better look", "force a way through", "search around",
            "keep their footing", "pick the lock", "shout a warning", "hide", "leap the gap")
 TITLES = ["the deck of a burning airship", "a riverboat in the fog", "the fish market at dawn",
           "a snowbound village inn", "the sleeper train in a storm", "a waterfront cellar"]
-MODES = ("move", "force", "hands", "voice", "look", "hide", "endure", "fight", None)
 ASPECTS = ("night", "water", "crowd", "underground", "vehicle", "hot", "wilderness", "indoors")
 GESTURES = re.compile(r"\b(laughs|laughing|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)\b")
 
@@ -38,7 +37,8 @@ def test_a_typed_action_is_read_as_what_it_does():
     assert (mode_of("navigate"), mode_of("endure"), mode_of("exertion"), mode_of("sing a lullaby to the dog"),
             mode_of("get ready"), mode_of(None)) == ("move", "endure", "force", "voice", None, None)
     assert act_tags("shout a warning") == {"act_voice", "act_call"} and act_tags("talk them round") == {"act_voice", "act_talk"}
-    assert act_tags("leap the gap") == {"act_move", "act_body"} and act_tags("dance") == {"act_other"}
+    assert act_tags("leap the gap") == {"act_move", "act_body", "act_climb"} and act_tags("dance") == {"act_other"}
+    assert "act_balance" in act_tags("keep their footing") and "act_run" in act_tags("navigate")
     assert [foe_kind(f) for f in ("Soldier 1", "Mud Hound", "The Brethren of the Tide", "The Squall", "The Elder's Doubt")] \
         == ["person", "beast", "person", "hazard", None]
     strongbox = "The strongbox is chained to the floor and the river runs fast under the house's trap door"
@@ -61,18 +61,17 @@ def test_every_move_of_a_scene_tells_every_kind_of_action():
                for table in moves.values() for e in table.entries for t in e.tags)
     for kind in (*SETTINGS, *(f"fail_{a}" for a in ASPECTS), *(f"success_{s}" for s in (*SETTINGS, *ASPECTS))):
         entries = tables.tables[f"moves.{kind}"].entries
-        for mode in MODES:
-            action = {"move": "climb", "force": "force it", "hands": "pick it", "voice": "talk", "look": "search",
-                      "hide": "hide", "endure": "endure", "fight": "fight", None: "dance"}[mode]
+        for action in ("climb", "keep their footing", "run", "force it", "pick it", "talk", "shout", "search", "hide",
+                       "endure", "fight", "dance"):
+            mode = mode_of(action)
             for where in ({"indoors"}, {"outdoors"}):
                 tags = frozenset(where | {kind.split("_")[-1]}) | act_tags(action)
                 assert any(fits(e.tags, tags) for e in entries), (kind, mode, where)
     for kind in ("foe_acts", "success_foe"):
         entries = tables.tables[f"moves.{kind}"].entries
-        for mode in ("move", "force", "hands", "voice", "look", "hide", "endure"):
+        for action in ("climb", "keep their footing", "run", "force it", "pick it", "shout", "search", "hide", "endure"):
             for foe in ("foe_beast", "foe_person"):
-                action = {"move": "climb", "force": "force it", "hands": "pick it", "voice": "shout", "look": "search",
-                          "hide": "hide", "endure": "endure"}[mode]
+                mode = mode_of(action)
                 assert any(fits(e.tags, act_tags(action) | {foe}) for e in entries), (kind, mode, foe)
         # a beast acts as a beast: no line a beast may take has it laugh, signal or speak
         assert not [e.text for e in entries if fits(e.tags, act_tags("climb") | {"foe_beast"}) and "foe_person" not in e.tags

@@ -40,8 +40,11 @@ MODES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((mode, re.compile(rf"\b({
 BODY = frozenset({"move", "force", "endure", "fight"})
 SEEN_BY = frozenset({"voice", "look", "hands", "hide", "force"})  # the modes a person on stage answers or reacts to  # the modes of the body at work, which share "act_body"
 # the tags a move's entry may ask for: the modes (and "act_other": an action no mode names), and the kind of foe
-ACT_TAGS = frozenset({*(f"act_{m}" for m, _ in MODES), "act_body", "act_other", "act_call", "act_talk", "foe_beast",
-                      "foe_person"})
+ACT_TAGS = frozenset({*(f"act_{m}" for m, _ in MODES), "act_body", "act_other", "act_call", "act_talk", "act_climb",
+                      "act_balance", "act_run", "foe_beast", "foe_person"})
+# the body moving up or across (a climb, a leap), keeping its balance, or going somewhere (a run, a way found)
+_CLIMB = re.compile(r"\b(climb|scal|leap|jump|vault|descend|crawl)", re.I)
+_BALANCE = re.compile(r"\b(footing|balanc|keep (?:their|his|her|my) feet)", re.I)
 # a voice raised to be heard (a warning, a call), told apart from one that talks someone round
 _CALL = re.compile(r"\b(shout|warn|call|cry|yell|signal|scream|hail|whistle|sing)", re.I)
 
@@ -55,13 +58,18 @@ def mode_of(action: str | None) -> str | None:
 
 
 def act_tags(action: str | None) -> frozenset[str]:
-    """The tags a move drawn for ``action`` fits: its mode's, "act_body" for the body's modes, and for the voice
-    "act_call" (a warning shouted) or "act_talk" (someone talked round)."""
+    """The tags a move drawn for ``action`` fits: its mode's, "act_body" for the body's modes, for the voice
+    "act_call" (a warning shouted) or "act_talk" (someone talked round), and for the body moving "act_climb" (a
+    climb, a leap), "act_balance" (keeping one's footing) or "act_run" (a run, a way found)."""
     mode = mode_of(action)
     if mode is None:
         return frozenset({"act_other"})
-    voice = ("act_call" if _CALL.search(action or "") else "act_talk",) if mode == "voice" else ()
-    return frozenset({f"act_{mode}", *(("act_body",) if mode in BODY else ()), *voice})
+    way: tuple[str, ...] = ()
+    if mode == "voice":
+        way = ("act_call" if _CALL.search(action or "") else "act_talk",)
+    elif mode == "move":
+        way = ("act_climb" if _CLIMB.search(action or "") else "act_balance" if _BALANCE.search(action or "") else "act_run",)
+    return frozenset({f"act_{mode}", *(("act_body",) if mode in BODY else ()), *way})
 
 
 # what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)
