@@ -203,3 +203,13 @@ def test_a_move_told_lately_is_not_told_again_of_another_of_the_cast():
             core = literal(tables.tables[table].entries[int(number) - 1].text)
             assert not any(core in t.casefold() for t in told), (text.text, told)
             told = (*told, text.text)
+
+
+def test_no_beast_falls_on_anyone_where_none_is_on_stage():
+    """Found in a seeded draw: "A guard dog seizes Max's coat tails" in a clockmaker's workshop whose only foe
+    is a thug; a dog barking in the distance is no foe and may still be heard."""
+    seize = "A guard dog seizes {character}'s coat tails and hauls them to the ground before letting go."
+    workshop = SceneModel(title="The Silent Workshop", stage=Stage(cast=("Max",), foes=("Thug",)))
+    assert workshop.clash(seize) == "a beast at someone's throat where none is on stage"
+    assert workshop.model_copy(update={"stage": Stage(cast=("Max",), foes=("Thug", "Mud Hound"))}).clash(seize) is None
+    assert workshop.clash("Somewhere a dog barks twice and falls silent.") is None

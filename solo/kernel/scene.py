@@ -115,6 +115,9 @@ _THE_THING = re.compile(r"\bthe (artefact|artifact|relic|idol)\b", re.I)
 _FALL = re.compile(r"\b(on the way down|tumbles down|the ledge|loses (?:their|his|her) footing)\b", re.I)
 _MOVING = re.compile(r"\b(climb\w*|leap\w*|jump\w*|run\w*|descend\w*|down|cross\w*|navigat\w*|footing|balanc\w*|"
                      r"scal\w*|swing\w*|flee\w*|escape\w*|dodg\w*|move\w*|sneak\w*|hide|chase|fight|force)\b", re.I)
+# a beast that falls on someone (a guard dog seizing a coat), which only a beast on stage can do
+_MAULS = re.compile(r"\b(guard dogs?|dogs?|hounds?|wolf|wolves|rats?)\b[^.;]{0,40}\b(seizes?|bites?|snaps? at|lunges?|"
+                    r"drags?|hauls?|mauls?|leaps? at|sinks? its teeth)\b", re.I)
 _DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
 # a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
 _ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
@@ -351,6 +354,8 @@ class SceneModel(BaseModel):
                 rf"\b{thing.group(1)}s?\b", " ".join((self.title or "", self.place or "", *self.stage.items,
                                                       *self.stage.obstacles, *self.told)), re.I):
             return f"the {thing.group(1)} where the scene has none"
+        if _MAULS.search(text) and self.stage.foes is not None and not any(foe_kind(f) == "beast" for f in self.stage.foes):
+            return "a beast at someone's throat where none is on stage"
         if _FALL.search(text) and self.last.action and not _MOVING.search(self.last.action):
             return "a fall where the action typed moves no one"
         if _ALONE.search(text) and (len(self.stage.cast) > 1 or self.stage.people):
