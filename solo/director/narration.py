@@ -312,6 +312,9 @@ class OracleNarrator:
             drawn = self.pick(f"moves.{kind}", rng, scene=tags, context=words)
             if not fits(drawn.entry.tags, tags) or not stage.admits(drawn.entry.text, words):
                 continue  # a stand-in: no entry of this move tells this action here, or all were told lately
+            if "{obstacle}" in drawn.entry.text and any(words["obstacle"].casefold() in t.casefold() and any(
+                    c in t for c in stage.stage.cast) for t in stage.told[-2:]):
+                continue  # what stands in the way, told of the cast just now, is not told again at once
             text = aftermath(drawn.filled(words), stage)
             text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
             if not stage.repeats(text) and not stage.clash(text):
