@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from solo.kernel.acts import foe_kind
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
@@ -383,11 +384,12 @@ class OracleNarrator:
         stage = getattr(self.tables, "stage", None)
         if told.task == "path_forward" and isinstance(stage, SceneModel) and stage.improvised and stage.ended:
             how = "failure" if stage.ended == "failure" else "success"
-            held = {"foe": stage.stage.foes, "person": stage.stage.people}
+            foes = tuple(f for f in stage.stage.foes or () if foe_kind(f) in ("person", "beast"))  # who can hold ground
+            held = {"foe": foes, "person": stage.stage.people}
             kinds = [f"lead_{how}_{k}" for k, names in held.items() if names]
             rng.shuffle(kinds)  # who the way on is told of: a foe still there, one of the scene's people
             for kind in (*kinds, f"lead_{how}"):
-                bound = self.of_scene(told, stage, rng, kind, {"enemy": crew(stage.stage.foes or ())})
+                bound = self.of_scene(told, stage, rng, kind, {"enemy": crew(foes)})
                 if bound is not told:
                     return bound
         meaning = self.meaning(rng)
