@@ -210,3 +210,28 @@ def test_a_bar_with_many_numbered_foes_fits_two_lines_at_80_columns_uncut(tmp_pa
     bar = repl.toolbar().value.splitlines()
     assert len(bar) <= 2 and all(visible_width(line) <= 80 for line in bar), bar
     assert "…" not in " ".join(bar), bar
+
+
+def _quoted_command(error: str) -> str:
+    """The first command a refusal quotes (between backticks)."""
+    found = re.search(r"`([^`]+)`", error)
+    assert found, error
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("lines", "wrong", "fill"), [
+    ((*BELL, "round roll --dice Pike=8,9 --dice Leon=1"), "round end", {"K": "0"}),
+    (("campaign new A --rules alpha --from alpha_the_salt_road_toll.toml --seed 3", "pc pregen Ottilie Fenn",
+      "scene start", "combat start", "pc pregen Jory Sallow"), "attack Jory 'Reed Scout 1' --melee --react", {}),
+])
+def test_a_command_a_refusal_quotes_runs_as_written(tmp_path, lines, wrong, fill):
+    """Failed before the fix (Haasteet): a waiting hit refused `round end` with "`soak Ruth Calloway K` first",
+    which the parser refuses ("quote text that has spaces"). Alpha's `notice NAME TARGET` and `fate NAME ...`
+    refusals wrote a two-word name unquoted too (now quoted; its `join NAME`, which takes the rest of the line,
+    held). Each quoted command, its placeholder filled, runs as the refusal writes it."""
+    s = _session(tmp_path, *lines)
+    error = s.execute(wrong).error or ""
+    command = _quoted_command(error)
+    for placeholder, value in fill.items():
+        command = command.replace(f" {placeholder}", f" {value}")
+    ok(s, command)
