@@ -235,3 +235,51 @@ def test_a_command_a_refusal_quotes_runs_as_written(tmp_path, lines, wrong, fill
     for placeholder, value in fill.items():
         command = command.replace(f" {placeholder}", f" {value}")
     ok(s, command)
+
+
+def _adventure_texts(name: str) -> list[str]:
+    """Every text of a shipped adventure (openings, clues, endings, people, the premise...)."""
+    from solo.director.adventure import find_adventure
+
+    def texts(o):
+        if isinstance(o, str):
+            yield o
+        elif isinstance(o, dict):
+            for v in o.values():
+                yield from texts(v)
+        elif isinstance(o, list):
+            for v in o:
+                yield from texts(v)
+
+    import tomllib
+    return list(texts(tomllib.loads(find_adventure(name).read_text(encoding="utf-8"))))
+
+
+@pytest.mark.parametrize(("adventure", "things", "people"), [
+    ("first_adventure", ("STAGE SCENERY",), ("Hippolyte Valdrac",)),
+    ("the_clockwork_zeppelin", ("Pendulum of Silence", "Pendulum", "Master Chronometer", "Tuning Fork",
+                                "Baron's Master Chronometer"), ("Inspector Anatole Brisquet", "Professor Pinson")),
+    ("the_lantern_of_lost_atlantis", ("Lantern of Atlantis", "Dawn Stone", "Dusk Stone", "Old Port",
+                                      "Keeper's Logbook"), ("Captain Le Goff",)),
+    ("haasteet_the_drowned_bell", ("Anchor Room", "Drowned Bell"), ("Amos Pike", "Moll Hatch")),
+    ("rhun_salt_and_ash", ("Cold Watchfire", "Sea of Rhûn"), ("Pim Hollis",)),
+    ("alpha_the_salt_road_toll", ("Reed Causeway", "Salt-Road Toll"), ("Ottilie Fenn",)),
+])
+def test_canon_offers_read_a_thing_as_no_person(adventure, things, people):
+    """Failed before the fix: "new in the story" offered "Pendulum of Silence (person)" and "STAGE SCENERY
+    (person)" (ENIGMA), and with them the Anchor Room, the Keeper's Logbook, the Dusk Stone, the Reed Causeway...:
+    every run of capitalised words was a person unless a place word came before it. Read over the texts of every
+    system's shipped adventure, a name taking an article ("the Pendulum of Silence"), joining its words by "of"
+    or a possessive, or in all-caps signage is never offered as a person; the people of the file still are."""
+    from solo.director.canon import proposed_names
+
+    found: dict[str, set[str]] = {}
+    texts = _adventure_texts(adventure)
+    assert all(any(thing in text for text in texts) for thing in things), "a thing the file never names proves nothing"
+    for text in texts:
+        for kind, name in proposed_names(text, []):
+            found.setdefault(name, set()).add(kind)
+    for thing in things:
+        assert "person" not in found.get(thing, set()), (thing, found.get(thing))
+    for person in people:
+        assert found.get(person) == {"person"}, (person, found.get(person))
