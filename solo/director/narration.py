@@ -45,7 +45,7 @@ _SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "l
              "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
              "wade": "wades", "get": "gets"}
 
-MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
+MEANING = " Meaning: "  # how journals before ``Narration.meaning`` wrote the oracle's action and subject in a telling
 
 
 def as_phrase(place: str) -> str:
@@ -355,10 +355,8 @@ class OracleNarrator:
         meaning = self.meaning(rng)
         if meaning is None:
             return told
-        action, subject, origin = meaning
-        text = told.text.rstrip()
-        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f"{MEANING}{action} {subject}."
-        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}",
+        action, subject, origin = meaning  # kept apart from the told words (``Narration.meaning``)
+        return told.model_copy(update={"origin": f"{told.origin}; {origin}",
                                        "facts": {**told.facts, "meaning": {"action": action, "subject": subject}}})
 
     def oracle_event(self, rng: random.Random) -> Narration:

@@ -37,7 +37,7 @@ from solo.kernel.protocol import Cancelled, ask_choice, ask_required
 from solo.kernel.registry import installed
 from solo.faces.layout import status_bar, wrapped
 from solo.faces.complete import SoloCompleter
-from solo.faces.render import proposals_line, render
+from solo.faces.render import proposals_line, read_it_as, render
 from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
 from solo.table import recaps
@@ -239,6 +239,11 @@ class Repl:
             self.console.print(proposals_line(result["canon_proposals"]))
 
     def _narration(self, n: dict[str, Any], private: int | None = None) -> None:
+        self._panel(n, private)
+        for line in read_it_as(n.get("meaning")):  # the oracle's words to interpret, under the story, never in it
+            self.console.print(line)
+
+    def _panel(self, n: dict[str, Any], private: int | None) -> None:
         title = n["task"].replace("_", " ")
         if private is not None:
             title = f"private suggestion {private}: {title} — accept {private} / reroll {private} / edit {private} TEXT"

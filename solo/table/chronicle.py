@@ -310,6 +310,7 @@ def focus(v: View, told: Narration, rng: random.Random) -> Narration:
     if picked is None:
         return told
     text = told.text.rstrip()
+    text += "" if text.endswith((".", "!", "?", ")")) else "."  # "mend a signal. It bears on the feud."
     return told.model_copy(update={"text": f"{text} {focus_text(picked)}",
                                    "facts": {**told.facts, "canon_focus": picked}})
 

@@ -21,7 +21,7 @@ from solo.store.journal import Campaign, Journal
 from solo.kernel.events import TYPES
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, words_of
-from solo.director.narration import without_meaning
+from solo.director.narration import MEANING, without_meaning
 
 
 def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None,
@@ -161,17 +161,27 @@ def _without_question(text: str) -> str:
     return text
 
 
+def _apart(text: str) -> tuple[str, str]:
+    """A telling journaled before ``Narration.meaning`` kept it apart: its words and the oracle's meaning."""
+    told = without_meaning(text)
+    if told == text:
+        return text, ""
+    return told, text.partition(MEANING)[2].split(". ", 1)[0].strip().rstrip(".")
+
+
 def _narration_lines(n: dict[str, Any], story: bool, words: Words = NEUTRAL) -> list[str]:
     """One narration: its task as a heading, where its words came from (unless ``story``), its text."""
-    if story and (n["task"] in ("lesson", "recap") or (n["task"] == "success" and n["source"] == "oracle")):
-        return []  # teaching notes, prompts for the player's words and the table's recaps of it are not the story
+    if story and (n["task"] in ("lesson", "recap", "meaning") or (n["task"] == "success" and n["source"] == "oracle")):
+        return []  # teaching notes, prompts for the player's words or reading, the table's recaps: not the story
     if story and n["task"] == words.opening_task:
         n = {**n, "text": _without_question(n["text"])}
-    if story:  # the oracle's meaning is a prompt for reading the twist, not the tale
-        n = {**n, "text": without_meaning(n["text"])}
+    if n["task"] == "meaning":  # the oracle's words to read the telling above by, labelled as such
+        return [f"*Read it as*: {n['text']}", ""]
+    told, meaning = _apart(n["text"])  # a journal older than ``Narration.meaning`` wrote it into the words
+    read = [f"*Read it as*: {meaning}", ""] if meaning and not story else []
     origin = f", {n['origin']}" if n.get("origin") else ""
     heading = words.title(n["task"])
-    return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", n["text"], ""]
+    return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", told, "", *read]
 
 
 def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
