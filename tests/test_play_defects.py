@@ -283,3 +283,51 @@ def test_canon_offers_read_a_thing_as_no_person(adventure, things, people):
         assert "person" not in found.get(thing, set()), (thing, found.get(thing))
     for person in people:
         assert found.get(person) == {"person"}, (person, found.get(person))
+
+
+def _told(result: dict) -> list[dict]:
+    told = result.get("narration", [])
+    return told if isinstance(told, list) else [told]
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_the_oracle_s_meaning_is_told_apart_from_the_story_on_every_surface(tmp_path, system):
+    """Failed before the fix: "Meaning: <action> <subject>" (the oracle's words to read a twist or a random event
+    by) was appended to the told text, so the REPL's narration panel, the one-shot and script output and the full
+    export showed it as if it were story (ENIGMA's scene transitions, Beyond Code's way forward), while the story
+    export cut it out. It is now the narration's ``meaning``: a line of its own ("Read it as: ...") under the
+    panel, under the script's line and in the full export, never in the story's words; `export md --story` leaves
+    it out. Every system's tellings with a meaning are checked: scene transitions, random events, ways forward."""
+    from playing import exported, repl_for
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+
+    start, *cast, _ = IMPROVISED[system]
+    lines = [*cast, "scene start The harbour", "scene end success", "scene start The old mill",
+             *(f"ask 'Is it {w}?' --dice {d},{d}" for w, d in (("late", 1), ("cold", 2), ("dark", 3)))]
+    s = _session(tmp_path, start)
+    told: list[dict] = []
+    shown: list[str] = []
+    for line in lines:
+        outcome = s.execute(line)
+        if outcome.ok:
+            told += _told(outcome.result or {})
+            shown.append(render(outcome, installed()[s.system.name]))
+    with_meaning = [n for n in told if n.get("meaning")]
+    assert with_meaning, f"no telling with a meaning in {system}: the test proves nothing"
+    for n in told:
+        assert "Meaning:" not in n["text"], n
+    for n in with_meaning:
+        story_line = next(line for text in shown for line in text.splitlines() if n["text"][:40] in line)
+        assert n["meaning"] not in story_line, story_line
+        assert any(f"Read it as: {n['meaning']}" in text for text in shown)
+    full, story = exported(s, tmp_path / "full.md"), exported(s, tmp_path / "story.md", story=True)
+    for n in with_meaning:
+        assert f"*Read it as*: {n['meaning']}" in full and n["text"] in full
+        assert n["text"] in story.replace("\n", " ") or n["text"][:40] in story
+    assert "Read it as" not in story and "Meaning:" not in story and "Meaning:" not in full
+    # the REPL: the panel holds the story, the meaning is a line of its own under it
+    _, repl, out, _ = repl_for(tmp_path / "repl", start, [], lines=tuple(cast))
+    repl._narration(with_meaning[0])
+    panel, _, under = out.getvalue().rpartition("╯")
+    assert with_meaning[0]["meaning"] not in panel and f"Read it as: {with_meaning[0]['meaning']}" in under
