@@ -22,6 +22,7 @@ from solo.rules.beyond_code.deck import EXAMPLE
 from solo.table.session import Session
 
 CARDS = ("library", "tome", "enigma", "phantom", "solowork", "room-a", "room-b", "room-c", "room-d")
+NAMES = {"decrypter": "Decrypter", "dark-messiah": "Dark Messiah", "wanderer": "Wanderer"}  # the results' ``names``
 NEW = f"campaign new Run --rules beyond-code --deck {EXAMPLE} --seed 7 --draw wanderer"
 
 
@@ -420,21 +421,21 @@ def test_the_scherbius_phantom_changes_character_by_game(game):
     refused(game, "phantom --draw wanderer", "one of dark-messiah, decrypter")
     first = ok(game, "phantom --draw decrypter")
     assert first == {"character": {"before": "wanderer", "after": "decrypter"}, "stack": ["dark-messiah"],
-                     "aside": ["wanderer"], "name": "Scherbius Phantom"}
+                     "aside": ["wanderer"], "name": "Scherbius Phantom", "names": NAMES}
     refused(game, "phantom", "carried out already")
     ok(game, "turn end")
     ok(game, "choose 1")  # face-up: Silence, and its effect opens again
     refused(game, "phantom --draw wanderer", "the only Character dark-messiah")
     second = ok(game, "phantom")
     assert second == {"character": {"before": "decrypter", "after": "dark-messiah"},
-                      "stack": ["decrypter", "wanderer"], "aside": [], "name": "Scherbius Phantom"}
+                      "stack": ["decrypter", "wanderer"], "aside": [], "name": "Scherbius Phantom", "names": NAMES}
     st = status(game)
     assert (st["character"], st["stack"], st["aside"]) == ("dark-messiah", ["decrypter", "wanderer"], [])
     ok(game, "mission success --reveal 1=phantom,2=library,3=room-d,4=solowork,5=room-b --draw wanderer")  # reserve 5
     assert status(game)["game"] == 2 and status(game)["character"] == "wanderer"
     ok(game, "choose 1")  # the face-up Phantom takes a Silence token
     assert ok(game, "phantom") == {"character": {"before": "wanderer", "after": "decrypter"}, "stack": ["wanderer"],
-                                   "aside": [], "name": "Scherbius Phantom"}
+                                   "aside": [], "name": "Scherbius Phantom", "names": NAMES}
     ok(game, "mission success")  # decrypter wins game 2: wanderer, the last Character, plays game 3
     st = status(game)
     assert (st["game"], st["character"], st["removed"]) == (3, "wanderer", ["dark-messiah", "decrypter"])
@@ -512,7 +513,7 @@ def test_a_failed_mission_loses_the_run(game):
     refused(game, "mission fail --draw decrypter", "preparations after a 1st or 2nd victory")
     failed = ok(game, "mission fail")
     assert failed == {"success": False, "game": 1, "character": "wanderer", "reserve": 6, "triumph": 0,
-                      "victories": [], "next": None, "over": "lost", "fate": None}
+                      "victories": [], "next": None, "over": "lost", "fate": None, "names": NAMES}
     refused(game, "choose 2", "the run is over (lost)")
 
 
@@ -590,7 +591,7 @@ def test_a_full_run_to_victory_with_its_fate(game):
                      "victories": [{"game": 1, "character": "wanderer", "slot": 5, "reserve": 2},
                                    {"game": 2, "character": "decrypter", "slot": 3, "reserve": 4},
                                    {"game": 3, "character": "dark-messiah", "slot": 3, "reserve": 4}],
-                     "next": None, "over": "won", "fate": "decrypter"}  # largest reserve, the earliest of the tie
+                     "next": None, "over": "won", "fate": "decrypter", "names": NAMES}  # largest reserve, the earliest of the tie
     st = status(game)
     assert (st["over"], st["fate"], st["triumph"]) == ("won", "decrypter", 3)
     refused(game, "choose 8", "the run is over (won)")
@@ -618,7 +619,7 @@ def test_every_result_reads_in_words_and_the_status_bar_shows_time_tokens_and_vi
     words = {
         "choose 1 --card solowork": "Solowork[/] is turned face-up", "solowork 2 2 --card room-b": "(Solowork)",
         "turn end": "Turn 2: time 1 → 2", "decrypt 3 --card phantom": "(Decryption returned)",
-        "phantom": "wanderer → [bold]", "token take chaos": "Chaos token held", "time +1": "Time 2 → 3",
+        "phantom": "Wanderer → [bold]", "token take chaos": "Chaos token held", "time +1": "Time 2 → 3",
         "reveal 4 --card room-c": "time never moves", "conceal 4": "turned face-down",
         "swap 1 2": "exchange their cards", "choose 5 --card enigma": "next: `enigma [--cancel]`",
         "enigma": "shuffles positions 1, 2, 3, 5", "choose 6 --card tome": "corner chaos",

@@ -331,3 +331,93 @@ def test_the_oracle_s_meaning_is_told_apart_from_the_story_on_every_surface(tmp_
     repl._narration(with_meaning[0])
     panel, _, under = out.getvalue().rpartition("╯")
     assert with_meaning[0]["meaning"] not in panel and f"Read it as: {with_meaning[0]['meaning']}" in under
+
+
+def _renamed_deck(tmp_path):
+    """The example deck with every role card and Character under a name of the player's own, and ids that read
+    unlike the names: what the engine shows must come from the deck's names, never its ids or the roles."""
+    from solo.rules.beyond_code.deck import EXAMPLE
+
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for old, new in (('name = "Scherbius Phantom"', 'name = "Ghost in the Wireless"'),
+                     ('name = "Tome of Order and Chaos"', 'name = "Ledger of Hours"'),
+                     ('name = "Enigma Machine"', 'name = "Cipher Engine"'),
+                     ('name = "Solowork"', 'name = "Lone Vigil"'),
+                     ('name = "Dark Messiah"', 'name = "The Pale Prophet"'),
+                     ('name = "Wanderer"', 'name = "Roaming Scholar"')):
+        assert old in text, old
+        text = text.replace(old, new)
+    deck = tmp_path / "deck.toml"
+    deck.write_text(text, encoding="utf-8")
+    return deck
+
+
+ENGINE_ROLES = ("Scherbius Phantom", "Tome of Order and Chaos", "Enigma Machine", "Solowork")
+
+
+def test_beyond_code_shows_cards_and_characters_by_name_never_by_id(tmp_path):
+    """Failed before the fix: Beyond Code showed the player raw ids ("dark-messiah plays game 1", a status grid
+    "1 library  2 tome", "open effect: phantom at 4", the Phantom's "wanderer → dark-messiah; stack decrypter",
+    a victory's "turned up: 9 room-a", and the full export's "**dark-messiah** plays; the stack: decrypter,
+    wanderer"). Every result, the status and the export name them as the deck spells them."""
+    from playing import exported
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+
+    deck = _renamed_deck(tmp_path)
+    s = Session(Journal(tmp_path / "j.sqlite"), follow=False, base_dir=tmp_path)
+    shown = []
+    for line in (f"campaign new Run --rules beyond-code --deck {deck} --seed 7 --draw wanderer",
+                 "choose 1 --card phantom", "phantom --draw dark-messiah", "status", "time +5", "mission success --reveal 9=room-a",
+                 "choose 2 --card library", "status"):
+        outcome = s.execute(line)
+        assert outcome.ok, (line, outcome.error)
+        shown.append(render(outcome, installed()["beyond-code"]))
+    shown.append(exported(s, tmp_path / "full.md"))
+    text = re.sub(r"`[^`]*`", "", "\n".join(shown))  # what a player types (`--draw ID`) may name an id
+    for ident in ("wanderer", "dark-messiah", "decrypter", "library", "room-a"):
+        assert not re.search(rf"(?<![\w-]){ident}(?![\w-])", text), (ident, text)
+    for name in ("Roaming Scholar", "The Pale Prophet", "Decrypter", "Library", "Room A", "Ghost in the Wireless"):
+        assert name in text, name
+    for role in ENGINE_ROLES:
+        assert role not in text, role
+
+
+@pytest.mark.parametrize(("pick", "carry", "name"), [
+    ("choose 1 --card tome", "tome", "Ledger of Hours"),
+    ("choose 1 --card solowork", "solowork 1", "Lone Vigil"),
+    ("choose 1 --card enigma", "enigma", "Cipher Engine"),
+    ("choose 1 --card phantom", "phantom", "Ghost in the Wireless"),
+])
+def test_beyond_code_a_turn_s_end_with_a_card_effect_still_open(tmp_path, pick, carry, name):
+    """Failed before the fix: `turn end` passed in silence while the Tome's, Solowork's, the Enigma Machine's or
+    the Phantom's own procedure was still to be carried out (the Tome's time advance simply skipped), and the
+    REPL's hint named the engine's role ("the Scherbius Phantom's effect") for a deck's own card. Rulings
+    *Effects* (shared/systems/beyond-code.md) has `turn end` close an open effect, so a script still may; the
+    result says, in one line naming the card and the command, that it was left undone. The REPL asks first:
+    without a yes nothing happens, and its hint names the card as the deck does."""
+    from playing import repl_for
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+
+    deck = _renamed_deck(tmp_path)
+    start = f"campaign new Run --rules beyond-code --deck {deck} --seed 7 --draw wanderer"
+    session, repl, out, asked = repl_for(tmp_path / "r", start, ["n", "y"])
+    repl.handle(pick)
+    said = " ".join(out.getvalue().split())
+    assert f"{name}'s effect is open: `{carry}" in said and not any(r in said for r in ENGINE_ROLES), said
+    before = session.status()
+    repl._guarded(lambda: repl.handle("turn end"))  # "n": the turn goes on
+    said = " ".join(out.getvalue().split())
+    assert f"{name}'s effect at position 1 is still open: `{carry}" in said and asked, said
+    assert session.status() == before
+    repl._guarded(lambda: repl.handle("turn end"))  # "y": ended, the effect left undone
+    assert session.status()["turn"] == before["turn"] + 1
+    # a script: the Ruling's `turn end`, and a line that says what was left undone and how to carry it out
+    s = _session(tmp_path, start, pick)
+    outcome = s.execute("turn end")
+    assert outcome.ok and outcome.result["left_open"]["name"] == name
+    line = render(outcome, installed()["beyond-code"]).splitlines()[-1]
+    assert f"{name}'s effect at 1 was left undone" in line and f"`{carry}" in line and "`undo`" in line
+    s = _session(tmp_path / "done", start.replace("Run", "Done"), pick, carry if carry != "phantom" else "phantom")
+    assert "left_open" not in ok(s, "turn end")
