@@ -421,3 +421,33 @@ def test_beyond_code_a_turn_s_end_with_a_card_effect_still_open(tmp_path, pick, 
     assert f"{name}'s effect at 1 was left undone" in line and f"`{carry}" in line and "`undo`" in line
     s = _session(tmp_path / "done", start.replace("Run", "Done"), pick, carry if carry != "phantom" else "phantom")
     assert "left_open" not in ok(s, "turn end")
+
+
+def test_here_lists_every_person_whole_and_reads_on_after_the_comma():
+    """Failed before the fix: a Wide Shot's "Here:" cut a description running past 120 characters at its last
+    comma ("Inspector Anatole Brisquet, a round, moustached detective of the Geneva police who arrests first.",
+    the rest of "arrests first, apologises later and loses his notebook in every scene" lost), and a description
+    opening on a word with its own comma kept its capital ("Madame Céleste Fauvette, Seasick, furious ...",
+    "Professor Amélie Castagne, Tired, chalk-dusted ..."). Over every scene of every system's shipped adventure,
+    each person is listed with the first clause of the description whole, in lower case after the name's comma
+    unless it begins with a name."""
+    from solo.director.adventure import find_adventure, load_adventure, shipped_adventures
+    from solo.director.story import Story
+
+    seen = 0
+    for path in shipped_adventures().values():
+        for part in load_adventure(path).parts:
+            for scene in part.scenes:
+                here = Story.on_stage(scene)
+                for person in scene.npcs:
+                    clause = person.description.split(";")[0].split(". ")[0].strip().rstrip(".")
+                    first, rest = clause[:1], clause[1:]
+                    assert (f"{person.name}, {first.lower()}{rest}" in here
+                            or f"{person.name}, {clause}" in here and re.match(r"[A-Z]\w*('s)? ", clause)
+                            and not re.match(r"(The|A|An|[A-Z][a-z]+,) ", clause)), (person.name, here)
+                    seen += 1
+    assert seen > 50
+    zeppelin = load_adventure(find_adventure("the_clockwork_zeppelin"))
+    here = Story.on_stage(zeppelin.parts[0].scenes[0])
+    assert ("Inspector Anatole Brisquet, a round, moustached detective of the Geneva police who arrests first, "
+            "apologises later and loses his notebook in every scene.") in here, here

@@ -396,18 +396,10 @@ class Story:
 
 
 def _clause(text: str) -> str:
-    """The gist of a description: its first sentence or clause, whole; one that runs past 120 characters
-    cut at its last comma before them (never a list of adjectives cut after its first: "the clan's elder,
-    a small" was "the clan's elder, a small, straight-backed grandmother ...")."""
-    text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
-    if len(text) > CLAUSE_MAX:
-        cut = text.rfind(", ", 0, CLAUSE_MAX)
-        if cut >= 40:
-            text = text[:cut]
-    return text
-
-
-CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
+    """The gist of a description: its first sentence or clause, whole, never cut at a comma inside it ("a
+    round, moustached detective ... who arrests first, apologises later and loses his notebook in every
+    scene" was cut after "arrests first"; "the clan's elder, a small" before that)."""
+    return text.split(";")[0].split(". ")[0].strip().rstrip(".")
 
 
 def _lower(text: str, described: bool = False) -> str:
@@ -421,8 +413,9 @@ def _lower(text: str, described: bool = False) -> str:
         return text
     if first in ("The", "A", "An"):
         return f"{first.lower()} {rest}"
-    plain = described and rest[:1].islower() and first[1:].islower() and first.isalpha()
-    if plain and not first.endswith(PEOPLES):
+    word = first.rstrip(",:")  # "Seasick, furious and ...": a word before the description's own comma
+    plain = described and (rest[:1].islower() or word != first) and word[1:].islower() and word.isalpha()
+    if plain and not word.endswith(PEOPLES):
         return f"{first.lower()} {rest}"
     return text
 
