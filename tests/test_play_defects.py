@@ -451,3 +451,38 @@ def test_here_lists_every_person_whole_and_reads_on_after_the_comma():
     here = Story.on_stage(zeppelin.parts[0].scenes[0])
     assert ("Inspector Anatole Brisquet, a round, moustached detective of the Geneva police who arrests first, "
             "apologises later and loses his notebook in every scene.") in here, here
+
+
+ADVENTURES = {
+    "enigma": ("campaign new S --from the_clockwork_zeppelin --seed 3", "pc pregen Felix --dice 3"),
+    "haasteet": ("campaign new S --rules haasteet --from haasteet_the_drowned_bell --seed 3", "pc pregen Ruth Calloway"),
+    "rhun": ("campaign new S --rules rhun --from rhun_salt_and_ash --seed 3", "pc pregen Halden Roe"),
+    "alpha": ("campaign new S --rules alpha --from alpha_the_salt_road_toll --seed 3", "pc pregen Ottilie Fenn"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(ADVENTURES))
+def test_the_story_export_keeps_the_director_s_secrets(tmp_path, system):
+    """Failed before the fix (ENIGMA, Haasteet; Rhûn and Alpha alike): `export md --story` listed the villain's
+    whole scheme under "Threads" (and "New in the canon: [[#Absalom Crane's scheme]]"), and the villain's entry
+    with the file's secret description ("villain: ... under the gloves his fingers are joined by grey webs").
+    The story export shows none of the adventure's secrets its telling has not found: no run of the scheme's
+    words, no unfound clue, no Director's note. The full export keeps them for the Director, labelled as the
+    Director's notes."""
+    from playing import exported
+
+    s = _session(tmp_path, *ADVENTURES[system], "scene start", "scene end success", "scene start")
+    adventure = s.story.adventure
+    story, full = exported(s, tmp_path / "story.md", story=True), exported(s, tmp_path / "full.md")
+    scheme = adventure.villain.scheme
+    words = scheme.split()
+    runs = [" ".join(words[i:i + 6]) for i in range(len(words) - 5)]
+    assert not [r for r in runs if r in story], "the scheme's words are in the story export"
+    assert "scheme" not in story.split("## The cast now")[1] and "villain:" not in story
+    told = " ".join(n["text"] for n in s.journal.narrations(s.campaign.id))
+    clues = [c for part in adventure.parts for sc in part.scenes if sc.clues for c in (sc.clues.low, sc.clues.high)]
+    for clue in clues:
+        unfound = [" ".join(clue.split()[i:i + 7]) for i in range(len(clue.split()) - 6)]
+        assert not [r for r in unfound if r in story and r not in told], clue
+    assert f"{adventure.villain.name}'s scheme" in full and "The Director's note: " + scheme[:60] in full
+    assert "the Director's note, a secret until the story finds it" in full

@@ -47,6 +47,9 @@ def kind_of(word: str) -> Kind | None:
     return PLURALS.get(word)
 
 
+VILLAIN = "villain: "  # how an adventure's villain is written into the canon (``Entry.secret``)
+
+
 class Entry(BaseModel):
     """One established fact of the story."""
 
@@ -66,6 +69,12 @@ class Entry(BaseModel):
     @property
     def key(self) -> str:
         return canon_key(self.name)
+
+    @property
+    def secret(self) -> bool:
+        """The Director's note an adventure seeds (its villain, as the file tells who they are, and the
+        villain's scheme): the players' story knows only what its telling has named."""
+        return self.source == "adventure" and (self.kind == "thread" or self.detail.startswith(VILLAIN))
 
     def line(self) -> str:
         """The entry in one line, for a prompt's context and for recaps."""

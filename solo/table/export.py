@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from solo.director.canon import Canon
+from solo.director.canon import Canon, Entry
 from solo.store.files import SOLO_MARK
 from solo.store.journal import Campaign, Journal
 from solo.kernel.events import TYPES
@@ -50,7 +50,10 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
         oracle = f"Mythic's (Chaos Factor {e['chaos']})" if e["oracle"] == "mythic" else "the classic one"
         return [f"- The oracle: {oracle}."]
     if kind == "canon_added":
-        return [f"- New in the canon: [[#{e['name']}]] ({e['kind']})."]
+        secret = Entry(kind=e["kind"], name=e["name"], detail=e.get("detail") or "", source=e.get("source") or "").secret
+        if secret and story:
+            return []  # the Director's note: the story knows only what its telling names
+        return [f"- New in the canon: [[#{e['name']}]] ({e['kind']}{NOTE if secret else ''})."]
     if kind == "canon_closed":
         name = (names or {}).get(e["key"])
         return [f"- Closed: {f'[[#{name}]]' if name else e['key']}" + (f", {e['how']}" if e.get("how") else "") + "."]
@@ -59,25 +62,31 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
     return []
 
 
-def canon_lines(canon: Canon, mentions: dict[str, list[str]]) -> Iterator[str]:
+def canon_lines(canon: Canon, mentions: dict[str, list[str]], story: bool = False) -> Iterator[str]:
     """A section per person and place (and the threads, clues, promises and treasure), each linked
-    from an index and naming the scenes it came up in."""
-    if not canon.entries:
+    from an index and naming the scenes it came up in. The Director's notes an adventure seeds (its
+    villain and scheme, ``Entry.secret``) are labelled as such; ``story`` leaves out those the told story
+    has not named, and what the file says of the others (the story tells what was found)."""
+    def shown(e: Entry) -> bool:
+        return not (story and e.secret and not mentions.get(e.key))
+
+    if not any(shown(e) for e in canon.entries):
         return
     yield from ["", "## Canon", ""]
     for kind, heading in CANON_HEADINGS.items():
-        entries = canon.of(kind)
+        entries = [e for e in canon.of(kind) if shown(e)]
         if entries:
             yield f"- {heading}: " + ", ".join(f"[[#{e.name}]]" for e in entries)
     for kind, heading in CANON_HEADINGS.items():
-        entries = canon.of(kind)
+        entries = [e for e in canon.of(kind) if shown(e)]
         if not entries:
             continue
         yield from ["", f"## {heading}"]
         for e in entries:
             yield from ["", f"### {e.name}", ""]
             state = "closed" + (f": {e.how}" if e.how else "") if e.status == "closed" else ""
-            facts = [x for x in (e.detail, e.attitude and f"Attitude: {e.attitude}",
+            detail = "" if story and e.secret else f"The Director's note: {e.detail}" if e.secret else e.detail
+            facts = [x for x in (detail, e.attitude and f"Attitude: {e.attitude}",
                                  e.where and (f"Last seen: {e.where}" if kind == "person" else f"Where: {e.where}"),
                                  state and state[0].upper() + state[1:], e.pinned and "Pinned") if x]
             yield from (f"- {fact}" for fact in facts)
@@ -127,6 +136,7 @@ class Mentions:
 
 _WORDS = re.compile(r"\w+")
 T = TypeVar("T")
+NOTE = "; the Director's note, a secret until the story finds it"
 CANON_HEADINGS = {"person": "People", "place": "Places", "thread": "Threads", "clue": "Clues",
                   "promise": "Promises and debts", "treasure": "Treasure"}
 
@@ -262,4 +272,4 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         yield from (f"- [[{name}]]" for name in system.presentation.export_names(status))
     else:
         yield from system.presentation.export_cast(status)
-    yield from canon_lines(canon, mentions)
+    yield from canon_lines(canon, mentions, story)
