@@ -486,3 +486,54 @@ def test_the_story_export_keeps_the_director_s_secrets(tmp_path, system):
         assert not [r for r in unfound if r in story and r not in told], clue
     assert f"{adventure.villain.name}'s scheme" in full and "The Director's note: " + scheme[:60] in full
     assert "the Director's note, a secret until the story finds it" in full
+
+
+def test_a_person_hiding_is_never_told_as_looking_on(tmp_path):
+    """Failed before the fix (Rhûn, *Salt and Ash*): "With Pim Hollis looking on, ..." while the file says Pim
+    "has hidden for three days in the dry cistern". The scene model holds what the adventure file says of its
+    people (and foes), and no line tells one who is hiding or asleep as looking on or watching; one who is not
+    hiding still may. Every table of the system is read, so the rule holds for every line, not one string."""
+    watching_words = re.compile(r"\b(looking on|looks on|watching|watches)\b", re.I)
+    s = _session(tmp_path, "campaign new R --rules rhun --from rhun_salt_and_ash --seed 3", "pc pregen Halden Roe",
+                 "scene start", "scene end success", "scene start")
+    view = s.view()
+    stage = view.stage(view.state)
+    assert "Pim Hollis" in stage.stage.people, stage.stage.people
+    other = s.story.adventure.villain.name  # described by the file, and not hiding
+    tables = s.director.narrator.tables
+    watching = [e.text for t in tables.tables.values() for e in t.entries
+                if "{person}" in e.text and watching_words.search(e.text) and "{enemy}" not in e.text]
+    assert watching, "no line tells a person looking on: the test proves nothing"
+    for text in watching:
+        context = {"person": "Pim Hollis", "character": "Halden Roe", "action": "lift the beam", "helper": other}
+        assert not stage.admits(text, context), text
+        if stage.admits(text, {**context, "person": other}):
+            break
+    else:
+        raise AssertionError("no watching line is told of anyone: the check refuses everyone")
+
+
+def test_a_foe_fights_with_the_weapon_its_own_description_gives(tmp_path):
+    """Failed before the fix (Haasteet, *The Drowned Bell*): Amos Pike, "a slab of a man with a leather sap",
+    was told swinging the poker, firing from the hip, with a knife and with "claws, or fists, or bullets": the
+    combat lines put any weapon in any actor's hands. A line's actor whose own description (a foe's tactics, a
+    person's description in the file) carries no weapon of the kind the line names is not told with it; a foe the
+    file says nothing of, and a player's character, still may be. Real fights are played (several seeds)."""
+    weapons = re.compile(r"\b(the poker|knife|knives|blades?|fires|fired|shots?|bullets?|guns?|pistols?|claws)\b", re.I)
+    told = []
+    for seed in (3, 5, 6, 7):
+        s = _session(tmp_path / str(seed), f"campaign new B --rules haasteet --from haasteet_the_drowned_bell --seed {seed}",
+                     "pc pregen Ruth Calloway", "pc pregen Leon Castellano", "scene start", "combat start")
+        for _ in range(6):
+            for line in ("declare Pike attack Ruth --rating 2 --weapon 1", "declare castellano attack pike"):
+                s.execute(line)  # one who lost the round's action to a hit declares nothing
+            rolled = s.execute("round roll")
+            told += [n["text"] for n in _told(rolled.result or {})]
+            for who in ("Ruth Calloway", "Amos Pike"):
+                s.execute(f"soak '{who}' 0")
+            if s.execute("round end").ok is False:
+                break
+    pike = [t for t in told if t.startswith(("Amos Pike ", "Amos Pike's "))]
+    assert len(pike) >= 8, pike
+    for text in pike:
+        assert not weapons.search(text), text

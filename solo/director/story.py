@@ -442,6 +442,18 @@ def _names(found: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _described(story: Story | None, scene: Scene | None) -> tuple[tuple[str, str], ...]:
+    """What the file says of the scene's people (their description), its foes (their tactics and
+    description) and the villain: what a line may tell them carrying or doing (``Stage.described``)."""
+    if story is None:
+        return ()
+    villain = story.adventure.villain
+    foes = [(str(f["name"]), " ".join(str(f.get(k) or "") for k in ("description", "tactics")).strip())
+            for f in (scene.enemies if scene else ())]
+    said = (*((p.name, p.description) for p in (scene.npcs if scene else ())), *foes, (villain.name, villain.description))
+    return tuple((name, text) for name, text in said if text)  # a foe the file says nothing of may carry anything
+
+
 def scene_model(status: dict[str, Any], progress: Progress, story: Story | None, where: Where,
                 told: tuple[str, ...] = (), last: dict[str, Any] | None = None) -> SceneModel:
     """The scene under way as the Director knows it (solo.kernel.scene): its place and setting
@@ -457,6 +469,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
     cast = _names(status.get("characters", {}))
     secrets: tuple[str, ...] = ()
     people = tuple(p.name for p in scene.npcs) if scene else ()
+    described = _described(story, scene)
     absent: tuple[str, ...] = ()
     if story is not None:
         adventure = story.adventure
@@ -479,6 +492,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
     return SceneModel(
         title=where.scene_title, place=scene.location if scene else where.scene_title,
         improvised=progress.improvised, tags=progress.scene_tags,
-        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else ()),
+        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else (),
+                    described=described),
         last=action, told=told, secrets=secrets, absent=absent, over=over,
         ended=progress.outcome if over else None)
