@@ -116,7 +116,8 @@ def test_after_each_step_the_repl_says_what_can_be_done_now(tmp_path):
     assert "pick this turn's card: `choose POS` (1 2 3 4 5 6 7 8 9)" in shown(out)  # Library may take Silence
     repl.handle("choose 2 --card tome")
     assert "Tome of Order and Chaos's effect is open: `tome` moves time 3 → 4" in shown(out)
-    assert "`tome` moves time 3 → 4 → `turn end`" in shown(out)  # no Chaos token to return: no --prevent
+    # no Chaos token to return: no --prevent; no `turn end` offered while the card's own move is to make
+    assert "`tome` moves time 3 → 4 → Wanderer's Mission met?" in shown(out)
     repl.handle("token take chaos")
     assert "`tome` moves time 3 → 4, or `tome --prevent` returns the Chaos token instead" in shown(out)
     repl.handle("tome --prevent")

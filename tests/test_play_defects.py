@@ -406,6 +406,7 @@ def test_beyond_code_a_turn_s_end_with_a_card_effect_still_open(tmp_path, pick, 
     repl.handle(pick)
     said = " ".join(out.getvalue().split())
     assert f"{name}'s effect is open: `{carry}" in said and not any(r in said for r in ENGINE_ROLES), said
+    assert "`turn end` moves time" not in said  # the card's own move first
     before = session.status()
     repl._guarded(lambda: repl.handle("turn end"))  # "n": the turn goes on
     said = " ".join(out.getvalue().split())

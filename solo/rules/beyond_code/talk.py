@@ -280,7 +280,7 @@ def hints(state: BeyondState, command: rc.Command) -> list[str]:
         out.append("`decrypt POS` is usable: it returns the Decryption token to pick one more card")
     elif state.decryption and not state.decryption_usable:
         out.append("the Decryption token is usable from the next turn")
-    if state.chosen:
+    if state.chosen and waiting_effect(state) is None:  # with a card's own move to make, that comes first
         lost = " — the last slot: the run would be lost" if expires(state, 1) else ""
         out.append(f"`turn end` moves time {state.slot} → {min(state.slot + 1, state.last + 1)}{lost}")
     who = escape(character_name(state, state.character))
