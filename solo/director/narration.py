@@ -284,8 +284,8 @@ class OracleNarrator:
         if len(stage.stage.cast) == 1:  # one of the cast: "Nara comes to the market", not "come"
             text = re.sub(rf"\b({re.escape(stage.stage.cast[0])}) ({'|'.join(_SINGULAR)})\b",
                           lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
-        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
-                                       "facts": {**told.facts, "move": kind}})
+        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",  # no twist
+                                       "facts": {**{k: f for k, f in told.facts.items() if k != "meaning"}, "move": kind}})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared
