@@ -209,7 +209,7 @@ def test_recaps_go_turn_by_turn_and_game_by_game(run):
                  "turn 2 began, time 2 → 3",
                  "through Solowork, turned up Scherbius Phantom (position 4)",
                  "the Scherbius Phantom changed Character: Decrypter took Wanderer's place",
-                 "the Enigma Machine turned the face-up cards (1, 2, 3, 4, 5) face-down, shuffled",
+                 "Enigma Machine turned the face-up cards (1, 2, 3, 4, 5) face-down, shuffled",
                  "an effect turned up Room C (position 6)", "positions 6 and 7 exchanged their cards",
                  "an effect turned position 7 face-down",
                  "Decrypter's Mission succeeded in game 1 with a reserve of 1",

@@ -359,6 +359,7 @@ ENGINE_ROLES = ("Scherbius Phantom", "Tome of Order and Chaos", "Enigma Machine"
 def test_beyond_code_shows_cards_and_characters_by_name_never_by_id(tmp_path):
     """Failed before the fix: Beyond Code showed the player raw ids ("dark-messiah plays game 1", a status grid
     "1 library  2 tome", "open effect: phantom at 4", the Phantom's "wanderer → dark-messiah; stack decrypter",
+    "The Tome moves time" and "The Enigma Machine shuffles" for a deck's own cards,
     a victory's "turned up: 9 room-a", and the full export's "**dark-messiah** plays; the stack: decrypter,
     wanderer"). Every result, the status and the export name them as the deck spells them."""
     from playing import exported
@@ -370,7 +371,8 @@ def test_beyond_code_shows_cards_and_characters_by_name_never_by_id(tmp_path):
     shown = []
     for line in (f"campaign new Run --rules beyond-code --deck {deck} --seed 7 --draw wanderer",
                  "choose 1 --card phantom", "phantom --draw dark-messiah", "status", "time +5", "mission success --reveal 9=room-a",
-                 "choose 2 --card library", "status"):
+                 "choose 2 --card library", "status", "turn end", "choose 3 --card tome", "tome", "turn end",
+                 "choose 4 --card enigma", "enigma"):
         outcome = s.execute(line)
         assert outcome.ok, (line, outcome.error)
         shown.append(render(outcome, installed()["beyond-code"]))
@@ -378,7 +380,8 @@ def test_beyond_code_shows_cards_and_characters_by_name_never_by_id(tmp_path):
     text = re.sub(r"`[^`]*`", "", "\n".join(shown))  # what a player types (`--draw ID`) may name an id
     for ident in ("wanderer", "dark-messiah", "decrypter", "library", "room-a"):
         assert not re.search(rf"(?<![\w-]){ident}(?![\w-])", text), (ident, text)
-    for name in ("Roaming Scholar", "The Pale Prophet", "Decrypter", "Library", "Room A", "Ghost in the Wireless"):
+    for name in ("Roaming Scholar", "The Pale Prophet", "Decrypter", "Library", "Room A", "Ghost in the Wireless",
+                 "Ledger of Hours moves time", "Cipher Engine shuffles"):
         assert name in text, name
     for role in ENGINE_ROLES:
         assert role not in text, role

@@ -288,7 +288,7 @@ def _solowork(w: Work, c: rc.Solowork, rng: random.Random) -> dict[str, Any]:
     if c.effect == 1:
         before = w.state.chaos
         set_token(w, "chaos", not before)
-        return {"solowork": 1, "chaos": {"before": before, "after": w.state.chaos}}
+        return {"solowork": 1, "chaos": {"before": before, "after": w.state.chaos}, "name": w.deck.card_of(effect.card).name}
     assert c.pos is not None
     if c.pos == effect.pos:
         name = w.deck.card_of(effect.card).name
@@ -306,7 +306,7 @@ def _enigma(w: Work, c: rc.Enigma, rng: random.Random) -> dict[str, Any]:
             raise RuleViolation("`enigma --cancel` returns the Chaos token, and you do not hold it")
         mark_used(w, effect)
         set_token(w, "chaos", False)
-        return {"cancelled": True, "chaos": {"before": True, "after": False}}
+        return {"cancelled": True, "chaos": {"before": True, "after": False}, "name": w.deck.card_of(effect.card).name}
     grid = list(w.state.grid)
     positions = [i for i, cell in enumerate(grid, 1) if cell.face_up]
     shuffled = rng.sample([grid[p - 1].card for p in positions], len(positions))
@@ -315,7 +315,7 @@ def _enigma(w: Work, c: rc.Enigma, rng: random.Random) -> dict[str, Any]:
         grid[p - 1] = Cell(card=card)
     w.emit(ev.GridSet(grid=tuple(grid), why="enigma"))
     w.emit(ev.EffectSet(effect=None))  # its card lies face-down now: the effect is done
-    return {"reshuffled": positions, "silence_returned": returned}
+    return {"reshuffled": positions, "silence_returned": returned, "name": w.deck.card_of(effect.card).name}
 
 
 def _phantom(w: Work, c: rc.Phantom, rng: random.Random) -> dict[str, Any]:
@@ -355,7 +355,8 @@ def _tome(w: Work, c: rc.Tome, rng: random.Random) -> dict[str, Any]:
         set_token(w, "chaos", False)
     else:
         move_time(w, w.deck.time.tome, f"{w.deck.card_of(effect.card).name}'s effect")
-    return {"prevented": c.prevent, "time": {"before": before, "after": w.state.slot}, **_over(w)}
+    return {"prevented": c.prevent, "time": {"before": before, "after": w.state.slot}, **_over(w),
+            "name": w.deck.card_of(effect.card).name}  # the deck's own name for the card, as the Phantom's result
 
 
 def _token(w: Work, c: rc.Token, rng: random.Random) -> dict[str, Any]:
