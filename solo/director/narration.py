@@ -60,7 +60,7 @@ _SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "l
              "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
              "wade": "wades", "get": "gets"}
 
-MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
+MEANING = " Meaning: "  # how journals before ``Narration.meaning`` wrote the oracle's action and subject in a telling
 
 
 def as_phrase(place: str) -> str:
@@ -285,8 +285,8 @@ class OracleNarrator:
         if len(stage.stage.cast) == 1:  # one of the cast: "Nara comes to the market", not "come"
             text = re.sub(rf"\b({re.escape(stage.stage.cast[0])}) ({'|'.join(_SINGULAR)})\b",
                           lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
-        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
-                                       "facts": {**told.facts, "move": kind}})
+        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",  # no twist
+                                       "facts": {**{k: f for k, f in told.facts.items() if k != "meaning"}, "move": kind}})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared
@@ -395,10 +395,8 @@ class OracleNarrator:
         meaning = self.meaning(rng)
         if meaning is None:
             return told
-        action, subject, origin = meaning
-        text = told.text.rstrip()
-        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f"{MEANING}{action} {subject}."
-        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}",
+        action, subject, origin = meaning  # kept apart from the told words (``Narration.meaning``)
+        return told.model_copy(update={"origin": f"{told.origin}; {origin}",
                                        "facts": {**told.facts, "meaning": {"action": action, "subject": subject}}})
 
     def oracle_event(self, rng: random.Random) -> Narration:

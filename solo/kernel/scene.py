@@ -121,6 +121,19 @@ _MAULS = re.compile(r"\b(guard dogs?|dogs?|hounds?|wolf|wolves|rats?)\b[^.;]{0,4
 _DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
 # a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
 _ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
+# the kinds of weapon a line may put in its actor's hands: told only of one whose own description carries it
+_WEAPONS = (
+    r"guns?|pistols?|revolvers?|rifles?|shotguns?|muskets?|bullets?|shots?|shoots|fires|fired|firing|ricochet\w*",
+    r"knife|knives|daggers?|razors?|blades?", r"swords?|sabres?|sabers?|cutlass(?:es)?|rapiers?", r"axes?|hatchets?",
+    r"spears?|harpoons?|tridents?", r"claws?|talons?|fangs?", r"the poker", r"arrows?|crossbows?|longbows?")
+WEAPON_KINDS = tuple(re.compile(rf"\b({words})\b", re.I) for words in _WEAPONS)
+# a weapon a description gives its own bearer ("with a leather sap", "carries a harpoon pistol", "his knife"),
+# not one it names of others ("fights only if someone draws a gun")
+_CARRIED = tuple(re.compile(rf"\b(with|carr\w+|armed|wield\w*|hold\w*|his|her|their|its)\b(?:\W+[\w-]+){{0,3}}?\W+({words})\b",
+                            re.I) for words in _WEAPONS)
+# one who cannot be looking on (hiding, asleep), and a line that tells a person watching
+_UNSEEN = re.compile(r"\b(hid|hidden|hiding|hides|asleep|sleeping|unconscious|out cold)\b", re.I)
+_WATCHING = re.compile(r"\b(looking on|looks on|watching|watches|watched by|before the eyes of)\b", re.I)
 _GESTURE = re.compile(r"\{enemy\} (laughs|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)")
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
@@ -255,6 +268,16 @@ class Stage(BaseModel):
     obstacles: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
+    # what the adventure file says of the scene's people and foes (a person's description, a foe's tactics),
+    # by name: what they carry and how they are, for the lines that tell them
+    described: tuple[tuple[str, str], ...] = ()
+
+    def said_of(self, name: str) -> str | None:
+        """What the file says of ``name`` (a group's "NAME 3" is its NAME); None: nothing."""
+        for known, said in self.described:
+            if name == known or re.fullmatch(re.escape(known) + r" \d+", name):
+                return said
+        return None
 
 
 class Action(BaseModel):
@@ -420,6 +443,14 @@ class SceneModel(BaseModel):
             return "someone on stage told of as away"
         if _GESTURE.search(text) and BEASTS.search(context.get("enemy", "")):
             return "a beast that acts as a person"
+        actor = next((context[r] for r in used if context.get(r)), None)  # the line's first role: who acts in it
+        said = self.stage.said_of(actor) if actor else None
+        if said is not None and any(kind.search(text) and not carried.search(said)
+                                    for kind, carried in zip(WEAPON_KINDS, _CARRIED)):
+            return f"a weapon {actor} does not carry"
+        watched = self.stage.said_of(context.get("person", "")) if "person" in used else None
+        if watched is not None and _WATCHING.search(text) and _UNSEEN.search(watched):
+            return "someone hiding or asleep told as looking on"
         if "helper" in used and len(self.stage.cast) < 2:
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
