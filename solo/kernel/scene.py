@@ -100,7 +100,7 @@ _COMING = re.compile(r"\b(squall|storm|gale)\b[^.;]*\b(racing|coming|approaching
                      re.I)
 _BROKEN = re.compile(r"\b(at its height|thunder cracks overhead|thunder rolls close|lightning flashes|wind shoves|"
                      r"shows no sign of passing)\b", re.I)
-_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound|stillness|"
+_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound|"
                     r"holding its breath|holds its breath|held breath)\b", re.I)
 # engines at work underfoot or nearby, which only a vehicle or a works has
 _ENGINES = re.compile(r"\bengines? (?:throb|thrum|hum|roar|drone|pound|rumble)\w*", re.I)
