@@ -265,21 +265,26 @@ def locative(place: str) -> str:
     if first.casefold() in PREPOSITIONS:
         return first.lower() + gist[len(first):]
     words = re.findall(r"[a-z]+", gist.casefold())
-    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in PREPOSITIONS or w == "of"), len(words))]
+    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in _HEAD_ENDS), len(words))]
     noun = head[-1] if head else ""
     preposition = next((p for p, nouns in _PLACED.items() if noun in nouns), "in")
     return f"{preposition} {gist}"
 
 
-# the preposition a place's head noun takes ("at a frozen lake", "aboard a riverboat"); "in" for the rest
+# the words that end a place's head ("the open water | between ...", "cells carved | into the rock")
+_HEAD_ENDS = frozenset(PREPOSITIONS) | {"of", "above", "between", "into", "through", "along", "from", "beside", "with",
+                                        "around", "toward", "towards", "past", "beyond", "off", "facing"}
+# the preposition a place's head noun takes ("at a frozen lake", "aboard a riverboat", "on the summit"); "in" for the rest
 _PLACED = {
     "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station",
                      "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate",
-                     "ford", "fair", "funfair", "races", "shore", "waterfront"}),
+                     "ford", "fair", "funfair", "races", "shore", "waterfront", "airfield", "aerodrome", "gates"}),
     "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
                          "ferry", "yacht", "liner", "express"}),
     "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff",
-                     "moor", "plain", "plains", "steppe", "battlements", "platform"}),
+                     "moor", "plain", "plains", "steppe", "battlements", "platform", "summit", "peak", "ridge", "crag",
+                     "slope", "ledge", "terrace", "terraces", "water", "sea", "ocean", "waves", "catwalk", "gantry",
+                     "gantries", "stair", "stairs", "staircase", "causeway", "envelope"}),
 }
 
 
