@@ -1,7 +1,7 @@
 """Rhûn's stock lines are told of what the scene holds and what was tried. A strike is told as what the Challenge
-is (solo.kernel.scene.foe_kind): a beast bites and lunges, never wields a weapon nor speaks; the weather has no
+is (solo.kernel.acts.challenge_kind): a beast bites and lunges, never wields a weapon nor speaks; the weather has no
 hands; a doubt turns faces cold. A success with a consequence is the cost of the action typed
-(solo.kernel.scene.action_kind). Found by blind readers: "Pressed hard by Warg, Anna is forced somewhere they
+(solo.kernel.acts.action_kind). Found by blind readers: "Pressed hard by Warg, Anna is forced somewhere they
 never meant to go", "Anna takes the brunt of Warg", and "Anna's waterskin splits" after "talk them round":
 lines that could be told of anything."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from solo.director.tables import OracleTables, default_folder
-from solo.kernel.scene import action_kind, foe_kind
+from solo.kernel.acts import action_kind, challenge_kind
 from tests.test_scene_model import opened
 
 RHUN = Path(__file__).resolve().parent.parent / "solo" / "rules" / "rhun" / "data" / "tables"
@@ -33,7 +33,7 @@ BANDS = ("annoying", "troublesome", "devastating", "harmful")
     ("Morrac Ashtongue", True, "person"), ("the Market Crowd", True, "person"),
 ])
 def test_a_foe_kind_is_read_from_its_name(name: str, sentient: bool, kind: str) -> None:
-    assert foe_kind(name, sentient) == kind
+    assert challenge_kind(name, sentient) == kind
 
 
 def test_no_strike_line_of_a_beast_or_a_storm_has_hands_a_weapon_or_words() -> None:

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from solo.kernel.adventure import Adventure
-from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, canon_key, canon_step, focus_text, \
+from solo.director.canon import CLOCK_SIZE, PRESSURE, VILLAIN, Canon, Entry, canon_key, canon_step, focus_text, \
     kind_in, proposed_names
 from solo.director.canon import focus as canon_focus
 from solo.director.adventure import sign_of
@@ -66,7 +66,7 @@ def seed_canon(adventure: Adventure) -> list[SessionEvent]:
     """What an adventure establishes from the start: its villain (pinned) and the scheme, an open
     thread (pinned). Its scenes' people and places enter when their scene opens."""
     villain = adventure.villain
-    return [CanonAdded(kind="person", name=villain.name, detail=f"villain: {villain.description}",
+    return [CanonAdded(kind="person", name=villain.name, detail=f"{VILLAIN}{villain.description}",
                        attitude="hostile", pinned=True, source="adventure"),
             CanonAdded(kind="thread", name=f"{villain.name}'s scheme", detail=villain.scheme, pinned=True,
                        source="adventure")]
@@ -326,6 +326,7 @@ def focus(v: View, told: Narration, rng: random.Random) -> Narration:
     if picked is None:
         return told
     text = told.text.rstrip()
+    text += "" if text.endswith((".", "!", "?", ")")) else "."  # "mend a signal. It bears on the feud."
     return told.model_copy(update={"text": f"{text} {focus_text(picked)}",
                                    "facts": {**told.facts, "canon_focus": picked}})
 

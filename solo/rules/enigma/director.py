@@ -34,7 +34,7 @@ from solo.kernel.calls import ModelCall
 from ...llm.check import clean
 from solo.director.narration import OracleNarrator, as_phrase, one_of
 from solo.kernel.narration import Narration
-from solo.kernel.scene import action_kind
+from solo.kernel.acts import action_kind
 from solo.director.oracle import asked_to_leave
 from solo.director.tables import OracleTables
 from . import commands as rc

@@ -24,7 +24,7 @@ from solo.kernel.words import agree
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
-from solo.kernel.scene import action_kind
+from solo.kernel.acts import action_kind
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev

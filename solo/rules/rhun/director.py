@@ -21,7 +21,7 @@ from solo.kernel.words import agree, verb_for
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
-from solo.kernel.scene import action_kind, foe_kind
+from solo.kernel.acts import action_kind, challenge_kind
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -75,11 +75,11 @@ class RhunNarrator(OracleNarrator):
 
 
 def strike_table(n: RhunNarrator, event: ev.ChallengeStruck, after: RhunState) -> str:
-    """[Strike] the table of the band's Effect, in the way this Challenge strikes (``foe_kind``: a beast bites,
+    """[Strike] the table of the band's Effect, in the way this Challenge strikes (``challenge_kind``: a beast bites,
     the weather has no hands, a doubt turns faces cold); a foe with a will and hands, or a kind without a
     table, draws the band's own."""
     found = after.find_challenge(event.challenge)
-    kind = foe_kind(event.challenge, found.sentient if found is not None else None)
+    kind = challenge_kind(event.challenge, found.sentient if found is not None else None)
     table = f"strike.{kind}_{'heavy' if event.band in ('devastating', 'harmful') else 'light'}"
     return table if kind != "person" and table in n.tables else f"strike.{event.band}"
 
