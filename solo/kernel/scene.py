@@ -238,20 +238,17 @@ def locative(place: str) -> str:
     return f"{preposition} {gist}"
 
 
-# the words that end a place's head ("the open water | between ...", "cells carved | into the rock")
-_HEAD_ENDS = frozenset(PREPOSITIONS) | {"of", "above", "between", "into", "through", "along", "from", "beside", "with",
-                                        "around", "toward", "towards", "past", "beyond", "off", "facing"}
-# the preposition a place's head noun takes ("at a frozen lake", "aboard a riverboat", "on the summit"); "in" for the rest
+# the preposition a place's head noun (up to the first of ``_HEAD_ENDS``) takes ("at a frozen lake", "on the summit"); else "in"
+_HEAD_ENDS = frozenset(PREPOSITIONS) | {"of", "above", "between", "into", "through", "along", "from", "beside", "with", "off"}
 _PLACED = {
-    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station",
-                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate",
-                     "ford", "fair", "funfair", "races", "shore", "waterfront", "airfield", "aerodrome", "gates"}),
+    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station", "airfield",
+                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate", "gates",
+                     "ford", "fair", "funfair", "races", "shore", "waterfront"}),
     "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
                          "ferry", "yacht", "liner", "express"}),
-    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff",
-                     "moor", "plain", "plains", "steppe", "battlements", "platform", "summit", "peak", "ridge", "crag",
-                     "slope", "ledge", "terrace", "terraces", "water", "sea", "ocean", "waves", "catwalk", "gantry",
-                     "gantries", "stair", "stairs", "staircase", "causeway", "envelope"}),
+    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff", "summit",
+                     "moor", "plain", "plains", "steppe", "battlements", "platform", "water", "sea", "catwalk", "gantries",
+                     "stair", "stairs", "causeway", "peak", "ridge", "ledge", "terrace"}),
 }
 
 
