@@ -161,11 +161,12 @@ class OracleNarrator:
         """A Wide Shot that shows its scene's settings: for each one its words do not show (a
         burning scene told with no fire), a line of the shared ``setting`` tables follows."""
         text, origins, lines = told.text.rstrip(), [told.origin], []
+        teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self  # lines of its place
         for setting in stage.unshown(told.text):
             table = f"setting.{setting}"
             if table in self.tables:
                 for _ in range(4):  # one that does not belie the shot's own words, where the table has one
-                    line, drawn = self.draw(table, rng, {})
+                    line, drawn = teller.draw(table, rng, {})
                     if not contradicts(line, text):
                         break
                 lines.append(line)

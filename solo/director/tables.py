@@ -337,8 +337,10 @@ class OracleTables:
                     break
             else:
                 admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
-                neutral = admitted or [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
-                                       if not e.tags and (where or "{where}" not in e.text)]
+                known = [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
+                         if fits(e.tags, scene) and (where or "{where}" not in e.text)]
+                # an untagged entry, else one that fits the scene's tags (told lately, say): never one that does not
+                neutral = admitted or [(i, e) for i, e in known if not e.tags] or known
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
                     index, entry = neutral[rng.randrange(len(neutral))]
                     result = index if source.dice in ("list", "weighted") else entry.span()[0]
