@@ -100,7 +100,12 @@ _COMING = re.compile(r"\b(squall|storm|gale)\b[^.;]*\b(racing|coming|approaching
                      re.I)
 _BROKEN = re.compile(r"\b(at its height|thunder cracks overhead|thunder rolls close|lightning flashes|wind shoves|"
                      r"shows no sign of passing)\b", re.I)
-_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound)\b", re.I)
+_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound|stillness|"
+                    r"holding its breath|holds its breath|held breath)\b", re.I)
+# engines at work underfoot or nearby, which only a vehicle or a works has
+_ENGINES = re.compile(r"\bengines? (?:throb|thrum|hum|roar|drone|pound|rumble)\w*", re.I)
+_WORKS = re.compile(r"\b(factory|works|mill|foundry|engine ?room|power ?station|pumping station|shipyard|dockyard|"
+                    r"boiler|plant|garage|hangar|airfield)\b", re.I)
 _ALONE = re.compile(r"\b(no one to lend a hand|no one to help|nobody to help|alone out here|all alone)\b", re.I)
 _HIDING = re.compile(r"\b(where they are hiding|their hiding place|in hiding)\b", re.I)
 _CHASE = re.compile(r"\b(chase|pursuit|pursued|fleeing)\b", re.I)
@@ -157,7 +162,8 @@ _LIT = re.compile(r"\b(hundreds of candles|candles? (?:burn|blaze)\w* (?:in|on|a
 _DARKNESS = re.compile(r"\b(the dark\b|darkness|gloom\w*|pitch[- ]black|single lamp|one (?:warm )?pool of light|unlit|"
                        r"lightless|no light)", re.I)
 _BUSY = re.compile(r"\b(run|running|rush\w*|bustl\w*|hubbub|clamou?r\w*|crying their wares|laughter|party|shout\w*|"
-                   r"clatter\w*|thunder\w*|roar\w*|music|jazz|orchestra|band plays|cheer\w*|chatter\w*|flapping)\b", re.I)
+                   r"clatter\w*|thunder\w*|roar\w*|music|jazz|orchestra|band plays|cheer\w*|chatter\w*|flapping|"
+                   r"crowded|packed|thronged|full to the gods)\b", re.I)
 OPPOSED = ((_LIT, _DARKNESS, "light and darkness at once"), (_QUIET, _BUSY, "quiet amid bustle"))
 
 
@@ -339,7 +345,9 @@ class SceneModel(BaseModel):
             outside = "outdoors" in tags and "indoors" not in tags  # an open deck is no room either
             checks = (
                 (_RAIN, "cold" in tags or "underground" in tags, "rain in a scene that is snowbound or underground"),
-                (_SUN, "night" in tags or "underground" in tags, "the sun at night or underground"),
+                (_SUN, bool(tags & {"night", "underground", "storm"}), "the sun at night, underground or in a storm"),
+                (_ENGINES, not tags & {"vehicle", "air"} and not _WORKS.search(f"{self.title or ''} {self.place or ''}"),
+                 "engines where there is no vehicle or works"),
                 (_NIGHT_SKY, "day" in tags or "underground" in tags, "stars or the moon by day or underground"),
                 (_ROOM, outside, "a room's furnishings in the open air"),
                 (_SKY, "underground" in tags, "the sky underground"),
