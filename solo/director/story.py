@@ -468,13 +468,15 @@ def lowered(description: str) -> str:
 
 def _names(found: Any) -> tuple[str, ...]:
     """Names of those still standing in a status's ``enemies``/``challenges``/``characters``
-    (a dict by name or a list of records)."""
+    (a dict by name or a list of records): not those defeated, dead or off the board, whichever way the
+    system's status says so (left the scene, gave up, an ended scene's foes taken off)."""
     rows = list(found.items()) if isinstance(found, dict) else [(r.get("name"), r) for r in found or ()
                                                                    if isinstance(r, dict)]
     out = []
     for name, row in rows:
         row = row if isinstance(row, dict) else {}
-        gone = row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
+        gone = (row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
+                or row.get("left") or row.get("gave_up") or row.get("status") in ("defeated", "left"))
         if isinstance(name, str) and not gone:
             out.append(name)
     return tuple(out)

@@ -238,21 +238,23 @@ def locative(place: str) -> str:
     if first.casefold() in PREPOSITIONS:
         return first.lower() + gist[len(first):]
     words = re.findall(r"[a-z]+", gist.casefold())
-    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in PREPOSITIONS or w == "of"), len(words))]
+    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in _HEAD_ENDS), len(words))]
     noun = head[-1] if head else ""
     preposition = next((p for p, nouns in _PLACED.items() if noun in nouns), "in")
     return f"{preposition} {gist}"
 
 
-# the preposition a place's head noun takes ("at a frozen lake", "aboard a riverboat"); "in" for the rest
+# the preposition a place's head noun (up to the first of ``_HEAD_ENDS``) takes ("at a frozen lake", "on the summit"); else "in"
+_HEAD_ENDS = frozenset(PREPOSITIONS) | {"of", "above", "between", "into", "through", "along", "from", "beside", "with", "off"}
 _PLACED = {
-    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station",
-                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate",
+    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station", "airfield",
+                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate", "gates",
                      "ford", "fair", "funfair", "races", "shore", "waterfront"}),
     "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
                          "ferry", "yacht", "liner", "express"}),
-    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff",
-                     "moor", "plain", "plains", "steppe", "battlements", "platform"}),
+    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff", "summit",
+                     "moor", "plain", "plains", "steppe", "battlements", "platform", "water", "sea", "catwalk", "gantries",
+                     "stair", "stairs", "causeway", "peak", "ridge", "ledge", "terrace"}),
 }
 
 
