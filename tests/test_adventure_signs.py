@@ -13,7 +13,7 @@ import pytest
 from solo.director.adventure import filled_sign, load_adventure, shipped_adventures, sign_of
 from solo.director.story import Progress, Story, scene_model
 from solo.kernel.base import Where
-from solo.kernel.scene import locative
+from solo.kernel.wording import locative
 
 
 @pytest.mark.parametrize("name", sorted(shipped_adventures()))

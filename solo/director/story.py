@@ -20,7 +20,8 @@ from solo.kernel.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
 from solo.kernel.events import upgraded
 from solo.kernel.protocol import Where
-from solo.kernel.scene import PREPOSITIONS, RULES_ASIDE, Action, SceneModel, Stage, verb_phrase
+from solo.kernel.scene import Action, SceneModel, Stage
+from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, verb_phrase
 from solo.kernel.narration import Narration
 from solo.kernel.words import NEUTRAL, Words, capitalized
 
