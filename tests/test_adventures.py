@@ -272,3 +272,17 @@ def test_an_adventure_name_that_finds_nothing_is_one_line_and_changes_nothing(se
     outcome = session.execute(f"campaign new X --from {name!r}")
     assert not outcome.ok and outcome.error and "\n" not in outcome.error
     assert session.execute("campaign list").result == before
+
+
+def test_a_good_first_search_finds_the_low_clue_then_the_high_one(session):
+    """Read blind in round 6: a first look around turned up "the deciphered ledger" or "the service hatch"
+    before the clue they follow from was found. [Snooping] a roll near 6 finds more, so a good first search
+    tells the scene's low clue and then its high one; once the low one is told, a good search adds the high."""
+    ok(session, "campaign new Clue --from the_clockwork_zeppelin.toml --seed 3")
+    ok(session, "pc pregen Felix --dice 4")
+    ok(session, "scene start")
+    scene = load_adventure(shipped_adventures()["the_clockwork_zeppelin.toml"]).parts[0].scenes[0]
+    first = [n for n in told(ok(session, "snoop Felix --dice 6")) if n["task"] == "snoop"][0]["text"]
+    assert first == f"{scene.clues.low} {scene.clues.high}"
+    again = [n for n in told(ok(session, "snoop Felix --dice 5")) if n["task"] == "snoop"][0]["text"]
+    assert scene.clues.low not in again

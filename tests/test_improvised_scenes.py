@@ -99,3 +99,19 @@ def test_no_sun_in_a_storm_no_engines_on_land_and_no_hush_among_crowds() -> None
     assert contradicts("Everything is too quiet, as if the place is holding its breath.",
                        "Its decks are crowded with cargo and passengers.")
     assert "cold" in title_tags("a glacier crevasse at dusk") and "hot" in title_tags("the volcano's rim")
+
+
+def test_the_way_on_leaves_out_one_of_the_cast_who_fell_in_the_scene(tmp_path: Path) -> None:
+    """Read blind in round 6: "Anna and Dun get out of a snowbound mountain observatory" when Anna, struck
+    down there, died as it ended; the way on is told of the cast still standing, its verbs agreeing with one."""
+    session = _session(tmp_path, "rhun", 3)
+    ok(session, "scene start a snowbound mountain observatory")
+    ok(session, "challenge add Warg --tier dangerous --sentient")
+    for _ in range(8):  # struck down to Mortally Wounded: Halden dies as the scene ends
+        if ok(session, "challenge strike Warg 'Halden Roe' --dice 5")["mortally_wounded"]:
+            break
+    ended = ok(session, "scene end failure")
+    assert ended["died"] == ["Halden Roe"]
+    way = _told(ended, "path_forward")
+    assert "Halden" not in way and "Brokka" in way, way
+    assert not re.search(r"\bBrokka Ironsalt (fall|get|hold|break|see|leave|come|are)\b", way), way

@@ -58,7 +58,8 @@ def crew(names: Sequence[str]) -> str:
 # the verbs the moves put after {cast}, as they read of one of the cast
 _SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "leave": "leaves", "know": "knows",
              "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
-             "wade": "wades", "get": "gets"}
+             "wade": "wades", "get": "gets", "fall": "falls", "hold": "holds", "see": "sees", "break": "breaks",
+             "climb": "climbs", "lose": "loses", "stamp": "stamps"}
 
 MEANING = " Meaning: "  # how journals before ``Narration.meaning`` wrote the oracle's action and subject in a telling
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -389,9 +390,13 @@ class Story:
             text = f"{capitalized(self.part)} {li + 1}: {part.title}. {part.arc} {text}"
         return Narration(task="scene_transition", text=text, origin=f"adventure scene {scene.id}")
 
-    def clue(self, scene: Scene, high: bool) -> Narration:
-        """The file's low clue (a poor search) or its high one."""
+    def clue(self, scene: Scene, high: bool, told: Sequence[str] = ()) -> Narration:
+        """The file's low clue (a poor search) or its high one; a good search that comes first finds
+        the low clue and then the high one, which follows from it (more found, and in order), unless
+        the low one is among what was ``told``."""
         text = scene.clues.high if high else scene.clues.low
+        if high and scene.clues.low and not any(scene.clues.low in t for t in told):
+            text = f"{scene.clues.low} {scene.clues.high}"
         return Narration(task="snoop", text=text, origin=f"adventure scene {scene.id} clue {'high' if high else 'low'}")
 
     def treasure(self, scene: Scene, rng: random.Random) -> Narration | None:

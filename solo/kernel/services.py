@@ -10,7 +10,7 @@ only what the engine reaches through the seam: a system's own Director keeps usi
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from .adventure import Adventure, Scene
@@ -84,8 +84,8 @@ class AdventureStory(Protocol):
         """A new chapter of the adventure, where the system's chapter is the file's part: its title and arc
         (None past the file's last one)."""
 
-    def clue(self, scene: Scene, high: bool) -> Narration:
-        """The file's low clue (a poor search) or its high one."""
+    def clue(self, scene: Scene, high: bool, told: Sequence[str] = ()) -> Narration:
+        """The file's low clue (a poor search) or its high one (after the low one where ``told`` lacks it)."""
 
     def treasure(self, scene: Scene, rng: random.Random) -> Narration | None:
         """The scene's treasure, told (None where it has none)."""

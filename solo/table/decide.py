@@ -138,6 +138,11 @@ def scene_closed(v: View, decision: Decision, state: Any, outcome: str, rng: ran
         if staged is not None:  # the way forward is told of how the scene ended
             tables = getattr(staged[0], "tables", None)
             if isinstance(tables, OracleTables):
-                tables.stage = staged[1].model_copy(update={"ended": outcome})
+                # of the foes it ended with, and of the cast still standing once it is over (one taken out
+                # in its last moments leaves with it)
+                standing = v.stage(v.system.rules.fold(decision.before, decision.rules_events())).stage.cast
+                cast = tuple(c for c in staged[1].stage.cast if c in standing)
+                tables.stage = staged[1].model_copy(update={
+                    "ended": outcome, "stage": staged[1].stage.model_copy(update={"cast": cast})})
         return v.tell(decision, v.need_director().path_forward(state, rng, v.progress.scene_tags))
     return decision

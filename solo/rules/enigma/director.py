@@ -376,7 +376,8 @@ class EnigmaDirector(TableDirector[GameState, PulpNarrator]):
                     out.narrations[i] = story.scene_opening(scene)
             for event in events:
                 if isinstance(event, ev.SnoopRolled):  # [Snooping] 1-3: the file's low clue; 4-6: the high one
-                    clue = story.clue(scene, high=event.die >= 4)
+                    stage = getattr(self.narrator.tables, "stage", None)  # what this scene has told so far
+                    clue = story.clue(scene, high=event.die >= 4, told=getattr(stage, "told", ()))
                     if event.topic:  # the search follows what the player looked into
                         clue = clue.model_copy(update={
                             "text": f"Looking into {event.topic.strip().rstrip('.')}: {clue.text}"})
