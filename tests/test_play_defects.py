@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -578,3 +579,48 @@ def test_the_bar_s_last_resort_cuts_before_the_clock_not_the_clock():
     assert len(lines) == 2 and all(visible_width(" │ ".join(line)) <= 79 for line in lines), lines
     assert lines[-1][-3:] == ["…", "tension 2/6", "world ●●○○○○"], lines
     assert _two_lines(parts[:2] + parts[-2:], 79, keep=2) == [parts[:2] + parts[-2:]]  # room for all: nothing cut
+
+
+def _bell_fight(tmp_path, seeds=(3, 5, 6, 7, 8, 9)) -> list[str]:
+    """Everything told in six rounds of the Drowned Bell's fight (Ruth and Leon against Amos Pike), several seeds."""
+    told = []
+    for seed in seeds:
+        s = _session(tmp_path / str(seed), f"campaign new B --rules haasteet --from haasteet_the_drowned_bell --seed {seed}",
+                     "pc pregen Ruth Calloway", "pc pregen Leon Castellano", "scene start", "combat start")
+        for _ in range(6):
+            for line in ("declare Pike attack Ruth --rating 2 --weapon 1", "declare castellano attack pike"):
+                s.execute(line)
+            told += [n["text"] for n in _told(s.execute("round roll").result or {})]
+            for who in ("Ruth Calloway", "Amos Pike"):
+                s.execute(f"soak '{who}' 0")
+            if s.execute("round end").ok is False:
+                break
+    return told
+
+
+def test_a_character_fights_with_the_weapon_the_sheet_gives(tmp_path):
+    """Failed before the fix (Haasteet, *The Drowned Bell*): Leon Castellano, whose sheet says he is at his best
+    with his fists, was told "fires into the gloom and hears the bullet whine off stone": the scene model knew what
+    the file says of foes but not what a character's sheet says. A character's sheet (description, gear) is read
+    as a foe's description is: a line gives them no weapon of a kind it does not carry."""
+    weapons = re.compile(r"\b(the poker|knife|knives|blades?|fires|fired|shots?|bullets?|guns?|pistols?|claws)\b", re.I)
+    leon = [t for t in _bell_fight(tmp_path) if t.startswith(("Leon Castellano ", "Leon Castellano's "))]
+    assert len(leon) >= 8, leon
+    for text in leon:
+        assert not weapons.search(text), text
+
+
+def test_a_single_foe_is_never_told_as_them(tmp_path):
+    """Failed before the fix (Haasteet): "Leon Castellano drives a shoulder into Amos Pike and slams them into the
+    wall": an attack line called one named foe "them". No combat line of any system puts "them" or "they" after a
+    single foe's slot, and none is told of Amos Pike in a real fight."""
+    import solo
+    bad = []
+    for path in sorted((Path(solo.__file__).parent / "rules").glob("*/data/tables/combat.toml")):
+        for line in path.read_text().splitlines():
+            # "them" after a foe's slot with no one else named between: told of one foe as of several
+            if re.search(r"\{(enemy|target|foe)\}(?:(?!\{)[^\"])*\b(them|they|their)\b", line):
+                bad.append(f"{path.parent.parent.parent.name}: {line.strip()}")
+    assert not bad, bad
+    for text in _bell_fight(tmp_path, seeds=(3, 5)):
+        assert not ("Amos Pike" in text and re.search(r"\b(them|they)\b", text)), text
