@@ -624,3 +624,59 @@ def test_a_single_foe_is_never_told_as_them(tmp_path):
     assert not bad, bad
     for text in _bell_fight(tmp_path, seeds=(3, 5)):
         assert not ("Amos Pike" in text and re.search(r"\b(them|they)\b", text)), text
+
+
+# the base forms of the verbs the way-in and way-on moves put after the cast, as a reader of the tables lists them
+_CAST_VERBS = ("are", "were", "come", "reach", "leave", "know", "mean", "push", "go", "step", "struggle", "wade", "get",
+               "fall", "hold", "see", "break", "climb", "lose", "stamp", "find", "keep", "follow", "have", "slip")
+
+
+def _third(verb: str) -> str:
+    return {"are": "is", "were": "was", "have": "has", "go": "goes"}.get(verb) or (
+        verb + "es" if verb.endswith(("sh", "ch", "ss", "x")) else verb + "s")
+
+
+def test_every_way_in_and_way_on_agrees_with_a_cast_of_one_and_of_two():
+    """Failed before the fix: "Nara Quinn climb back up…", "Anna hold the old ford…", "Null goes through what was
+    left behind … and find where to go next": a move written of several of the cast was told of one with a plural
+    verb (after the name, or joined to it by "and"). Every entry of ``moves.arrive`` and ``moves.lead_*``, told of a
+    cast of one, has each verb of the cast agreeing with one; of a cast of two, with two."""
+    from solo.director.narration import of_one
+    tables = OracleTables.load(default_folder())
+    kinds = [t for t in tables.tables if t == "moves.arrive" or t.startswith("moves.lead_")]
+    assert len(kinds) >= 7, kinds
+    words = {"place": "the mill", "enemy": "the soldiers", "person": "Old Tam"}
+    base, third = "|".join(_CAST_VERBS), "|".join(_third(v) for v in _CAST_VERBS)
+    checked = 0
+    for kind in kinds:
+        for entry in tables.tables[kind].entries:
+            if "{cast}" not in entry.text:
+                continue
+            def fill(cast: str) -> str:
+                return re.sub(r"\{(\w+)\}", lambda m: {**words, "cast": cast}[m.group(1)], entry.text)
+            one, two = of_one(fill("Nara Quinn"), "Nara Quinn"), fill("Nara Quinn and Dun Brae")
+            clause_one = re.search(r"Nara Quinn ([^,.;:!?]*)", one).group(1)
+            clause_two = re.search(r"Dun Brae ([^,.;:!?]*)", two).group(1)
+            assert not re.match(rf"({base})\b", clause_one) and not re.search(rf"\band ({base})\b", clause_one), one
+            assert not re.match(rf"({third})\b", clause_two) and not re.search(rf"\band ({third})\b", clause_two), two
+            checked += 1
+    assert checked >= 40, checked
+
+
+def test_the_way_on_past_a_foe_still_standing_never_tells_it_beaten(tmp_path):
+    """Failed before the fix (Alpha, an improvised watchtower): `combat end` with both soldiers standing, then
+    `scene end success`, told "With the soldiers beaten off, Null goes through what was left behind … and find
+    where to go next". The way on told of foes still on stage is true of foes that stand: no entry of
+    ``moves.lead_success_foe`` tells them beaten, fled or seen off, and the play-through's way on does not."""
+    tables = OracleTables.load(default_folder())
+    beaten = re.compile(r"\b(beaten|fled|flee|routed|driven off|see \{enemy\} off|dead|fallen)\b", re.I)
+    for entry in tables.tables["moves.lead_success_foe"].entries:
+        assert not beaten.search(entry.text), entry.text
+    s = _session(tmp_path, "campaign new Border --rules alpha --seed 3",
+                 "pc add Null --attack d8 --endure d10 --navigate d6", "scene start The watchtower",
+                 "enemy add Soldier --count 2 --endure d4", "combat start", "attack Null 'Soldier 1' --melee", "next",
+                 "enemy turn", "combat end")
+    way = " ".join(n["text"] for n in _told(ok(s, "scene end success")) if n["task"] == "path_forward")
+    assert way and not re.search(r"\b(beaten|fled|see the soldiers off)\b", way), way
+    verbs = "|".join(_CAST_VERBS)
+    assert not re.search(rf"\bNull ({verbs})\b", way) and not re.search(rf"\band ({verbs})\b", way), way

@@ -55,11 +55,24 @@ def crew(names: Sequence[str]) -> str:
     return ", ".join(told[:-1]) + " and " + told[-1]
 
 
-# the verbs the moves put after {cast}, as they read of one of the cast
+# the verbs the moves put after {cast} (and join to it with "and"), as they read of one of the cast
 _SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "leave": "leaves", "know": "knows",
              "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
              "wade": "wades", "get": "gets", "fall": "falls", "hold": "holds", "see": "sees", "break": "breaks",
-             "climb": "climbs", "lose": "loses", "stamp": "stamps"}
+             "climb": "climbs", "lose": "loses", "stamp": "stamps", "find": "finds", "keep": "keeps",
+             "follow": "follows", "have": "has", "do": "does", "slip": "slips", "make": "makes", "take": "takes",
+             "run": "runs", "turn": "turns", "press": "presses", "head": "heads", "set": "sets", "walk": "walks"}
+_VERBS = "|".join(_SINGULAR)
+
+
+def of_one(text: str, name: str) -> str:
+    """``text`` (a move written of several of the cast) as it reads of ``name`` alone: the verb right after
+    the name and each verb joined to it by "and" in its clause ("Null goes through ... and finds where to go
+    next", not "go ... and find")."""
+    def clause(m: re.Match[str]) -> str:
+        rest = re.sub(rf"\b(and (?:then )?)({_VERBS})\b", lambda j: j.group(1) + _SINGULAR[j.group(2)], m.group(3))
+        return f"{m.group(1)} {_SINGULAR[m.group(2)]}{rest}"
+    return re.sub(rf"\b({re.escape(name)}) ({_VERBS})\b([^,.;:!?\"]*)", clause, text)
 
 MEANING = " Meaning: "  # how journals before ``Narration.meaning`` wrote the oracle's action and subject in a telling
 
@@ -285,8 +298,7 @@ class OracleNarrator:
             return told
         text, drawn = fallback
         if len(stage.stage.cast) == 1:  # one of the cast: "Nara comes to the market", not "come"
-            text = re.sub(rf"\b({re.escape(stage.stage.cast[0])}) ({'|'.join(_SINGULAR)})\b",
-                          lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
+            text = of_one(text, stage.stage.cast[0])
         return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",  # no twist
                                        "facts": {**{k: f for k, f in told.facts.items() if k != "meaning"}, "move": kind}})
 
