@@ -680,3 +680,48 @@ def test_the_way_on_past_a_foe_still_standing_never_tells_it_beaten(tmp_path):
     assert way and not re.search(r"\b(beaten|fled|see the soldiers off)\b", way), way
     verbs = "|".join(_CAST_VERBS)
     assert not re.search(rf"\bNull ({verbs})\b", way) and not re.search(rf"\band ({verbs})\b", way), way
+
+
+def test_the_way_on_never_leads_to_where_the_scene_already_is(tmp_path):
+    """Failed before the fix (Beyond Code, "The Burning Library"): the way on was "Footprints in the dust lead
+    towards the library, and Ada follows them": a way to the place the scene already is, and settled dust in a
+    place on fire. The scene model refuses both, for every system's lines (the kernel's ``clash``)."""
+    burning = SceneModel(title="The Burning Library", tags=frozenset({"fire", "indoors"}))
+    assert burning.clash("Footprints in the dust lead towards the library, and {character} follows them.")
+    assert burning.clash("A draught leads towards the library.")
+    assert not burning.clash("A draught from the east wing: {character} follows it.")
+    gallery = SceneModel(title="The Long Gallery", tags=frozenset({"indoors"}))
+    assert not gallery.clash("Footprints in the dust lead towards the library, and {character} follows them.")
+    for seed in range(1, 13):
+        s = _session(tmp_path / str(seed), f"campaign new Mansion --rules beyond-code --deck example --seed {seed}",
+                     "scene start The Burning Library", "choose 5", "turn end")
+        ended = s.execute("scene end success")
+        for n in _told(ended.result or {}):
+            assert not re.search(r"towards the library|\bdust\b", n["text"], re.I), n["text"]
+
+
+def _transition_entries():
+    """Every entry of every system's transition tables (between scenes, sessions, chapters): system, table, text."""
+    import solo
+    for folder in sorted((Path(solo.__file__).parent / "rules").glob("*/data/tables")):
+        for name, table in OracleTables.load(folder).tables.items():
+            if "transition" in name:
+                for entry in table.entries:
+                    yield folder.parent.parent.name, name, entry.text
+
+
+def test_no_transition_tells_a_season_or_a_day_the_count_has_not_reached():
+    """Failed before the fix: Haasteet told "Spring comes slowly…" between sessions of *The Drowned Bell*, an
+    October adventure, and Alpha told "Night falls and rises again before the party reaches the next place" going
+    from one scene to the next on Day 1. A transition between scenes or sessions of every system tells no season
+    (an adventure states its own time of year), and a scene transition in a system that counts days (Alpha's
+    `day next`) tells no night passing: the day count says when a day has gone."""
+    season = re.compile(r"\b(spring comes|spring|summer|autumn|winter|season|leaves turn|thaw|turn of the year)\b", re.I)
+    night = re.compile(r"\b(night falls and rises|next morning|next day|days? pass|overnight|dawn)\b", re.I)
+    seen = 0
+    for system, table, text in _transition_entries():
+        seen += 1
+        assert not season.search(text), (system, table, text)
+        if system == "alpha" and table.endswith("scene_transition"):
+            assert not night.search(text), text
+    assert seen >= 40, seen

@@ -70,6 +70,9 @@ _TOWN = re.compile(r"\b(the lock on the door|door ?frames?|a blank wall|gas[- ]?
 _THUNDER = re.compile(r"\b(lightning|thunder\w*)\b", re.I)  # a storm's, where the scene has one
 _CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
+_SETTLED = re.compile(r"\b(in the dust|dust has|dust lies|dust-sheets?|cobwebs?)\b", re.I)  # a still room's, not a blaze's
+# a way that leads to a place: "towards the library", which cannot be where the scene already is
+_TOWARDS = re.compile(r"\b(?:towards?|leads? to|leading to|heads? for|way to) the ([a-z]+(?:'s)?)", re.I)
 # a current that runs downstream needs a river (not a harbour, a lake or the sea); a flood has one too
 _DOWNSTREAM = re.compile(r"\b(downstream|upstream|downriver|upriver)\b", re.I)
 _RIVER = re.compile(r"\b(rivers?|stream|creek|brook|rapids|ford|canal|barge|fen|weir|mill-?race|riverbank|gorge)\b", re.I)
@@ -271,6 +274,7 @@ class SceneModel(BaseModel):
                 (_TOWN, outside and "city" not in tags and bool(tags & {"wilderness", "water", "cold", "hot"}),
                  "a town's doors and lamps in the open country"),
                 (_DRY, "flood" in tags or ("cold" in tags and outside), "dust in a flooded or snowbound place"),
+                (_SETTLED, "fire" in tags, "settled dust and cobwebs in a place on fire"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
                 (_WEATHER_ON, "indoors" in tags and "outdoors" not in tags, "the weather on the body under a roof"),
@@ -288,6 +292,10 @@ class SceneModel(BaseModel):
                 if clashes and pattern.search(text):
                     return why
             where = f"{self.title or ''} {self.place or ''}"
+            heads = (m.group(1).removesuffix("'s") for m in _TOWARDS.finditer(text))
+            to = next((h for h in heads if re.search(rf"\b{re.escape(h)}\b", where, re.I)), None)
+            if to:
+                return f"a way to the {to}, where the scene already is"
             if _STONE.search(text) and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I):
                 return "stone underfoot in a place of timber"
             if _BROKEN.search(text) and _COMING.search(" ".join((where, *self.stage.obstacles))):
