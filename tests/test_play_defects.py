@@ -726,33 +726,3 @@ def test_no_transition_tells_a_season_or_a_day_the_count_has_not_reached():
             assert not night.search(text), text
     assert seen >= 40, seen
 
-
-@pytest.mark.parametrize(("start", "answers", "shown"), [
-    ("--rules alpha", ["Kell", "d10", "", "d8"], ["Kell", "Attack die d10", "Navigate die d8"]),
-    ("--rules haasteet", ["Edna Price", "a harbour pilot who knows every rock of the bay", "2"],
-     ["Edna Price", "a harbour pilot who knows every rock of the bay", "Daring 2"]),
-])
-def test_a_half_made_character_s_values_are_offered_back_labelled(tmp_path, start, answers, shown):
-    """Failed before the fix: the walk-through left for a command and resumed with `create` asked "Resume the
-    character you began (Kell, d10, d8)?" in Alpha (endure taken as the default, so d8 read as endure when it is
-    navigate) and "(Edna Price, a harbour pilot…, 2)?" in Haasteet (2 is Daring, unlabelled). A bare value (a die,
-    a number) is offered with what it is; words as they are; and the answers given again lead back."""
-    import io
-    from rich.console import Console
-    from solo.faces.repl import Repl
-    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
-    assert session.execute(f"campaign new Walk {start} --seed 3").ok
-    queue = iter([*answers, "/status", "y", *[""] * 30])
-    asked: list[str] = []
-
-    def ask(question: str) -> str:
-        asked.append(question)
-        return next(queue, "/status")
-
-    repl = Repl(session, console=Console(file=io.StringIO()), history_dir=tmp_path, ask=ask)
-    repl._guarded(lambda: repl.handle("create"))
-    repl._guarded(lambda: repl.handle("create"))
-    offer = next(q for q in asked if q.startswith("Resume the character you began"))
-    assert offer == f"Resume the character you began ({', '.join(shown)})? [Y/n]", offer
-    left_at = asked[asked.index(offer) - 1]
-    assert asked[asked.index(offer) + 1:].count(left_at) >= 1, asked
