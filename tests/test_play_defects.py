@@ -726,3 +726,30 @@ def test_no_transition_tells_a_season_or_a_day_the_count_has_not_reached():
             assert not night.search(text), text
     assert seen >= 40, seen
 
+
+
+def test_no_line_is_told_twice_in_one_command(tmp_path):
+    """Failed before the fix (Alpha, an improvised watchtower): one `enemy turn` told "Soldier 1 looses, and the shot
+    takes Null high in the arm." twice: the journal's last commands were kept from a draw, but not what the same
+    command had drawn already. A table entry drawn in a command is not drawn again in it (seeded fights, several
+    foes acting in one command)."""
+    s = _session(tmp_path / "one", "campaign new Border --rules alpha --seed 3",
+                 "pc add Null --attack d8 --endure d10 --navigate d6", "scene start The watchtower",
+                 "enemy add Soldier --count 2 --endure d4", "combat start", "attack Null 'Soldier 1' --melee", "next")
+    texts = [n["text"] for n in _told(ok(s, "enemy turn"))]
+    assert len(texts) == len(set(texts)), texts
+    turns = 0
+    for seed in range(1, 9):
+        s = _session(tmp_path / str(seed), f"campaign new Border --rules alpha --seed {seed}",
+                     "pc add Null --attack d8 --endure d12 --navigate d6", "scene start The watchtower",
+                     "enemy add Soldier --count 4 --endure d4", "combat start", "next")
+        for _ in range(3):
+            turned = s.execute("enemy turn")
+            if not turned.ok:
+                break
+            texts = [n["text"] for n in _told(turned.result or {})]
+            turns += len(texts) > 1
+            assert len(texts) == len(set(texts)), texts
+            if not s.execute("next").ok:
+                break
+    assert turns >= 4, turns

@@ -363,6 +363,8 @@ class OracleTables:
         text = REFERENCE.sub(expand, entry.text)
         if own_where and "{where}" in text:
             text = text.replace("{where}", where)
+        if stage is not None and self.stage is stage:  # drawn in this command: not drawn again word for word in it
+            self.stage = stage.model_copy(update={"told": (*stage.told, text)})
         return Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
                     nested=tuple(nested))
 
