@@ -753,3 +753,24 @@ def test_no_line_is_told_twice_in_one_command(tmp_path):
             if not s.execute("next").ok:
                 break
     assert turns >= 4, turns
+
+
+@pytest.mark.parametrize(("adventure", "name", "kind"), [
+    ("alpha_the_salt_road_toll.toml", "Toll-Mother", ("person", "Hesper Gall")),
+    ("the_clockwork_zeppelin.toml", "Tick-Tock Man", ("foe", "Tick-Tock Man sentry")),
+    ("alpha_the_salt_road_toll.toml", "Crossbow Warden", ("foe", "Crossbow Warden")),
+    ("rhun_salt_and_ash.toml", "Patient Goose", ("place", "Patient Goose")),
+    ("the_clockwork_zeppelin.toml", "Master Chronometer", None),
+])
+def test_a_canon_offer_s_kind_is_read_from_the_adventure_s_own_words(adventure, name, kind):
+    """Found in a new player's play-through: "Toll-Mother (clue)" (Hesper Gall's title), "Tick-Tock Man (clue)" (a
+    foe of the adventure) and "Patient Goose (clue)" (the salt-barge of *Salt and Ash*) were offered as clues. The
+    file's own words tell the kind: a person's title names that person, the adventure's foes are the board's (no
+    offer), a name the file calls a barge is a place; a thing the file says nothing of is left to the text."""
+    from solo.director.adventure import find_adventure, load_adventure
+    from solo.director.canon import kind_in, kind_in_file
+    assert kind_in_file(name, load_adventure(find_adventure(adventure))) == kind
+    assert kind_in("Patient Goose", ["For three nights the salt-barge Patient Goose has not come home."]) == "place"
+    assert kind_in("Patient Goose", ["you lie in the reeds within a stone's throw of the Patient Goose, moored at the "
+                                     "raiders' landing"]) == "place"
+    assert kind_in("Hesper Gall", ["Hesper Gall, calm and reasonable to the last."]) is None
