@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
-from solo.kernel.words import is_group
+from solo.kernel.words import is_group, plural
 from solo.director.tables import Draw, OracleTables, TableError
 
 # How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
@@ -38,6 +38,20 @@ def one_of(name: str) -> str:
     if not is_group(name) or name.split(" ", 1)[0] in ("A", "An", "a", "an"):
         return name
     return "one of " + ("the " + name[4:] if name.startswith("The ") else f"the {name}")
+
+
+def crew(names: Sequence[str]) -> str:
+    """Foes named together, as the end of a sentence names them: numbered ones of one kind as their
+    kind, a common noun ("Footpad 1", "Footpad 2" -> "the footpads"), the rest by name ("Warg and the Haughty Vintner")."""
+    kinds: dict[str, int] = {}
+    for name in names:
+        stem = re.sub(r"\s+\d+$", "", name)
+        kinds[stem] = kinds.get(stem, 0) + 1
+    told = [f"the {plural(2, stem.lower()).split(' ', 1)[1]}" if n > 1 else f"the {stem.lower()}" if stem not in names
+            else "the " + stem[4:] if stem.startswith("The ") else stem for stem, n in kinds.items()]
+    if len(told) < 2:
+        return "".join(told)
+    return ", ".join(told[:-1]) + " and " + told[-1]
 
 
 # the verbs the moves put after {cast}, as they read of one of the cast
@@ -79,9 +93,11 @@ def _question(text: str) -> str:
 _AFTER_HEAD = frozenset({"at", "in", "by", "on", "under", "of", "near", "beneath", "below", "above", "during"})
 
 
-def place_table(title: str, tables: OracleTables) -> str | None:
-    """The ``places`` table of the place ``title`` names: its head noun (the last word with a table
-    before "at", "in", "by", "of"...), else any word of it that has one; None: no table knows it."""
+def place_tables(title: str, tables: OracleTables) -> list[str]:
+    """The ``places`` tables of the place ``title`` names, the most telling first: its head noun (the
+    last word with a table before "at", "in", "by", "of"...), else any word of it that has one; then
+    one more word of the title with a table of its own ("the fish market": a market, then fish; "the
+    warehouse by the docks": a warehouse, then the docks). Empty: no table knows the place."""
     words = re.findall(r"[a-z]+", title.casefold())
     head = words[:next((i for i, w in enumerate(words) if w in _AFTER_HEAD), len(words))]
 
@@ -89,11 +105,13 @@ def place_table(title: str, tables: OracleTables) -> str | None:
         forms = (word, word[:-1]) if word.endswith("s") else (word, word + "s")
         return next((f"places.{f}" for f in forms if f"places.{f}" in tables), None)
 
-    for group in (head, words):
-        found = [t for t in (table(w) for w in reversed(group)) if t]
-        if found:
-            return found[0]
-    return None
+    found = list(dict.fromkeys(t for t in (table(w) for w in (*reversed(head), *words)) if t))
+    return found[:2]
+
+
+def place_table(title: str, tables: OracleTables) -> str | None:
+    """The ``places`` table of the place ``title`` names (the first of ``place_tables``); None: no table knows it."""
+    return next(iter(place_tables(title, tables)), None)
 
 
 _OVER_SAID = re.compile(r"\b(all over|aftermath|now that it is over|with the adventure over|the adventure is done)\b")
@@ -210,35 +228,40 @@ class OracleNarrator:
         return told.model_copy(update={"text": stage.bound(told.text, placed, success)})
 
     def placed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
-        """An improvised scene's Wide Shot with a line of what its place looks like (``places.<noun>``,
-        the noun its title names: "the burning warehouse by the docks" -> a warehouse), after the
+        """An improvised scene's Wide Shot with lines of what its place looks like (``places.<noun>``,
+        the nouns its title names: "the burning warehouse by the docks" -> a warehouse, the docks), after the
         sentence that names the place; ``told`` itself where no table knows the place."""
-        table = place_table(stage.title or "", self.tables)
-        if table is None:
-            return told
         teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self
-        for _ in range(4):  # a line that fits the scene and does not belie what the shot already tells
-            line, drawn = teller.draw(table, rng, {})
-            if not (stage.clash(line) or contradicts(line, told.text) or line.casefold() in told.text.casefold()):
-                break
-        else:
+        lines: list[str] = []
+        origins = [told.origin]
+        for table in place_tables(stage.title or "", self.tables):
+            for _ in range(4):  # a line that fits the scene and does not belie what the shot already tells
+                line, drawn = teller.draw(table, rng, {})
+                said = " ".join((told.text, *lines))
+                if not (stage.clash(line) or contradicts(line, said) or line.casefold() in said.casefold()):
+                    lines.append(line)
+                    origins.append(drawn.origin())
+                    break
+        if not lines:
             return told
+        line = " ".join(lines)
         text, title = told.text, (stage.title or "").casefold()
         at = text.casefold().find(title) if title else -1
         ends = [i + 1 for i in (text.find(mark, at + len(title)) for mark in (". ", "... ", "? ", "! ")) if i >= 0] \
             if at >= 0 else []
         cut = min(ends) + (2 if text[min(ends) - 1:min(ends) + 2].startswith("...") else 0) if ends else 0
         text = f"{text[:cut].rstrip()} {line} {text[cut:].lstrip()}".strip()
-        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {drawn.origin()}"})
+        return told.model_copy(update={"text": text, "origin": "; ".join(origins)})
 
-    def of_scene(self, told: Narration, stage: SceneModel, rng: random.Random, kind: str) -> Narration:
+    def of_scene(self, told: Narration, stage: SceneModel, rng: random.Random, kind: str,
+                 given: Mapping[str, str] | None = None) -> Narration:
         """``told`` retold as the move ``moves.<kind>`` fills from the scene (its place, its cast, the one
         who acted): the way into an improvised scene, the way on from it, a search after the adventure;
         ``told`` itself where the tables or the scene lack what the move names."""
         table = f"moves.{kind}"
         if table not in self.tables:
             return told
-        context = stage.move_context(rng.choice)
+        context = {**stage.move_context(rng.choice), **{k: v for k, v in (given or {}).items() if v}}
         needed = set(re.findall(r"\{([a-z_]+)\}", " ".join(e.text for e in self.tables.tables[table].entries)))
         if any(k not in context or not context[k] for k in needed & {"cast", "place", "character"}):
             return told
@@ -354,9 +377,14 @@ class OracleNarrator:
         leaves it and how it ended (a lead of the place, not a stranger's words to interpret)."""
         stage = getattr(self.tables, "stage", None)
         if told.task == "path_forward" and isinstance(stage, SceneModel) and stage.improvised and stage.ended:
-            bound = self.of_scene(told, stage, rng, f"lead_{'failure' if stage.ended == 'failure' else 'success'}")
-            if bound is not told:
-                return bound
+            how = "failure" if stage.ended == "failure" else "success"
+            held = {"foe": stage.stage.foes, "person": stage.stage.people}
+            kinds = [f"lead_{how}_{k}" for k, names in held.items() if names]
+            rng.shuffle(kinds)  # who the way on is told of: a foe still there, one of the scene's people
+            for kind in (*kinds, f"lead_{how}"):
+                bound = self.of_scene(told, stage, rng, kind, {"enemy": crew(stage.stage.foes or ())})
+                if bound is not told:
+                    return bound
         meaning = self.meaning(rng)
         if meaning is None:
             return told
