@@ -62,7 +62,7 @@ def test_a_scene_opens_under_its_title_and_moves_no_time_and_no_card(run):
     assert SYSTEM.rules.where(run.state).scene == 1 and SYSTEM.rules.where(run.state).scene_title == "The Library"
     shown = ok(run, "scene show")
     assert (shown["scene"], shown["title"], shown["chapter"], shown["ended"]) == (1, "The Library", 1, False)
-    assert "Game 1, scene 1: The Library" in said(run, "scene show")
+    assert "Game 1, Scene 1: The Library" in said(run, "scene show")
     assert "turn 1, scene 1 (The Library)" in said(run, "status")
     assert ok(run, "scene start")["scene"] == 2 and ok(run, "status --json")["scene_title"] is None
     ok(run, "solowork 1")  # the effect opened before the scenes is still the one to carry out

@@ -132,7 +132,8 @@ def test_success_prompts_the_player_and_enemies_and_snooping_are_narrated(sessio
     assert turn[0]["task"] == "enemy_turn" and "Goon" in turn[0]["text"]
     ok(session, "hit Goon")
     ended = narrations(ok(session, "tumult end"))
-    assert [n["task"] for n in ended] == ["treasure", "path_forward"]
+    assert [n["task"] for n in ended] == ["treasure"]  # the way forward is the scene end's: one a scene
+    assert [n["task"] for n in narrations(ok(session, "scene end success"))] == ["path_forward"]
 
 
 def test_random_event_on_doubles_within_the_tension(session):

@@ -210,3 +210,39 @@ def test_a_bar_with_many_numbered_foes_fits_two_lines_at_80_columns_uncut(tmp_pa
     bar = repl.toolbar().value.splitlines()
     assert len(bar) <= 2 and all(visible_width(line) <= 80 for line in bar), bar
     assert "…" not in " ".join(bar), bar
+
+
+CHAPTERED = {  # an improvised campaign of each system with chapters, a character and its next chapter
+    "enigma": ("campaign new C --seed 5", "pc pregen Felix Plume --dice 3", "leg start", "leg"),
+    "rhun": ("campaign new C --rules rhun --seed 5", "pc pregen Halden Roe", "session end", "session"),
+    "haasteet": ("campaign new C --rules haasteet --seed 5", "pc pregen Ruth Calloway", "session end --votes Ruth",
+                 "session"),
+    "alpha": ("campaign new C --rules alpha --seed 5", "pc pregen Odile Barrow", "day next", "day"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(CHAPTERED))
+def test_the_export_gives_the_clock_s_reason_for_a_new_chapter_in_the_system_s_word(tmp_path, system):
+    """Defect 6 of a new player's play-through: the full export (`export md`, not --story) gave the world's clock's
+    reason for a new chapter as "(chapter)" (failed before the fix in every system with chapters), not as the
+    system's own word for it (a Leg, a session, a day)."""
+    start, cast, chapter, word = CHAPTERED[system]
+    s = _session(tmp_path, start, cast, "scene start The Mill", "scene end success", chapter)
+    ok(s, f"export md {tmp_path / 'c.md'}")
+    text = (tmp_path / "c.md").read_text(encoding="utf-8")
+    assert "(chapter)" not in text, text
+    assert re.search(rf"clock moves 2 \({word}\)\.", text), text
+
+
+def test_the_bar_s_last_resort_cuts_before_the_clock_not_the_clock():
+    """Defect 8 of a new player's play-through, the layout's last resort: where even the short form does not fit two
+    lines, the fragments cut are those before what presses on the story (the world's clock, the tension), marked
+    "…", and those stay (before the fix the clock was the first thing shed)."""
+    from solo.faces.layout import _two_lines
+    from solo.kernel.protocol import visible_width
+
+    parts = [f"Character {i} G4 E3 xp0" for i in range(1, 9)] + ["tension 2/6", "world ●●○○○○"]
+    lines = _two_lines(parts, 79, keep=2)
+    assert len(lines) == 2 and all(visible_width(" │ ".join(line)) <= 79 for line in lines), lines
+    assert lines[-1][-3:] == ["…", "tension 2/6", "world ●●○○○○"], lines
+    assert _two_lines(parts[:2] + parts[-2:], 79, keep=2) == [parts[:2] + parts[-2:]]  # room for all: nothing cut

@@ -244,16 +244,23 @@ class Story:
             return None
         if not self.follows_chapter:
             return self._next_in_file(progress)
-        # the file's next scene, skipping none (a `leg start` in the middle of a Leg plays its last scenes
-        # in the new one), but never a scene of a Leg the system's chapter has not reached yet
+        # the file's next scene, but never one of a Leg the system's chapter has not reached yet; a Leg begun
+        # before the file's was played out begins where the file's next Leg does, so each Leg is the file's
+        # (its scenes left are named at the `leg start`: ``left_unplayed``)
         part_index = where.chapter - 1
         try:
             upcoming: Scene | None = self._next_in_file(progress)
         except RuleViolation:
             upcoming = None
         if upcoming is not None:
-            if (self.adventure.scene(upcoming.id) or (0, 0, upcoming))[0] <= part_index:
+            upcoming_part = (self.adventure.scene(upcoming.id) or (0, 0, upcoming))[0]
+            if upcoming_part == part_index:
                 return upcoming
+            if upcoming_part < part_index < len(self.adventure.parts):
+                return self.adventure.parts[part_index].scenes[0]
+            if upcoming_part < part_index:
+                raise RuleViolation(f"{self.adventure.title} has no {self.part} {where.chapter}: improvise with "
+                                    "`scene start TITLE`")
             begins = (f"`{self.words.chapter_command}` begins the next {self.part}" if self.words.chapter_command
                       else f"the next {self.part} goes on with it")
             raise RuleViolation(f"{self.part} {where.chapter} of {self.adventure.title} is over: {begins} "
@@ -263,6 +270,21 @@ class Story:
                                 "`scene start TITLE`")
         raise RuleViolation(f"{self.part} {where.chapter} of {self.adventure.title} is over: the adventure is "
                             "complete: well played! (or improvise with `scene start TITLE`)")
+
+    def left_unplayed(self, progress: Progress, where: Where) -> list[str]:
+        """The titles of the scenes of the file's Leg under way (``where``'s chapter) still to play, on the path
+        the story has earned and its successes after it: those a `leg start` now leaves behind."""
+        if not self.follows_chapter:
+            return []
+        try:
+            found: tuple[int, int, Scene] | None = self.adventure.scene(self._next_in_file(progress).id)
+        except RuleViolation:
+            return []
+        titles: list[str] = []
+        while found is not None and found[0] == where.chapter - 1 and found[2].title not in titles:
+            titles.append(found[2].title)
+            found = self.adventure.next_scene(found[2].id, "success")
+        return titles
 
     def _next_in_file(self, progress: Progress) -> Scene:
         """The scene after the last one played, the file's parts in order (the next part's first scene when
@@ -345,13 +367,20 @@ class Story:
                          origin=f"adventure {word} {chapter}")
 
     def scene_opening(self, scene: Scene) -> Narration:
-        """The way into an adventure scene: where the cast goes next."""
+        """The way into an adventure scene: where the cast goes next. The first scene of the file's next part,
+        where the system's chapter is not the file's (a Rhûn or Haasteet session, an Alpha day), is told with
+        the part's opening, its number the file's, as the way forward named it ("Next comes part 2: ...");
+        where it is (an ENIGMA Leg), the chapter's own beginning tells it (``chapter_opening``)."""
         where = scene.location.rstrip(".")
         first = where.split(" ", 1)[0].casefold()
         # a place the cast may not go of its own will ("inside packing crates on a lorry"): where the
         # scene is, not where the cast heads
         text = (f"The scene shifts: {where[:1].lower()}{where[1:]}." if first in PREPOSITIONS
                 else f"The scene shifts to {_lower(where)}.")
+        li, si, _ = self.adventure.scene(scene.id) or (0, 0, scene)
+        if li and not si and not self.follows_chapter:
+            part = self.adventure.parts[li]
+            text = f"{capitalized(self.part)} {li + 1}: {part.title}. {part.arc} {text}"
         return Narration(task="scene_transition", text=text, origin=f"adventure scene {scene.id}")
 
     def clue(self, scene: Scene, high: bool) -> Narration:

@@ -4,6 +4,7 @@ numbered foes told as one fragment before anything is cut) and its questions, br
 
 from __future__ import annotations
 
+import html
 import re
 import textwrap
 from typing import Any
@@ -64,12 +65,16 @@ def _numbered_together(parts: list[str]) -> list[str]:
     return out
 
 
-def _two_lines(parts: list[str], width: int) -> list[list[str]]:
+def _two_lines(parts: list[str], width: int, keep: int = 0) -> list[list[str]]:
     """Status-bar fragments, most important first, in two lines of ``width`` at most: a fragment too wide
-    for a line of its own is left out, and what did not fit is marked with an ellipsis at the end."""
+    for a line of its own is left out, and what did not fit is marked with an ellipsis at the end. The
+    last ``keep`` fragments (the world's clock, the tension: what presses on the story) are never left out:
+    others before them make room."""
+    head, kept = (parts[:-keep], parts[-keep:]) if keep else (parts, [])
+    room = sum(visible_width(part) + 3 for part in kept)
     lines: list[list[str]] = [[]]
     used, left_out = 0, False
-    for part in parts:
+    for part in head:
         size = visible_width(part)
         if size > width:
             left_out = True
@@ -82,11 +87,21 @@ def _two_lines(parts: list[str], width: int) -> list[list[str]]:
             used = 0
         used += size + (3 if lines[-1] else 0)
         lines[-1].append(part)
-    if left_out:
-        while lines[-1] and used + 4 > width:
-            used -= visible_width(lines[-1].pop()) + 3
-        lines[-1].append("…")
+    if kept and len(lines) == 1 and used + room > width:
+        lines.append([])
+        used = 0
+    mark = left_out
+    while lines[-1] and used + room + (4 if mark else 0) > width:
+        used -= visible_width(lines[-1].pop()) + 3
+        mark = True
+    lines[-1] += (["…"] if mark else []) + kept
     return lines
+
+
+def _unnamed(parts: list[str], name: str) -> list[str]:
+    """The fragments without the one that names the campaign (the least of them: the prompt says it)."""
+    named = f"<b>{html.escape(name, quote=False)}</b>"  # as every system's bar begins
+    return [part for part in parts if part != named]
 
 
 def status_bar(session: Session, width: int) -> HTML:
@@ -94,23 +109,27 @@ def status_bar(session: Session, width: int) -> HTML:
     if session.campaign is None:
         return HTML(" no campaign: <b>campaign new NAME</b>")
     status = session.status()
+    name = str(status.get("campaign", session.campaign.name))
     lines: list[list[str]] = []
-    # two lines at most: the system's own short form (asked with less room), then without the world's
-    # clock, and at the last a second line cut short
-    for room, world, grouped in ((width, True, False), (width // 2, True, False), (width // 2, False, False),
-                                 (width // 2, False, True)):
-        parts = bar_parts(session, status, room, world)
-        lines = _wrap(_numbered_together(parts) if grouped else parts, width - 1)
+    # two lines at most, the world's clock always in them: the system's own short form (asked with less
+    # room), a group of numbered foes as one fragment, without the campaign's name, and at the last a
+    # second line cut short before the clock
+    for room, grouped, named in ((width, False, True), (width // 2, False, True), (width // 2, True, True),
+                                 (width // 2, True, False)):
+        parts = bar_parts(session, status, room)
+        parts = _numbered_together(parts) if grouped else parts
+        lines = _wrap(parts if named else _unnamed(parts, name), width - 1)
         if len(lines) <= 2:
             break
     else:
-        lines = _two_lines(_numbered_together(bar_parts(session, status, width // 2, False)), width - 1)
+        parts = _unnamed(_numbered_together(bar_parts(session, status, width // 2)), name)
+        lines = _two_lines(parts, width - 1, keep=len(pressing(session, status)))
     return HTML(inert("\n".join(" " + " │ ".join(line) for line in lines)))
 
 
-def bar_parts(session: Session, status: dict[str, Any], width: int, world: bool) -> list[str]:
+def bar_parts(session: Session, status: dict[str, Any], width: int) -> list[str]:
     """The status bar's fragments: the system's own (asked for ``width`` columns), where the story stands
-    in the system's words where its own bar does not say it, the tension, the world's clock."""
+    in the system's words where its own bar does not say it, then what presses on the story."""
     system = session.system
     parts = system.presentation.toolbar(status, width)
     if not system.toolbar_where:
@@ -118,12 +137,20 @@ def bar_parts(session: Session, status: dict[str, Any], width: int, world: bool)
         said = f"{system.chapter_word.capitalize()} {where.chapter}" + (
             f" · {system.scene_word.capitalize()} {where.scene}" if where.scene else "")
         parts.insert(1, said)
+    return parts + pressing(session, status)
+
+
+def pressing(session: Session, status: dict[str, Any]) -> list[str]:
+    """The bar's fragments of what presses on the story, kept whatever else is cut: the tension, the Mythic
+    Chaos Factor, the world's clock (the villain's scheme moves when it fills)."""
+    system = session.system
+    parts = []
     if system.tension_label:  # only a track the system's rules move (ENIGMA); RuleSystem.tension_label
         parts.append(f"{system.tension_label} {session.tension}/{system.tension_max}")
     if status.get("oracle") == "mythic":  # the Mythic oracle's Chaos Factor
         parts.append(f"chaos {status['chaos']}/{mythic.CHAOS_MAX}")
     clock = status.get("world") or {}
-    if clock and world:  # the world's clock: the villain's scheme moves when it fills
+    if clock:
         parts.append(f"world {clock_dial(clock)}")
     return parts
 

@@ -15,7 +15,7 @@ from rich.markup import escape
 from solo.director.story import lowered
 from solo.table.export import CANON_HEADINGS
 from solo.kernel.registry import AnySystem
-from solo.kernel.words import NEUTRAL, Words, capitalized, plural, words_of
+from solo.kernel.words import NEUTRAL, Words, capitalized, placed, plural, words_of
 from solo.table.session import Outcome
 
 
@@ -28,6 +28,13 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
     lines: list[str] = []
     if "resolved" in r:
         lines += system.presentation.render("resolved", r["resolved"]) or []
+    if r.get("unended"):  # the scene under way was left for this one without its `scene end`
+        lines.append(unended_line(r["unended"]))
+    if r.get("skipped"):  # a chapter begun before the adventure's was played out
+        skipped = r["skipped"]
+        lines.append(f"[dim]Left unplayed of {escape(system.chapter_word.capitalize())} {skipped['chapter']}: "
+                     f"{escape(', '.join(skipped['scenes']))} (`undo` goes back to play "
+                     f"{'it' if len(skipped['scenes']) == 1 else 'them'})[/]")
     own = system.presentation.render(outcome.kind, r)
     if own is None:
         lines += _kernel(outcome.kind, r, system)
@@ -51,6 +58,13 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
     if r.get("model_failure"):
         lines.append(f"[yellow]{escape(r['model_failure'])}[/]")
     return "\n".join(lines) if lines else "ok"
+
+
+def unended_line(unended: dict[str, Any]) -> str:
+    """A scene left for the next one without its end: it ends untold, and how a scene's end is told."""
+    title = f" ({escape(unended['title'])})" if unended.get("title") else ""
+    return (f"[dim]Scene {unended['scene']}{title} ends untold: `scene end success|failure` "
+            "ends a scene with its way forward[/]")
 
 
 def proposals_line(proposals: list[dict[str, Any]]) -> str:
@@ -225,7 +239,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
             lines.append(f"  why: [bold]{escape(r['why']['action'])} {escape(r['why']['subject'])}[/]")
     elif kind == "SceneShow":
         title = r.get("title") or "an improvised scene"
-        where = f"{system.chapter_word.capitalize()} {r[words_of(system).chapter_key]}, {system.scene_word.capitalize()} {r['scene']}"
+        where = placed(system.chapter_word, r[words_of(system).chapter_key], r["scene"])
         lines.append(f"[bold]{escape(where)}: {escape(title)}[/]" + (" (ended)" if r["ended"] else ""))
         if r.get("location"):
             lines.append(f"  where: {escape(r['location'])}")

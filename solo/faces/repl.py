@@ -30,7 +30,7 @@ from solo import ENGINE_INTRO
 from solo.director import mythic
 from solo.director.adventure import loadable_adventures
 from solo.table import commands, parser
-from solo.faces.console import InertConsole
+from solo.faces.console import InertConsole, first_screen_up
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import inert
 from solo.kernel.protocol import Cancelled, ask_choice, ask_required
@@ -63,22 +63,12 @@ MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (explodi
 TYPE_AHEAD_PAUSE = 0.15
 
 
-
-def _first_screen_up() -> None:
-    """A prompt is about to be drawn: the model's background loading, held until the first screen
-    is up (solo.llm.gate), goes ahead once the loop has drawn it."""
-    from solo.llm import gate
-
-    asyncio.get_running_loop().call_later(FIRST_SCREEN_DRAWN, gate.release)
-
-
 # session commands that tell no narration: they run at once while the model loads (`solo play
 # CAMPAIGN` resumes with `campaign use` and shows its status before the model is there)
 NEVER_NARRATE = (commands.CampaignUse, commands.CampaignList, commands.CampaignValidate, commands.Note, commands.Status,
                  commands.RulesReference, commands.Help, commands.Search, commands.Log, commands.SceneShow, commands.CanonShow,
                  commands.ExportMarkdown, commands.Replay, commands.Undo, commands.OracleUse, commands.Chaos,
                  commands.FateChance)
-FIRST_SCREEN_DRAWN = 0.05  # seconds after a prompt starts, by which prompt-toolkit has drawn it
 
 class Repl:
     def __init__(self, session: Session, *, director: bool = False, console: Console | None = None,
@@ -93,6 +83,7 @@ class Repl:
         self._ask = ask
         self._open_questions = 0  # > 0 inside a walk-through or a story question: a `/command` leaves it
         self._making: list[str] | None = None  # the answers of the character walk-through under way
+        self._asked = ""  # the walk-through's last question (asked again: the answer before was refused)
         self._draft: list[str] = []  # a character left half-made for a command: `create` resumes it
         self._replaying: list[str] = []  # the draft's answers, given again before the player is asked
         self._hints: list[str] = []  # the command lines the rule system's hints named since the last line typed
@@ -158,17 +149,23 @@ class Repl:
                     answer = self._ask(question)
                 else:
                     answer = self._questions.prompt(f"{wrapped(question, self._width() - 2)} ",
-                                                    pre_run=_first_screen_up)
+                                                    pre_run=first_screen_up)
             except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
                 raise Cancelled from None
         if self._open_questions and self._is_command(question, answer):
             line = answer.strip().removeprefix(COMMAND_MARK).strip()
-            if self._making is not None:  # the half-made character is kept: `create` resumes it
-                self._draft = list(self._making)
+            if self._making is not None:  # the half-made character is kept (less an answer refused here)
+                self._draft = self._making[:-1] if self._making and question == self._asked else list(self._making)
             raise LeftForCommand(line)
-        if self._making is not None:
-            self._making.append(answer)
+        if self._making is not None:  # a question asked again: its last answer was refused, this one replaces it
+            self._making[len(self._making) - bool(self._making and question == self._asked):] = [answer]
+            self._asked = question
         return answer
+
+    def meant(self, words: str) -> None:
+        """The answer just given, in words (a menu's number as the option it chose): kept so (protocol.meant)."""
+        if self._making:
+            self._making[-1] = words
 
     def _is_command(self, question: str, text: str) -> bool:
         """A command line, not an answer. Answers are answers: at a walk-through's or the story's question
@@ -276,7 +273,7 @@ class Repl:
             while True:
                 self.speculate()
                 try:
-                    line = self._prompt_session().prompt("solo> ", pre_run=_first_screen_up)
+                    line = self._prompt_session().prompt("solo> ", pre_run=first_screen_up)
                 except KeyboardInterrupt:
                     continue
                 finally:
@@ -586,11 +583,12 @@ class Repl:
         rng = command_rng(self.session.campaign.seed, self.session.head.command + 1, "creation")
         director = self.session.director
         if self._draft:
-            shown = ", ".join(self._draft[:4]) + (", ..." if len(self._draft) > 4 else "")
+            given = [answer for answer in self._draft if answer.strip()]  # each in words (protocol.meant)
+            shown = ", ".join(given[:4]) + (", ..." if len(given) > 4 else "")
             if self.ask(f"Resume the character you began ({shown})? [Y/n]").strip().lower() not in ("n", "no"):
                 self._replaying = list(self._draft)
             self._draft = []
-        self._making = []
+        self._making, self._asked = [], ""
         try:
             command = self.session.system.talk.create_character(self.session.state, self, director.narrator.tables
                                                            if director else None, rng)

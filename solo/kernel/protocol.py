@@ -143,6 +143,15 @@ def ask_required(talk: Conversation, question: str) -> str:
             return answer
 
 
+def meant(talk: Conversation, words: str) -> None:
+    """Tell ``talk`` what the answer it was just given means in words (a menu's number or ``r`` as the option
+    it chose, Enter to roll as the faces rolled), where it keeps answers: a half-made character is offered back
+    in words, and its answers given again choose the same. A conversation that keeps none is left alone."""
+    keep = getattr(talk, "meant", None)
+    if callable(keep):
+        keep(words)
+
+
 def ask_choice(talk: Conversation, question: str, options: Sequence[str], rng: random.Random,
                free: bool = False) -> str:
     """One of ``options`` by its number, ``r`` for a random one, or (``free``) the player's own words;
@@ -154,9 +163,11 @@ def ask_choice(talk: Conversation, question: str, options: Sequence[str], rng: r
         if answer.lower() in ("r", "random") and options:
             choice = rng.choice(list(options))
             talk.say(f"  → {escape(choice)}")
+            meant(talk, choice)
             return choice
         if answer.isascii() and answer.isdigit() and options:
             if len(answer) < 4 and 1 <= int(answer) <= len(options):
+                meant(talk, options[int(answer) - 1])
                 return options[int(answer) - 1]
             talk.error(f"choose 1 to {len(options)}")
             continue

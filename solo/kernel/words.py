@@ -64,6 +64,12 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def placed(chapter_word: str, chapter: int, scene: int, scene_word: str = "scene") -> str:
+    """Where the story stands, in one form in every system and every place it is said (a scene's heading,
+    `scene show`): the system's words, each capitalized, "Leg 1, Scene 2", "Day 1, Scene 1", "Session 2, Scene 3"."""
+    return f"{capitalized(chapter_word)} {chapter}, {capitalized(scene_word)} {scene}"
+
+
 IRREGULAR = {"die": "dice", "foe": "foes", "man": "men", "woman": "women", "wolf": "wolves", "life": "lives"}
 
 

@@ -57,6 +57,10 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
         if paused := v.system.flow.paused(base):  # a scene under way ends only as `scene end` would
             raise RuleViolation(paused)
         decision = leave_behind(v, decision)  # a scene left without its end: its foes stay behind with it
+        # ... and the table is told it ended untold (CONTRACT: `scene start` begins a new scene; Rhûn's page:
+        # it ends an open scene first), with the way to end one that tells the way forward
+        was = v.system.rules.where(state)
+        decision = decision.show(unended={"scene": was.scene, "title": was.scene_title})
     if opening:  # the story's place: a scene of the file, or improvised, and where it is
         tags = scene.tags if scene is not None else tags_from_words(title or "")
         where = v.system.rules.where(base)
@@ -65,6 +69,7 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
                                                else where.chapter, tags=tags,
                                                title=scene.title if scene is not None else title))
     decision = react(v, decision, oracle_rng)
+    decision = left_unplayed(v, decision, state)
     if opening and v.oracle.oracle == "mythic":  # the Wide Shot told the expected scene; now its check
         decision = fate.scene_check(v, decision, v.system.rules.fold(state, decision.rules_events()), check)
     elif check is not None:
@@ -75,6 +80,19 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
     elif chaos is not None:
         raise RuleViolation("--chaos moves the Chaos Factor at a scene's end: `scene end ... --chaos up|down`")
     return replace(chronicle.world(v, decision, v.rng("world")), command=completed)
+
+
+def left_unplayed(v: View, decision: Decision, state: Any) -> Decision:
+    """A chapter begun before the adventure file's was played out (an ENIGMA `leg start` with scenes of the
+    file's Leg still to come) moves on to the file's next one, so chapters and the file's parts agree; the
+    scenes it leaves behind are named in the result (``skipped``), `undo` taking the chapter back."""
+    if v.story is None or not v.story.follows_chapter:
+        return decision
+    was = v.system.rules.where(state)
+    if v.system.rules.where(v.system.rules.fold(state, decision.rules_events())).chapter <= was.chapter:
+        return decision
+    scenes = v.story.left_unplayed(v.progress, was)
+    return decision.show(skipped={"chapter": was.chapter, "scenes": scenes}) if scenes else decision
 
 
 def shown(v: View, decision: Decision) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from solo.director.narration import without_meaning
 
 
 def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None,
-                   words: Words = NEUTRAL) -> list[str]:
+                   words: Words = NEUTRAL, chapter: str = "chapter") -> list[str]:
     kind = e["type"]
     if kind == "oracle_asked":
         about = f" (about [[#{e['about']}]])" if e.get("about") else ""
@@ -55,7 +55,8 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
         name = (names or {}).get(e["key"])
         return [f"- Closed: {f'[[#{name}]]' if name else e['key']}" + (f", {e['how']}" if e.get("how") else "") + "."]
     if kind == "clock_ticked" and not story:
-        return [f"- {capitalized(words.clock)} moves {e['by']} ({e['why']})."]
+        why = chapter.casefold() if e["why"] == "chapter" else e["why"]  # a new chapter, in the system's word
+        return [f"- {capitalized(words.clock)} moves {e['by']} ({why})."]
     return []
 
 
@@ -226,7 +227,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         opened: list[str] | None = None  # where the command opens a section (a new game): from there on
         for i, stored in enumerate(its_events):
             if stored.type in TYPES:
-                told, opens = _session_event(stored.payload, story, by_key, words_of(system)), []
+                told, opens = _session_event(stored.payload, story, by_key, words_of(system), system.chapter_word), []
             else:
                 told, opens = system.presentation.export_event(stored.payload, i == 0, story), system.presentation.export_opening(stored.payload, story)
             if opened is None:

@@ -20,6 +20,7 @@ from solo.kernel.protocol import DirectorPolicy, Reaction
 from solo.kernel.registry import AnySystem
 from solo.kernel.calls import ModelCall
 from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
+from solo.kernel.words import words_of
 from solo.store.ledger import Folded
 from solo.table.view import Decision, View
 
@@ -40,6 +41,8 @@ def react(v: View, decision: Decision, rng: random.Random) -> Decision:
     progress = v.ledger.step(Folded(after, v.tension, v.progress), decision.session_events()).progress
     staged = v.staged(after, progress, rules_events, decision.narrations)
     reaction: Reaction[Any] = director.react(before, rules_events, after, rng, v.story_view(after, progress))
+    if _fight_ended_in_a_scene(v, before, after, progress.ended):  # one way forward a scene: its end's
+        reaction.narrations = [n for n in reaction.narrations if n.task != "path_forward"]
     if staged is not None:
         narrator, stage = staged
         if stage.settings:  # a Wide Shot shows the scene's settings (fire, cold...)
@@ -58,6 +61,16 @@ def react(v: View, decision: Decision, rng: random.Random) -> Decision:
         # an improvised scene learns where it is from its Wide Shot (in the co-pilot: once it is accepted)
         decision = decision.add(SceneTagged(tags=reaction.scene_tags))
     return take(v, decision, reaction, before, rules_events, after, rng)
+
+
+def _fight_ended_in_a_scene(v: View, before: Any, after: Any, ended: bool) -> bool:
+    """Whether the command ended a fight (ENIGMA's Tumult, an Alpha or Haasteet combat) in a scene still under
+    way: the fight's end tells no way forward then, for the scene's end tells it (`scene end`), as an adventure's
+    file does; a scene tells one way forward, never two."""
+    words = words_of(v.system)
+    if ended or not v.system.rules.where(after).scene or not words.fight_keys:
+        return False
+    return words.fighting(v.system.rules.status(before)) and not words.fighting(v.system.rules.status(after))
 
 
 def take(v: View, decision: Decision, reaction: Reaction[Any], before: Any, rules_events: list[Any], after: Any,

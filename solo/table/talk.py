@@ -7,6 +7,7 @@ frozen view that return the command's ``Decision`` and what it shows; the sessio
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -15,7 +16,7 @@ from solo.director.narration import DEFAULT_CONTEXT
 from solo.kernel.narration import Narration
 from solo.kernel.errors import RuleViolation
 from solo.kernel.words import words_of
-from solo.kernel.events import CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
+from solo.kernel.events import TYPES, CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
 from solo.kernel.calls import ModelCall
 from solo.store.ledger import command_rng
 from solo.table import chronicle, commands, fate, recaps
@@ -240,8 +241,37 @@ def scene(v: View) -> dict[str, Any]:
     standing = [f for f in foes if not _left(rows.get(f))]  # nor one that left, gave up or went with its scene
     if standing:
         shown["on_the_board"] = sorted(standing)
+    if shown.get("enemies"):  # the file's foes of the scene, but not one that came on and has left it or fallen
+        came = _named_since(v, recaps.scene_start(v) or 0)
+        shown["enemies"] = [e for e in shown["enemies"]
+                            if any(_one_of(e, f) for f in standing) or not any(_one_of(e, f) for f in (*rows, *came))]
     return shown
 
+
+def _one_of(name: str, foe: str) -> bool:
+    """``foe`` is the file's foe ``name`` on the board: by its name, or one of its group (NAME 1 .. NAME K)."""
+    return foe == name or re.fullmatch(re.escape(name) + r" \d+", foe) is not None
+
+
+def _named_since(v: View, since: int) -> set[str]:
+    """Every name the rules' events of the commands from ``since`` on carry: the foes that came on the board
+    in the scene, those a system takes off its board when they leave (ENIGMA's) among them."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for _, kind, payload in recaps.stored(v, since):
+        if kind not in TYPES:
+            walk(payload)
+    return found
 
 
 def chosen(v: View, number: int | None) -> list[Narration]:

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from solo.kernel.words import verb_for
+from solo.kernel.words import placed, verb_for
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import escape
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
@@ -93,7 +93,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return ["  [dim]Director:[/] " + line.strip() for change in r.get("changes", [])
                     for line in (render(str(change.get("move")), change) or [])]
         case "StartScene":
-            return [f"[bold]Day {r['day']}, scene {r['scene']}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
+            return [f"[bold]{placed('day', r['day'], r['scene'])}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
         case "StartCombat":
             return [f"[bold]Round 1, Escalation 1[/]{' (an ambush)' if r.get('ambush') else ''}: "
                     + _order(r["order"], r["current"]), _turn(r)]

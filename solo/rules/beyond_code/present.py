@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from solo.kernel.inert import escape
+from solo.kernel.words import placed
 
 TOKEN = {"chaos": "Chaos", "decryption": "Decryption"}
 
@@ -96,7 +97,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             return [f"Scene {r['scene']}{title} (game {r['game']}, turn {r['turn']}; no time moves)"]
         case "SceneShow":
             title = escape(r.get("title") or "an untitled scene")
-            return [f"[bold]Game {r['chapter']}, scene {r['scene']}: {title}[/]" + (" (ended)" if r.get("ended") else "")]
+            return [f"[bold]{placed('game', r['chapter'], r['scene'])}: {title}[/]" + (" (ended)" if r.get("ended") else "")]
         case "EndTurn":
             return [f"Turn {r['turn']}: {_time(r['time'])}", *_over(r)]
         case "Mission" if not r["success"]:

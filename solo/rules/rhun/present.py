@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from solo.kernel.inert import escape
-from solo.kernel.words import agree
+from solo.kernel.words import agree, placed
 
 OUTCOME = {"fail": "[bold red]Fail[/]", "success_with_consequence": "[yellow]success, with a consequence[/]",
            "success": "[bold green]success[/]"}
@@ -112,7 +112,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
         case "ShowCharacter":
             return [line for sheet in r.get("sheets", [r]) for line in _sheet(sheet["character"], sheet)]
         case "StartScene":
-            return [f"[bold]Session {r['session']}, Scene {r['scene']}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
+            return [f"[bold]{placed('session', r['session'], r['scene'])}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
         case "Status":
             out = []
             for name, c in r.get("characters", {}).items():

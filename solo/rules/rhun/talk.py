@@ -16,7 +16,7 @@ from solo.kernel import dice
 from solo.kernel.errors import RuleViolation
 from solo.kernel.inert import escape
 from ...kernel.grammar import positionals, quote
-from ...kernel.protocol import Cancelled, Conversation, DiceNeed, PregenEntry, ask_choice, ask_required
+from ...kernel.protocol import Cancelled, Conversation, DiceNeed, PregenEntry, ask_choice, ask_required, meant
 from . import commands as rc
 from .data_rules import (ADVANCEMENT_BY_KEY, ADVANCEMENTS, ALL_ASPECTS, ARCHETYPES, ASPECTS, ATTRIBUTES, GROUPING,
                          RACES, SAVES, SHADOW_PATHS, TIERS, TRACKS, WEAPONS, WITH_FAMILIES, Advancement, fold, points)
@@ -63,6 +63,7 @@ def _faces_or_roll(talk: Conversation, rng: random.Random) -> tuple[int, int, in
         if not answer:
             rolled = dice.roll(5, 6, None, rng, "the creation dice")
             talk.say(f"  → {' '.join(map(str, rolled))}")
+            meant(talk, " ".join(map(str, rolled)))
             return rolled  # type: ignore[return-value]
         if len(answer) == 5 and all(a in ("1", "2", "3", "4", "5", "6") for a in answer):
             return tuple(int(a) for a in answer)  # type: ignore[return-value]
@@ -92,8 +93,10 @@ def _aspects(talk: Conversation, rng: random.Random) -> tuple[str, ...]:
             band, entry = dice.roll(2, 6, None, rng, "the aspect roll")
             found = ASPECTS[(band - 1) // 2][entry - 1]
             talk.say(f"  → {band}, {entry}: {found}")
+            meant(talk, found)
         elif answer.isascii() and answer.isdigit() and 1 <= int(answer[:3]) <= len(ALL_ASPECTS):
             found = ALL_ASPECTS[int(answer[:3]) - 1]
+            meant(talk, found)
         else:
             found = next((a for a in ALL_ASPECTS if fold(a) == fold(answer)), "")
             if not found:
