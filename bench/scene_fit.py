@@ -102,6 +102,19 @@ def board(status: dict[str, Any]) -> list[str]:
             "Face up in the Mansion: " + (", ".join(up) if up else "nothing yet")]
 
 
+def adventure_over(session: Session) -> bool:
+    """Whether the campaign's adventure has ended (its last scene is over and no way leads on)."""
+    story = getattr(session, "story", None)
+    if story is None:
+        return False
+    return bool(story.over(session.progress, session.system.rules.where(session.state)))
+
+
+def open_scene(session: Session) -> bool:
+    """Whether a scene is under way (begun and not yet ended)."""
+    return session.system.rules.where(session.state).scene >= 1 and not session.progress.ended
+
+
 def scene_brief(session: Session, line: str, before: list[str]) -> dict[str, Any]:
     """The scene as a reader knows it: what the scene model holds, without its secrets or code."""
     if session.system.name == "beyond-code":
@@ -121,6 +134,10 @@ def scene_brief(session: Session, line: str, before: list[str]) -> dict[str, Any
                 if isinstance(v, dict) and not v.get("defeated") and v.get("active", True)] \
             if all(isinstance(status.get(k) or {}, dict) for k in ("enemies", "challenges")) else []
         scene += [f"Foes: {', '.join(foes)}" if foes else "Foes: none on stage"]
+    if session.system.name != "beyond-code" and not open_scene(session):
+        where = session.system.rules.where(session.state)
+        scene = [*scene, "No scene is open" + (f": {where.scene_title} has ended" if where.scene_title else "")
+                 + " (the cast is between scenes; nothing of the ended scene is under way any more)"]
     return {"scene": scene, "typed": line, "told_before": before[-3:]}
 
 
@@ -135,6 +152,7 @@ def play(system: str, source: str, seed: int, commands: int, out: list[dict[str,
             run(session, line)
         rng = random.Random(seed)
         history: list[str] = []
+        finished = False  # the adventure has ended: the player plays on in scenes of their own
         titles = [t for t in IMPROVISED]
         rng.shuffle(titles)
         for i in range(commands):
@@ -143,11 +161,15 @@ def play(system: str, source: str, seed: int, commands: int, out: list[dict[str,
             if system == "beyond-code":
                 line = f"choose {rng.randint(1, 9)}" if i % 2 == 0 else "turn end"
             elif i % 8 == 0:
-                line = "scene start" if source.endswith(".toml") else f"scene start {titles[(i // 8) % len(titles)]}"
+                line = "scene start" if source.endswith(".toml") and not finished else \
+                    f"scene start {titles[(i // 8) % len(titles)]}"
             elif i % 8 == 7:
                 line = f"scene end {rng.choice(['success', 'failure'])}"
             else:
                 line = moves(system, rng)[0]
+            if finished and not open_scene(session) and not line.startswith("scene start"):
+                # as a player who finished the adventure and plays on: a new scene of their own first
+                line = f"scene start {titles[(i // 8) % len(titles)]}"
             steps = [(line, line)]
             if line.startswith("gamble "):  # as at the table: the roll is settled at once (Enter in solo play)
                 steps.append(("resolve", f"{line}, then Enter (resolve)"))
@@ -157,8 +179,10 @@ def play(system: str, source: str, seed: int, commands: int, out: list[dict[str,
                     if n.get("task") == "recap":
                         continue
                     out.append({"id": len(out) + 1, "system": system, "campaign": Path(source).stem,
-                                **scene_brief(session, shown, history), "task": n.get("task"), "text": n["text"]})
+                                **scene_brief(session, shown, history), "task": n.get("task"), "text": n["text"],
+                                "origin": n.get("origin", "")})  # for the record, never shown to the judge
                     history.append(n["text"])
+            finished = finished or adventure_over(session)
 
 
 def score(path: Path) -> None:
@@ -178,6 +202,10 @@ passage answer one word:
 - loose: nothing wrong, but it could be told anywhere (generic, not about this scene or this action);
 - contradicts: it says something the scene rules out (a setting it is not, someone absent or dead,
   a foe where there is none, the same person in two roles, a line repeated from just before...).
+
+Where a brief says "No scene is open", the scene it names has ended: a passage told then (a way forward,
+a recap of what came of it) is judged against that ending, and one that tells the ended scene as still
+under way contradicts it. Where it says the adventure is over, its people and foes are gone.
 
 Answer as JSON lines: {"id": N, "verdict": "fit"|"loose"|"contradicts", "why": "a few words"}.
 """

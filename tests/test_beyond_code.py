@@ -22,6 +22,7 @@ from solo.rules.beyond_code.deck import EXAMPLE
 from solo.table.session import Session
 
 CARDS = ("library", "tome", "enigma", "phantom", "solowork", "room-a", "room-b", "room-c", "room-d")
+NAMES = {"decrypter": "Decrypter", "dark-messiah": "Dark Messiah", "wanderer": "Wanderer"}  # the results' ``names``
 NEW = f"campaign new Run --rules beyond-code --deck {EXAMPLE} --seed 7 --draw wanderer"
 
 
@@ -363,7 +364,7 @@ def test_solowork_toggles_the_chaos_token_or_picks_another_card_in_full(game):
     refused(game, "solowork 1", "no open Solowork effect")
     opened = ok(game, "choose 5 --card solowork")
     assert opened["effect"]["role"] == "solowork" and opened["effect"]["next"] == "solowork 1 | solowork 2 POS"
-    assert ok(game, "solowork 1") == {"solowork": 1, "chaos": {"before": False, "after": True}}
+    assert ok(game, "solowork 1") == {"solowork": 1, "chaos": {"before": False, "after": True}, "name": "Solowork"}
     refused(game, "solowork 1", "carried out already")
     refused(game, "solowork 2 6", "carried out already")
     ok(game, "turn end")
@@ -392,7 +393,7 @@ def test_the_enigma_machine_shuffles_the_face_up_cards_face_down_or_the_chaos_to
     refused(game, "enigma --cancel", "you do not hold it")
     face_up = {p: game.state.grid[p - 1].card for p in (2, 4, 6, 9)}
     shuffled = ok(game, "enigma")
-    assert shuffled == {"reshuffled": [2, 4, 6, 9], "silence_returned": 1}
+    assert shuffled == {"reshuffled": [2, 4, 6, 9], "silence_returned": 1, "name": "Enigma Machine"}
     st = status(game)
     assert all(not c["face_up"] and c["card"] is None and not c["silence"] for c in st["grid"])
     assert st["supply"]["silence"] == 4 and st["effect"] is None
@@ -404,12 +405,13 @@ def test_the_enigma_machine_shuffles_the_face_up_cards_face_down_or_the_chaos_to
 
 def test_a_lone_face_up_enigma_machine_is_turned_down_and_cancel_returns_the_chaos_token(game):
     ok(game, "choose 3 --card enigma")
-    assert ok(game, "enigma") == {"reshuffled": [3], "silence_returned": 0}
+    assert ok(game, "enigma") == {"reshuffled": [3], "silence_returned": 0, "name": "Enigma Machine"}
     assert game.state.grid[2].card == "enigma" and not game.state.grid[2].face_up
     ok(game, "turn end")
     ok(game, "token take chaos")
     ok(game, "choose 3 --card enigma")
-    assert ok(game, "enigma --cancel") == {"cancelled": True, "chaos": {"before": True, "after": False}}
+    assert ok(game, "enigma --cancel") == {"cancelled": True, "chaos": {"before": True, "after": False},
+                                           "name": "Enigma Machine"}
     refused(game, "enigma", "carried out already")
     assert cell(game, 3)["face_up"] and status(game)["held"]["chaos"] is False
 
@@ -420,21 +422,21 @@ def test_the_scherbius_phantom_changes_character_by_game(game):
     refused(game, "phantom --draw wanderer", "one of dark-messiah, decrypter")
     first = ok(game, "phantom --draw decrypter")
     assert first == {"character": {"before": "wanderer", "after": "decrypter"}, "stack": ["dark-messiah"],
-                     "aside": ["wanderer"], "name": "Scherbius Phantom"}
+                     "aside": ["wanderer"], "name": "Scherbius Phantom", "names": NAMES}
     refused(game, "phantom", "carried out already")
     ok(game, "turn end")
     ok(game, "choose 1")  # face-up: Silence, and its effect opens again
     refused(game, "phantom --draw wanderer", "the only Character dark-messiah")
     second = ok(game, "phantom")
     assert second == {"character": {"before": "decrypter", "after": "dark-messiah"},
-                      "stack": ["decrypter", "wanderer"], "aside": [], "name": "Scherbius Phantom"}
+                      "stack": ["decrypter", "wanderer"], "aside": [], "name": "Scherbius Phantom", "names": NAMES}
     st = status(game)
     assert (st["character"], st["stack"], st["aside"]) == ("dark-messiah", ["decrypter", "wanderer"], [])
     ok(game, "mission success --reveal 1=phantom,2=library,3=room-d,4=solowork,5=room-b --draw wanderer")  # reserve 5
     assert status(game)["game"] == 2 and status(game)["character"] == "wanderer"
     ok(game, "choose 1")  # the face-up Phantom takes a Silence token
     assert ok(game, "phantom") == {"character": {"before": "wanderer", "after": "decrypter"}, "stack": ["wanderer"],
-                                   "aside": [], "name": "Scherbius Phantom"}
+                                   "aside": [], "name": "Scherbius Phantom", "names": NAMES}
     ok(game, "mission success")  # decrypter wins game 2: wanderer, the last Character, plays game 3
     st = status(game)
     assert (st["game"], st["character"], st["removed"]) == (3, "wanderer", ["dark-messiah", "decrypter"])
@@ -449,14 +451,15 @@ def test_the_tome_moves_time_or_the_chaos_token_prevents_it(tmp_path):
     opened = ok(s, "choose 4 --card tome")  # corner: 1 -> 2
     assert opened["time"] == {"before": 1, "after": 2} and opened["effect"]["next"] == "tome [--prevent]"
     refused(s, "tome --prevent", "you do not hold it")
-    assert ok(s, "tome") == {"prevented": False, "time": {"before": 2, "after": 4}, "expired": False, "over": None}
+    assert ok(s, "tome") == {"prevented": False, "time": {"before": 2, "after": 4}, "expired": False, "over": None,
+                             "name": "Tome of Order and Chaos"}
     refused(s, "tome", "carried out already")
     ok(s, "turn end")  # 5
     ok(s, "token take chaos")
     prevented = ok(s, "choose 4")  # face-up: Silence; corner 5 -> 6, never cancelled
     assert prevented["time"] == {"before": 5, "after": 6}
     assert ok(s, "tome --prevent") == {"prevented": True, "time": {"before": 6, "after": 6}, "expired": False,
-                                       "over": None}
+                                       "over": None, "name": "Tome of Order and Chaos"}
     assert status(s)["held"]["chaos"] is False and status(s)["time"]["slot"] == 6
 
 
@@ -512,7 +515,7 @@ def test_a_failed_mission_loses_the_run(game):
     refused(game, "mission fail --draw decrypter", "preparations after a 1st or 2nd victory")
     failed = ok(game, "mission fail")
     assert failed == {"success": False, "game": 1, "character": "wanderer", "reserve": 6, "triumph": 0,
-                      "victories": [], "next": None, "over": "lost", "fate": None}
+                      "victories": [], "next": None, "over": "lost", "fate": None, "names": NAMES}
     refused(game, "choose 2", "the run is over (lost)")
 
 
@@ -590,7 +593,7 @@ def test_a_full_run_to_victory_with_its_fate(game):
                      "victories": [{"game": 1, "character": "wanderer", "slot": 5, "reserve": 2},
                                    {"game": 2, "character": "decrypter", "slot": 3, "reserve": 4},
                                    {"game": 3, "character": "dark-messiah", "slot": 3, "reserve": 4}],
-                     "next": None, "over": "won", "fate": "decrypter"}  # largest reserve, the earliest of the tie
+                     "next": None, "over": "won", "fate": "decrypter", "names": NAMES}  # largest reserve, the earliest of the tie
     st = status(game)
     assert (st["over"], st["fate"], st["triumph"]) == ("won", "decrypter", 3)
     refused(game, "choose 8", "the run is over (won)")
@@ -618,11 +621,11 @@ def test_every_result_reads_in_words_and_the_status_bar_shows_time_tokens_and_vi
     words = {
         "choose 1 --card solowork": "Solowork[/] is turned face-up", "solowork 2 2 --card room-b": "(Solowork)",
         "turn end": "Turn 2: time 1 → 2", "decrypt 3 --card phantom": "(Decryption returned)",
-        "phantom": "wanderer → [bold]", "token take chaos": "Chaos token held", "time +1": "Time 2 → 3",
+        "phantom": "Wanderer → [bold]", "token take chaos": "Chaos token held", "time +1": "Time 2 → 3",
         "reveal 4 --card room-c": "time never moves", "conceal 4": "turned face-down",
         "swap 1 2": "exchange their cards", "choose 5 --card enigma": "next: `enigma [--cancel]`",
         "enigma": "shuffles positions 1, 2, 3, 5", "choose 6 --card tome": "corner chaos",
-        "tome": "The Tome moves time", "mission success": "Triumph I",
+        "tome": "Tome of Order and Chaos moves time", "mission success": "Triumph I",
     }
     for line, expected in words.items():
         if line == "choose 6 --card tome":

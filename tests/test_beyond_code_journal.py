@@ -79,8 +79,8 @@ def test_the_full_export_tells_every_step_with_its_mechanics(run, tmp_path):
         "## Game 1",
         "- Deck: *Example deck (placeholders)* (`example-deck.toml`); the Time sheet's last slot is 8, games start on "
         "slots 1, 2, 3, the Tome moves 1.",
-        "- **wanderer** (Wanderer): *Placeholder.*",
-        "- **wanderer** plays; time on slot 1 of 8; the stack: dark-messiah, decrypter.",
+        "- **Wanderer** (`wanderer`): *Placeholder.*",
+        "- **Wanderer** plays; time on slot 1 of 8; the stack: Dark Messiah, Decrypter.",
         "### Turn 1",
         "- Position 1: **Room A** is turned face-up; corner chaos; time 1 → 2.",
         "  - Effect: *Placeholder: take the Chaos token.*",
@@ -91,20 +91,20 @@ def test_the_full_export_tells_every_step_with_its_mechanics(run, tmp_path):
         "- Solowork's 2nd effect. Position 4: **Scherbius Phantom** is turned face-up; corner decryption; time stays "
         "on 3.",
         "  - Then: `phantom`.",
-        "- Scherbius Phantom: wanderer → **decrypter**; the stack: dark-messiah; aside: wanderer.",
+        "- Scherbius Phantom: Wanderer → **Decrypter**; the stack: Dark Messiah; aside: Wanderer.",
         "- Enigma Machine: positions 1, 2, 3, 4, 5 shuffled and turned face-down.",
         "- Decryption token taken.",
         "- Position 6: **Room C** turned face-up by an effect.",
         "- Positions 6 and 7 exchange their cards.",
         "- Position 7 turned face-down.",
-        "- **decrypter**'s Mission succeeds in game 1: reserve 1, Triumph I.",
+        "- **Decrypter**'s Mission succeeds in game 1: reserve 1, Triumph I.",
         "## Game 2",
-        "- **dark-messiah** plays; time on slot 2; turned up: 9 room-a.",
+        "- **Dark Messiah** plays; time on slot 2; turned up: 9 Room A.",
         "## The cast now",
         "- Game 2, turn 1; time 2 of 8 (reserve 5); Triumph I.",
-        "- Playing: **dark-messiah**.",
-        "- The stack (face-down): wanderer.",
-        "- Victories: game 1 **decrypter** (slot 6, reserve 1).",
+        "- Playing: **Dark Messiah**.",
+        "- The stack (face-down): Wanderer.",
+        "- Victories: game 1 **Decrypter** (slot 6, reserve 1).",
         "- Tokens held: none.",
         "- On the table: 9 Room A; 8 face-down.",
     ):
@@ -145,19 +145,19 @@ def test_the_end_of_a_run_lost_to_time_to_a_failed_mission_and_won_with_its_fate
     assert "the run is **lost**" in full.split("## The cast now")[1]
     (tmp_path / "b").mkdir()
     failed = Run(tmp_path / "b", "mission fail")
-    assert "- **wanderer**'s Mission fails: the run is lost." in exported(failed.session, tmp_path / "f.md")
+    assert "- **Wanderer**'s Mission fails: the run is lost." in exported(failed.session, tmp_path / "f.md")
     assert "- **Wanderer** fails the Mission, and Chaos pours into the world." in \
         exported(failed.session, tmp_path / "fs.md", story=True)
     (tmp_path / "c").mkdir()
     won = Run(tmp_path / "c", "mission success --draw decrypter", "time +2", "mission success", "time +1",
               "mission success")
     full = exported(won.session, tmp_path / "w.md")
-    assert ("- **The run is won**: game 1 wanderer (reserve 6); game 2 decrypter (reserve 3); game 3 dark-messiah "
-            "(reserve 3). The fate of the world is **wanderer**'s, the largest reserve.") in full
+    assert ("- **The run is won**: game 1 Wanderer (reserve 6); game 2 Decrypter (reserve 3); game 3 Dark Messiah "
+            "(reserve 3). The fate of the world is **Wanderer**'s, the largest reserve.") in full
     assert "- The third victory: Chaos is held back. The fate of the world is Wanderer's." in \
         exported(won.session, tmp_path / "ws.md", story=True)
     cast = full.split("## The cast now")[1]
-    assert "the run is **won**; the fate of the world is **wanderer**'s" in cast and "Playing:" not in cast
+    assert "the run is **won**; the fate of the world is **Wanderer**'s" in cast and "Playing:" not in cast
 
 
 def test_a_victory_is_told_in_the_game_it_ends_and_the_next_game_under_its_own_heading(tmp_path):
@@ -209,14 +209,14 @@ def test_recaps_go_turn_by_turn_and_game_by_game(run):
                  "turn 2 began, time 2 → 3",
                  "through Solowork, turned up Scherbius Phantom (position 4)",
                  "the Scherbius Phantom changed Character: Decrypter took Wanderer's place",
-                 "the Enigma Machine turned the face-up cards (1, 2, 3, 4, 5) face-down, shuffled",
+                 "Enigma Machine turned the face-up cards (1, 2, 3, 4, 5) face-down, shuffled",
                  "an effect turned up Room C (position 6)", "positions 6 and 7 exchanged their cards",
                  "an effect turned position 7 face-down",
                  "Decrypter's Mission succeeded in game 1 with a reserve of 1",
-                 "Dark Messiah plays game 2, time on slot 2; turned up: 9 room-a"):
+                 "Dark Messiah plays game 2, time on slot 2; turned up: 9 Room A"):
         assert said in lines, said
     leg = ok(run.session, "recap game")["narration"]["text"]
-    assert leg.startswith("So far in this game: Dark Messiah plays game 2, time on slot 2; turned up: 9 room-a (")
+    assert leg.startswith("So far in this game: Dark Messiah plays game 2, time on slot 2; turned up: 9 Room A (")
     assert_never_named(json.dumps(lines) + leg + scene, run.never_up())
 
 

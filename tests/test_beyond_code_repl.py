@@ -115,8 +115,9 @@ def test_after_each_step_the_repl_says_what_can_be_done_now(tmp_path):
     repl.handle("turn end")
     assert "pick this turn's card: `choose POS` (1 2 3 4 5 6 7 8 9)" in shown(out)  # Library may take Silence
     repl.handle("choose 2 --card tome")
-    assert "the Tome's effect is open: `tome` moves time 3 → 4" in shown(out)
-    assert "`tome` moves time 3 → 4 → `turn end`" in shown(out)  # no Chaos token to return: no --prevent
+    assert "Tome of Order and Chaos's effect is open: `tome` moves time 3 → 4" in shown(out)
+    # no Chaos token to return: no --prevent; no `turn end` offered while the card's own move is to make
+    assert "`tome` moves time 3 → 4 → Wanderer's Mission met?" in shown(out)
     repl.handle("token take chaos")
     assert "`tome` moves time 3 → 4, or `tome --prevent` returns the Chaos token instead" in shown(out)
     repl.handle("tome --prevent")
@@ -143,7 +144,7 @@ def test_the_open_effects_of_solowork_the_enigma_machine_and_the_phantom(tmp_pat
     repl.handle("enigma --cancel")
     repl.handle("turn end")
     repl.handle("choose 7 --card phantom")
-    assert "`phantom` changes Character (the stack: dark-messiah, decrypter;" in shown(out)
+    assert "`phantom` changes Character (the stack: Dark Messiah (dark-messiah), Decrypter (decrypter);" in shown(out)
     repl.handle("phantom --draw decrypter")
     said = shown(out).split("phantom --draw decrypter")[-1]
     assert "Decrypter's Mission: [italic]" not in said and "Decrypter's Mission: Placeholder" in said

@@ -147,7 +147,7 @@ def test_the_phantom_card_goes_by_the_deck_s_own_name(tmp_path):
     ok(session, f"campaign new Run --rules beyond-code --deck {deck} --seed 7 --draw wanderer")
     ok(session, "choose 1 --card phantom")
     words = said(session, "phantom --draw decrypter")
-    assert "The Ghost in the Wireless: wanderer → decrypter" in words and "Scherbius" not in words
+    assert "The Ghost in the Wireless: Wanderer → Decrypter" in words and "Scherbius" not in words
     lines = [line.text for line in table_recaps.recap_lines(session.view()) if line.text]
     assert any(line.startswith("the Ghost in the Wireless changed Character") for line in lines)
     phantom = Narration(task="phantom", text="The house changes hands.", facts={"about": {
@@ -156,7 +156,7 @@ def test_the_phantom_card_goes_by_the_deck_s_own_name(tmp_path):
     cast = {c["name"]: c["description"] for c in SYSTEM.narration.cast(session.state)}  # the prompts' cast
     assert cast["Wanderer"] == "set aside by the Ghost in the Wireless"
     full, story = exported(session, tmp_path / "f.md"), exported(session, tmp_path / "s.md", story=True)
-    assert "- Ghost in the Wireless: wanderer → **decrypter**" in full
+    assert "- Ghost in the Wireless: Wanderer → **Decrypter**" in full
     assert "- The Ghost in the Wireless passes: **Decrypter**" in story
 
 

@@ -81,3 +81,21 @@ def test_the_way_on_from_a_lost_scene_names_who_held_it(system: str, tmp_path: P
         way = _told(ok(session, "scene end failure"), "path_forward")
         assert band.casefold() in way.casefold() and "a jungle temple" in way, way
         assert "empty-handed" not in way
+
+
+def test_no_sun_in_a_storm_no_engines_on_land_and_no_hush_among_crowds() -> None:
+    """Seen in play: "Sunlight stabs down through a hole in the roof" in the lighthouse in the gale, "Engines
+    throb underfoot" in a flooded crypt, "too quiet, as if the place is holding its breath" beside decks
+    "crowded with cargo and passengers"; and a glacier or a volcano named no cold or heat."""
+    from solo.director.story import tags_from_words as title_tags
+    from solo.kernel.scene import SceneModel, contradicts
+
+    gale = SceneModel(title="the lighthouse in the gale", tags=frozenset({"storm", "outdoors"}))
+    assert gale.clash("Sunlight stabs down through a hole in the roof like a stage spotlight.")
+    crypt = SceneModel(title="a flooded crypt at midnight", tags=frozenset({"underground", "flood", "water", "night"}))
+    assert crypt.clash("Engines throb underfoot, deep enough to rattle the teeth.")
+    boat = SceneModel(title="a riverboat in the fog", tags=frozenset({"vehicle", "water"}))
+    assert boat.clash("Engines throb underfoot, deep enough to rattle the teeth.") is None
+    assert contradicts("Everything is too quiet, as if the place is holding its breath.",
+                       "Its decks are crowded with cargo and passengers.")
+    assert "cold" in title_tags("a glacier crevasse at dusk") and "hot" in title_tags("the volcano's rim")

@@ -212,6 +212,338 @@ def test_a_bar_with_many_numbered_foes_fits_two_lines_at_80_columns_uncut(tmp_pa
     assert "…" not in " ".join(bar), bar
 
 
+def _quoted_command(error: str) -> str:
+    """The first command a refusal quotes (between backticks)."""
+    found = re.search(r"`([^`]+)`", error)
+    assert found, error
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("lines", "wrong", "fill"), [
+    ((*BELL, "round roll --dice Pike=8,9 --dice Leon=1"), "round end", {"K": "0"}),
+    (("campaign new A --rules alpha --from alpha_the_salt_road_toll.toml --seed 3", "pc pregen Ottilie Fenn",
+      "scene start", "combat start", "pc pregen Jory Sallow"), "attack Jory 'Reed Scout 1' --melee --react", {}),
+])
+def test_a_command_a_refusal_quotes_runs_as_written(tmp_path, lines, wrong, fill):
+    """Failed before the fix (Haasteet): a waiting hit refused `round end` with "`soak Ruth Calloway K` first",
+    which the parser refuses ("quote text that has spaces"). Alpha's `notice NAME TARGET` and `fate NAME ...`
+    refusals wrote a two-word name unquoted too (now quoted; its `join NAME`, which takes the rest of the line,
+    held). Each quoted command, its placeholder filled, runs as the refusal writes it."""
+    s = _session(tmp_path, *lines)
+    error = s.execute(wrong).error or ""
+    command = _quoted_command(error)
+    for placeholder, value in fill.items():
+        command = command.replace(f" {placeholder}", f" {value}")
+    ok(s, command)
+
+
+def _adventure_texts(name: str) -> list[str]:
+    """Every text of a shipped adventure (openings, clues, endings, people, the premise...)."""
+    from solo.director.adventure import find_adventure
+
+    def texts(o):
+        if isinstance(o, str):
+            yield o
+        elif isinstance(o, dict):
+            for v in o.values():
+                yield from texts(v)
+        elif isinstance(o, list):
+            for v in o:
+                yield from texts(v)
+
+    import tomllib
+    return list(texts(tomllib.loads(find_adventure(name).read_text(encoding="utf-8"))))
+
+
+@pytest.mark.parametrize(("adventure", "things", "people"), [
+    ("first_adventure", ("STAGE SCENERY",), ("Hippolyte Valdrac",)),
+    ("the_clockwork_zeppelin", ("Pendulum of Silence", "Pendulum", "Master Chronometer", "Tuning Fork",
+                                "Baron's Master Chronometer"), ("Inspector Anatole Brisquet", "Professor Pinson")),
+    ("the_lantern_of_lost_atlantis", ("Lantern of Atlantis", "Dawn Stone", "Dusk Stone", "Old Port",
+                                      "Keeper's Logbook"), ("Captain Le Goff",)),
+    ("haasteet_the_drowned_bell", ("Anchor Room", "Drowned Bell"), ("Amos Pike", "Moll Hatch")),
+    ("rhun_salt_and_ash", ("Cold Watchfire", "Sea of Rhûn"), ("Pim Hollis",)),
+    ("alpha_the_salt_road_toll", ("Reed Causeway", "Salt-Road Toll"), ("Ottilie Fenn",)),
+])
+def test_canon_offers_read_a_thing_as_no_person(adventure, things, people):
+    """Failed before the fix: "new in the story" offered "Pendulum of Silence (person)" and "STAGE SCENERY
+    (person)" (ENIGMA), and with them the Anchor Room, the Keeper's Logbook, the Dusk Stone, the Reed Causeway...:
+    every run of capitalised words was a person unless a place word came before it. Read over the texts of every
+    system's shipped adventure, a name taking an article ("the Pendulum of Silence"), joining its words by "of"
+    or a possessive, or in all-caps signage is never offered as a person; the people of the file still are."""
+    from solo.director.canon import proposed_names
+
+    found: dict[str, set[str]] = {}
+    texts = _adventure_texts(adventure)
+    assert all(any(thing in text for text in texts) for thing in things), "a thing the file never names proves nothing"
+    for text in texts:
+        for kind, name in proposed_names(text, []):
+            found.setdefault(name, set()).add(kind)
+    for thing in things:
+        assert "person" not in found.get(thing, set()), (thing, found.get(thing))
+    for person in people:
+        assert found.get(person) == {"person"}, (person, found.get(person))
+
+
+def _told(result: dict) -> list[dict]:
+    told = result.get("narration", [])
+    return told if isinstance(told, list) else [told]
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_the_oracle_s_meaning_is_told_apart_from_the_story_on_every_surface(tmp_path, system):
+    """Failed before the fix: "Meaning: <action> <subject>" (the oracle's words to read a twist or a random event
+    by) was appended to the told text, so the REPL's narration panel, the one-shot and script output and the full
+    export showed it as if it were story (ENIGMA's scene transitions, Beyond Code's way forward), while the story
+    export cut it out. It is now the narration's ``meaning``: a line of its own ("Read it as: ...") under the
+    panel, under the script's line and in the full export, never in the story's words; `export md --story` leaves
+    it out. Every system's tellings with a meaning are checked: scene transitions, random events, ways forward."""
+    from playing import exported, repl_for
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+
+    start, *cast, _ = IMPROVISED[system]
+    lines = [*cast, "scene start The harbour", "scene end success", "scene start The old mill",
+             *(f"ask 'Is it {w}?' --dice {d},{d}" for w, d in (("late", 1), ("cold", 2), ("dark", 3)))]
+    s = _session(tmp_path, start)
+    told: list[dict] = []
+    shown: list[str] = []
+    for line in lines:
+        outcome = s.execute(line)
+        if outcome.ok:
+            told += _told(outcome.result or {})
+            shown.append(render(outcome, installed()[s.system.name]))
+    with_meaning = [n for n in told if n.get("meaning")]
+    assert with_meaning, f"no telling with a meaning in {system}: the test proves nothing"
+    for n in told:
+        assert "Meaning:" not in n["text"], n
+        assert not (n["origin"].startswith("moves.") and n.get("meaning")), n  # told of the scene: no twist to read
+    for n in with_meaning:
+        story_line = next(line for text in shown for line in text.splitlines() if n["text"][:40] in line)
+        assert n["meaning"] not in story_line, story_line
+        assert any(f"Read it as: {n['meaning']}" in text for text in shown)
+    full, story = exported(s, tmp_path / "full.md"), exported(s, tmp_path / "story.md", story=True)
+    for n in with_meaning:
+        assert f"*Read it as*: {n['meaning']}" in full and n["text"] in full
+        assert n["text"] in story.replace("\n", " ") or n["text"][:40] in story
+    assert "Read it as" not in story and "Meaning:" not in story and "Meaning:" not in full
+    # the REPL: the panel holds the story, the meaning is a line of its own under it
+    _, repl, out, _ = repl_for(tmp_path / "repl", start, [], lines=tuple(cast))
+    repl._narration(with_meaning[0])
+    panel, _, under = out.getvalue().rpartition("╯")
+    assert with_meaning[0]["meaning"] not in panel and f"Read it as: {with_meaning[0]['meaning']}" in under
+
+
+def _renamed_deck(tmp_path):
+    """The example deck with every role card and Character under a name of the player's own, and ids that read
+    unlike the names: what the engine shows must come from the deck's names, never its ids or the roles."""
+    from solo.rules.beyond_code.deck import EXAMPLE
+
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for old, new in (('name = "Scherbius Phantom"', 'name = "Ghost in the Wireless"'),
+                     ('name = "Tome of Order and Chaos"', 'name = "Ledger of Hours"'),
+                     ('name = "Enigma Machine"', 'name = "Cipher Engine"'),
+                     ('name = "Solowork"', 'name = "Lone Vigil"'),
+                     ('name = "Dark Messiah"', 'name = "The Pale Prophet"'),
+                     ('name = "Wanderer"', 'name = "Roaming Scholar"')):
+        assert old in text, old
+        text = text.replace(old, new)
+    deck = tmp_path / "deck.toml"
+    deck.write_text(text, encoding="utf-8")
+    return deck
+
+
+ENGINE_ROLES = ("Scherbius Phantom", "Tome of Order and Chaos", "Enigma Machine", "Solowork")
+
+
+def test_beyond_code_shows_cards_and_characters_by_name_never_by_id(tmp_path):
+    """Failed before the fix: Beyond Code showed the player raw ids ("dark-messiah plays game 1", a status grid
+    "1 library  2 tome", "open effect: phantom at 4", the Phantom's "wanderer → dark-messiah; stack decrypter",
+    "The Tome moves time" and "The Enigma Machine shuffles" for a deck's own cards,
+    a victory's "turned up: 9 room-a", and the full export's "**dark-messiah** plays; the stack: decrypter,
+    wanderer"). Every result, the status and the export name them as the deck spells them."""
+    from playing import exported
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+
+    deck = _renamed_deck(tmp_path)
+    s = Session(Journal(tmp_path / "j.sqlite"), follow=False, base_dir=tmp_path)
+    shown = []
+    for line in (f"campaign new Run --rules beyond-code --deck {deck} --seed 7 --draw wanderer",
+                 "choose 1 --card phantom", "phantom --draw dark-messiah", "status", "time +5", "mission success --reveal 9=room-a",
+                 "choose 2 --card library", "status", "turn end", "choose 3 --card tome", "tome", "turn end",
+                 "choose 4 --card enigma", "enigma"):
+        outcome = s.execute(line)
+        assert outcome.ok, (line, outcome.error)
+        shown.append(render(outcome, installed()["beyond-code"]))
+    shown.append(exported(s, tmp_path / "full.md"))
+    text = re.sub(r"`[^`]*`", "", "\n".join(shown))  # what a player types (`--draw ID`) may name an id
+    for ident in ("wanderer", "dark-messiah", "decrypter", "library", "room-a"):
+        assert not re.search(rf"(?<![\w-]){ident}(?![\w-])", text), (ident, text)
+    for name in ("Roaming Scholar", "The Pale Prophet", "Decrypter", "Library", "Room A", "Ghost in the Wireless",
+                 "Ledger of Hours moves time", "Cipher Engine shuffles"):
+        assert name in text, name
+    for role in ENGINE_ROLES:
+        assert role not in text, role
+
+
+@pytest.mark.parametrize(("pick", "carry", "name"), [
+    ("choose 1 --card tome", "tome", "Ledger of Hours"),
+    ("choose 1 --card solowork", "solowork 1", "Lone Vigil"),
+    ("choose 1 --card enigma", "enigma", "Cipher Engine"),
+    ("choose 1 --card phantom", "phantom", "Ghost in the Wireless"),
+])
+def test_beyond_code_a_turn_s_end_with_a_card_effect_still_open(tmp_path, pick, carry, name):
+    """Failed before the fix: `turn end` passed in silence while the Tome's, Solowork's, the Enigma Machine's or
+    the Phantom's own procedure was still to be carried out (the Tome's time advance simply skipped), and the
+    REPL's hint named the engine's role ("the Scherbius Phantom's effect") for a deck's own card. Rulings
+    *Effects* (shared/systems/beyond-code.md) has `turn end` close an open effect, so a script still may; the
+    result says, in one line naming the card and the command, that it was left undone. The REPL asks first:
+    without a yes nothing happens, and its hint names the card as the deck does."""
+    from playing import repl_for
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+
+    deck = _renamed_deck(tmp_path)
+    start = f"campaign new Run --rules beyond-code --deck {deck} --seed 7 --draw wanderer"
+    session, repl, out, asked = repl_for(tmp_path / "r", start, ["n", "y"])
+    repl.handle(pick)
+    said = " ".join(out.getvalue().split())
+    assert f"{name}'s effect is open: `{carry}" in said and not any(r in said for r in ENGINE_ROLES), said
+    assert "`turn end` moves time" not in said  # the card's own move first
+    before = session.status()
+    repl._guarded(lambda: repl.handle("turn end"))  # "n": the turn goes on
+    said = " ".join(out.getvalue().split())
+    assert f"{name}'s effect at position 1 is still open: `{carry}" in said and asked, said
+    assert session.status() == before
+    repl._guarded(lambda: repl.handle("turn end"))  # "y": ended, the effect left undone
+    assert session.status()["turn"] == before["turn"] + 1
+    # a script: the Ruling's `turn end`, and a line that says what was left undone and how to carry it out
+    s = _session(tmp_path, start, pick)
+    outcome = s.execute("turn end")
+    assert outcome.ok and outcome.result["left_open"]["name"] == name
+    line = render(outcome, installed()["beyond-code"]).splitlines()[-1]
+    assert f"{name}'s effect at 1 was left undone" in line and f"`{carry}" in line and "`undo`" in line
+    s = _session(tmp_path / "done", start.replace("Run", "Done"), pick, carry if carry != "phantom" else "phantom")
+    assert "left_open" not in ok(s, "turn end")
+
+
+def test_here_lists_every_person_whole_and_reads_on_after_the_comma():
+    """Failed before the fix: a Wide Shot's "Here:" cut a description running past 120 characters at its last
+    comma ("Inspector Anatole Brisquet, a round, moustached detective of the Geneva police who arrests first.",
+    the rest of "arrests first, apologises later and loses his notebook in every scene" lost), and a description
+    opening on a word with its own comma kept its capital ("Madame Céleste Fauvette, Seasick, furious ...",
+    "Professor Amélie Castagne, Tired, chalk-dusted ..."). Over every scene of every system's shipped adventure,
+    each person is listed with the first clause of the description whole, in lower case after the name's comma
+    unless it begins with a name."""
+    from solo.director.adventure import find_adventure, load_adventure, shipped_adventures
+    from solo.director.story import Story
+
+    seen = 0
+    for path in shipped_adventures().values():
+        for part in load_adventure(path).parts:
+            for scene in part.scenes:
+                here = Story.on_stage(scene)
+                for person in scene.npcs:
+                    clause = person.description.split(";")[0].split(". ")[0].strip().rstrip(".")
+                    first, rest = clause[:1], clause[1:]
+                    assert (f"{person.name}, {first.lower()}{rest}" in here
+                            or f"{person.name}, {clause}" in here and re.match(r"[A-Z]\w*('s)? ", clause)
+                            and not re.match(r"(The|A|An|[A-Z][a-z]+,) ", clause)), (person.name, here)
+                    seen += 1
+    assert seen > 50
+    zeppelin = load_adventure(find_adventure("the_clockwork_zeppelin"))
+    here = Story.on_stage(zeppelin.parts[0].scenes[0])
+    assert ("Inspector Anatole Brisquet, a round, moustached detective of the Geneva police who arrests first, "
+            "apologises later and loses his notebook in every scene.") in here, here
+
+
+ADVENTURES = {
+    "enigma": ("campaign new S --from the_clockwork_zeppelin --seed 3", "pc pregen Felix --dice 3"),
+    "haasteet": ("campaign new S --rules haasteet --from haasteet_the_drowned_bell --seed 3", "pc pregen Ruth Calloway"),
+    "rhun": ("campaign new S --rules rhun --from rhun_salt_and_ash --seed 3", "pc pregen Halden Roe"),
+    "alpha": ("campaign new S --rules alpha --from alpha_the_salt_road_toll --seed 3", "pc pregen Ottilie Fenn"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(ADVENTURES))
+def test_the_story_export_keeps_the_director_s_secrets(tmp_path, system):
+    """Failed before the fix (ENIGMA, Haasteet; Rhûn and Alpha alike): `export md --story` listed the villain's
+    whole scheme under "Threads" (and "New in the canon: [[#Absalom Crane's scheme]]"), and the villain's entry
+    with the file's secret description ("villain: ... under the gloves his fingers are joined by grey webs").
+    The story export shows none of the adventure's secrets its telling has not found: no run of the scheme's
+    words, no unfound clue, no Director's note. The full export keeps them for the Director, labelled as the
+    Director's notes."""
+    from playing import exported
+
+    s = _session(tmp_path, *ADVENTURES[system], "scene start", "scene end success", "scene start")
+    adventure = s.story.adventure
+    story, full = exported(s, tmp_path / "story.md", story=True), exported(s, tmp_path / "full.md")
+    scheme = adventure.villain.scheme
+    words = scheme.split()
+    runs = [" ".join(words[i:i + 6]) for i in range(len(words) - 5)]
+    assert not [r for r in runs if r in story], "the scheme's words are in the story export"
+    assert "scheme" not in story.split("## The cast now")[1] and "villain:" not in story
+    told = " ".join(n["text"] for n in s.journal.narrations(s.campaign.id))
+    clues = [c for part in adventure.parts for sc in part.scenes if sc.clues for c in (sc.clues.low, sc.clues.high)]
+    for clue in clues:
+        unfound = [" ".join(clue.split()[i:i + 7]) for i in range(len(clue.split()) - 6)]
+        assert not [r for r in unfound if r in story and r not in told], clue
+    assert f"{adventure.villain.name}'s scheme" in full and "The Director's note: " + scheme[:60] in full
+    assert "the Director's note, a secret until the story finds it" in full
+
+
+def test_a_person_hiding_is_never_told_as_looking_on(tmp_path):
+    """Failed before the fix (Rhûn, *Salt and Ash*): "With Pim Hollis looking on, ..." while the file says Pim
+    "has hidden for three days in the dry cistern". The scene model holds what the adventure file says of its
+    people (and foes), and no line tells one who is hiding or asleep as looking on or watching; one who is not
+    hiding still may. Every table of the system is read, so the rule holds for every line, not one string."""
+    watching_words = re.compile(r"\b(looking on|looks on|watching|watches)\b", re.I)
+    s = _session(tmp_path, "campaign new R --rules rhun --from rhun_salt_and_ash --seed 3", "pc pregen Halden Roe",
+                 "scene start", "scene end success", "scene start")
+    view = s.view()
+    stage = view.stage(view.state)
+    assert "Pim Hollis" in stage.stage.people, stage.stage.people
+    other = s.story.adventure.villain.name  # described by the file, and not hiding
+    tables = s.director.narrator.tables
+    watching = [e.text for t in tables.tables.values() for e in t.entries
+                if "{person}" in e.text and watching_words.search(e.text) and "{enemy}" not in e.text]
+    assert watching, "no line tells a person looking on: the test proves nothing"
+    for text in watching:
+        context = {"person": "Pim Hollis", "character": "Halden Roe", "action": "lift the beam", "helper": other}
+        assert not stage.admits(text, context), text
+        if stage.admits(text, {**context, "person": other}):
+            break
+    else:
+        raise AssertionError("no watching line is told of anyone: the check refuses everyone")
+
+
+def test_a_foe_fights_with_the_weapon_its_own_description_gives(tmp_path):
+    """Failed before the fix (Haasteet, *The Drowned Bell*): Amos Pike, "a slab of a man with a leather sap",
+    was told swinging the poker, firing from the hip, with a knife and with "claws, or fists, or bullets": the
+    combat lines put any weapon in any actor's hands. A line's actor whose own description (a foe's tactics, a
+    person's description in the file) carries no weapon of the kind the line names is not told with it; a foe the
+    file says nothing of, and a player's character, still may be. Real fights are played (several seeds)."""
+    weapons = re.compile(r"\b(the poker|knife|knives|blades?|fires|fired|shots?|bullets?|guns?|pistols?|claws)\b", re.I)
+    told = []
+    for seed in (3, 5, 6, 7):
+        s = _session(tmp_path / str(seed), f"campaign new B --rules haasteet --from haasteet_the_drowned_bell --seed {seed}",
+                     "pc pregen Ruth Calloway", "pc pregen Leon Castellano", "scene start", "combat start")
+        for _ in range(6):
+            for line in ("declare Pike attack Ruth --rating 2 --weapon 1", "declare castellano attack pike"):
+                s.execute(line)  # one who lost the round's action to a hit declares nothing
+            rolled = s.execute("round roll")
+            told += [n["text"] for n in _told(rolled.result or {})]
+            for who in ("Ruth Calloway", "Amos Pike"):
+                s.execute(f"soak '{who}' 0")
+            if s.execute("round end").ok is False:
+                break
+    pike = [t for t in told if t.startswith(("Amos Pike ", "Amos Pike's "))]
+    assert len(pike) >= 8, pike
+    for text in pike:
+        assert not weapons.search(text), text
+
+
 CHAPTERED = {  # an improvised campaign of each system with chapters, a character and its next chapter
     "enigma": ("campaign new C --seed 5", "pc pregen Felix Plume --dice 3", "leg start", "leg"),
     "rhun": ("campaign new C --rules rhun --seed 5", "pc pregen Halden Roe", "session end", "session"),

@@ -17,6 +17,7 @@ itself, and the reading of the first format's keys, are the kernel's (``solo.ker
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ from pydantic import ValidationError
 from solo.kernel.adventure import Adventure, spelled
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import RuleViolation, SoloError
+from solo.kernel.scene import SceneModel, locative
+from solo.director.tables import fits
 
 
 class AdventureError(SoloError):
@@ -144,3 +147,28 @@ def loadable_adventures() -> list[tuple[str, str, str]]:
             continue  # `campaign validate` tells what is wrong with it
         found.append((adventure.title, path.name, adventure.rules))
     return found
+
+
+def sign_of(adventure: Adventure, scene_id: str | None, stage: SceneModel | None, villain: str,
+            rng: random.Random) -> tuple[str, str] | None:
+    """A world move told of what the cast can see (the adventure's ``signs``): one of the opening scene's own,
+    else one of the villain's that fits where the scene is, with ``{villain}`` and ``{where}`` (the scene's
+    place) put in, which the scene admits (no secret, nothing told lately, nothing its setting rules out).
+    Returns (text, origin); None where the file has no sign for this scene."""
+    found = adventure.scene(scene_id) if scene_id else None
+    where = locative(stage.place) if stage is not None and stage.place else ""
+    for origin, signs in ((f"adventure: signs of scene {scene_id}", found[2].signs if found else ()),
+                          ("adventure: the villain's signs", adventure.villain.signs)):
+        told = [(i, filled_sign(s.text, villain, where)) for i, s in enumerate(signs, 1)
+                if fits(s.tags, stage.tags if stage is not None else None) and (where or "{where}" not in s.text)]
+        told = [(i, text) for i, text in told if stage is None or stage.admits(text)]
+        if told:
+            i, text = told[rng.randrange(len(told))]
+            return text, f"{origin} #{i}"
+    return None
+
+
+def filled_sign(text: str, villain: str, where: str) -> str:
+    """A sign's words with the villain's name and the scene's place put in (a sentence opens in capitals)."""
+    text = text.replace("{villain}", villain).replace("{where}", where)
+    return text[:1].upper() + text[1:]

@@ -47,6 +47,9 @@ def kind_of(word: str) -> Kind | None:
     return PLURALS.get(word)
 
 
+VILLAIN = "villain: "  # how an adventure's villain is written into the canon (``Entry.secret``)
+
+
 class Entry(BaseModel):
     """One established fact of the story."""
 
@@ -66,6 +69,12 @@ class Entry(BaseModel):
     @property
     def key(self) -> str:
         return canon_key(self.name)
+
+    @property
+    def secret(self) -> bool:
+        """The Director's note an adventure seeds (its villain, as the file tells who they are, and the
+        villain's scheme): the players' story knows only what its telling has named."""
+        return self.source == "adventure" and (self.kind == "thread" or self.detail.startswith(VILLAIN))
 
     def line(self) -> str:
         """The entry in one line, for a prompt's context and for recaps."""
@@ -318,13 +327,31 @@ def game_words() -> frozenset[str]:
                      for w in term.casefold().split())
 
 
+# what is done with a thing, not to a person: the name after these is an object ("finds the Keeper's Logbook")
+DETERMINERS = frozenset("the a an his her its their our your my this that".split())
+THING_TITLES = frozenset("master mistress old chief general major agent officer father mother brother sister".split())
+THING_BEFORE = frozenset("carries carrying carried holds holding held finds finding found clutches clutching grabs "
+                         "wields wielding pockets engraved stencilled stamped marked".split())
+
+
+def _a_thing(run: list[str], article: bool, before: str) -> bool:
+    """Whether a name that no title opens reads as a thing rather than a person: it takes an article ("the
+    Pendulum of Silence", "a Tuning Fork"), joins its words by "of" or a possessive ("Keeper's Logbook"), or
+    follows what is done with things ("carries", "finds", "engraved")."""
+    inner_of = any(w.casefold() == "of" for w in run[1:-1])
+    owned = any(w.endswith(("'s", "’s")) for w in run[:-1])
+    return article or inner_of or owned or before in THING_BEFORE
+
+
 def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
     """Names in ``text`` that neither the canon nor the cast knows: (a guessed kind, the name).
 
     A run of capitalised words is a name if a title opens it ("Baron Krank"), or it is two words or
     more, or it is one word that does not open a sentence and is no common word. Particles join a
-    run ("Count de la Roche"). A name after "in", "at", "to" and the like is guessed a place, and so
-    is one that names a building or a company ("Chronos Aerial Freight", "Hotel Splendide")."""
+    run ("Count de la Roche"). A name after "in", "at", "to", "of" and the like is guessed a place, and so
+    is one that names a building or a company ("Chronos Aerial Freight", "Hotel Splendide"). A name is a
+    person only where nothing says otherwise: a thing (``_a_thing``: "the Pendulum of Silence") is offered as
+    a clue, and all-caps signage ("STAGE SCENERY") not at all."""
     known_words = {w for name in known for w in canon_key(name).split()} | {canon_key(n) for n in known}
     common = COMMON | game_words()
     found: list[tuple[Kind, str]] = []
@@ -354,11 +381,15 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 else:
                     break
                 j += 1
-            start = i
+            start = first = i
             i = j
             while run and run[0].casefold() in common and not (run[0].casefold() in HONORIFICS and len(run) > 1):
                 # "The Baron", "Suddenly Olga" (but "Old Tomas" keeps its title)
                 run, start = run[1:], start + 1
+            # "the Great Tuning Fork", "his Pendulum", "the stolen Dawn Stone": a determiner before the name
+            lead = [w.casefold() for w, _ in words[max(0, first - 2):start]]
+            article = any(w in DETERMINERS for w in lead[-(start - first + 1):]) or (
+                len(lead) >= 2 and lead[-2] in DETERMINERS and words[start - 1][0].islower())
             before = words[start - 1][0].casefold() if start > 0 else ""
             if before in ("the", "a", "an") and start > 1:  # "on the Quai du Mont-Blanc": the word before the article
                 before = words[start - 2][0].casefold()
@@ -366,8 +397,8 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
             run = [*run[:-1], run[-1].removesuffix("'s").removesuffix("’s").strip("'’")] if run else run
             if not run:
                 continue
-            if len(run) == 1 and run[0].isupper():
-                continue  # an abbreviation (LP, XP, HQ) is the game's word, not a name
+            if all(w.isupper() for w in run):
+                continue  # an abbreviation (LP, XP, HQ) is the game's word, all-caps words signage (STAGE SCENERY)
             name = " ".join(run)
             key = canon_key(name)
             titled = run[0].casefold() in HONORIFICS and len(run) > 1
@@ -381,6 +412,10 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
             if is_group(name):
                 continue  # a band of foes, no one person: the rules' board holds it
             building = run[-1].casefold() in BUILDING_LAST or (len(run) > 1 and run[0].casefold() in BUILDING_FIRST)
-            kind: Kind = "place" if building or (before in PLACE_BEFORE and not titled) else "person"
+            # a title that may open a thing's name as well ("the Master Chronometer", "the Old Port") or a thing
+            # someone owns ("Baron's Master Chronometer") makes no person
+            person = titled and run[0].casefold() not in THING_TITLES and not run[0].endswith(("'s", "’s"))
+            kind: Kind = ("place" if building or (not person and (before in PLACE_BEFORE or before == "of")) else
+                          "person" if person or not _a_thing(run, article, before) else "clue")
             found.append((kind, name))
     return found

@@ -14,11 +14,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from solo.kernel.acts import foe_kind
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group, plural
-from solo.director.tables import Draw, OracleTables, TableError
+from solo.director.tables import Draw, OracleTables, TableError, fits
 
 # How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
 # the dice gave and two more, drawn by a generator of their own so the oracle's stream is the same
@@ -59,7 +60,7 @@ _SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "l
              "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
              "wade": "wades", "get": "gets"}
 
-MEANING = " Meaning: "  # the oracle's action and subject, after a twist's words (OracleNarrator.with_meaning)
+MEANING = " Meaning: "  # how journals before ``Narration.meaning`` wrote the oracle's action and subject in a telling
 
 
 def as_phrase(place: str) -> str:
@@ -160,11 +161,12 @@ class OracleNarrator:
         """A Wide Shot that shows its scene's settings: for each one its words do not show (a
         burning scene told with no fire), a line of the shared ``setting`` tables follows."""
         text, origins, lines = told.text.rstrip(), [told.origin], []
+        teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self  # lines of its place
         for setting in stage.unshown(told.text):
             table = f"setting.{setting}"
             if table in self.tables:
                 for _ in range(4):  # one that does not belie the shot's own words, where the table has one
-                    line, drawn = self.draw(table, rng, {})
+                    line, drawn = teller.draw(table, rng, {})
                     if not contradicts(line, text):
                         break
                 lines.append(line)
@@ -216,9 +218,9 @@ class OracleNarrator:
         if stage.last.actor and stage.last.action and (success or not told.harm):
             moved = self.moved(told, stage, rng, success=success)
             placed = moved is told  # no move the scene could bind was left untold
-            if success and moved is not told:
-                asked = _question(told.text)
-                if asked and not any(asked.casefold() in t.casefold() for t in stage.told):  # asked lately: once is enough
+            if success and moved is not told:  # the prompt's question, where it asks of this scene (a stock one
+                asked = _question(told.text)    # could be asked anywhere), once
+                if asked and stage.about(asked) and not any(asked.casefold() in t.casefold() for t in stage.told):
                     moved = moved.model_copy(update={"text": f"{moved.text} {asked}"})
             told = moved
         elif stage.repeats(told.text) and not told.harm:
@@ -284,8 +286,8 @@ class OracleNarrator:
         if len(stage.stage.cast) == 1:  # one of the cast: "Nara comes to the market", not "come"
             text = re.sub(rf"\b({re.escape(stage.stage.cast[0])}) ({'|'.join(_SINGULAR)})\b",
                           lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
-        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
-                                       "facts": {**told.facts, "move": kind}})
+        return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",  # no twist
+                                       "facts": {**{k: f for k, f in told.facts.items() if k != "meaning"}, "move": kind}})
 
     def moved(self, told: Narration, stage: SceneModel, rng: random.Random, success: bool = False) -> Narration:
         """``told`` retold as one of the Director's moves over the scene's own things (the shared
@@ -294,19 +296,29 @@ class OracleNarrator:
         kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
         if not kinds:
             return told
-        setting = [k for k in kinds if k.removeprefix("success_") in stage.settings]
-        first = rng.choice(setting) if setting and rng.random() < 0.5 else rng.choice(kinds)
+        # what is most this scene's own is told first most often: what stands in the way and the setting (a fire, a
+        # storm), then where it is, a foe, a person
+        weights = [3 if k.removeprefix("success_") in {"obstacle", *stage.settings} else 2 for k in kinds]
+        first = rng.choices(kinds, weights)[0]
         order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
         places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
+            tags = stage.move_tags(context.get("enemy"))  # where, what was tried, what the foe acts as
             for key in ("enemy", "person"):  # a name told mid-sentence: "one of the Brethren of the Tide"
                 name = one_of(context[key]) if key == "enemy" and key in context else context.get(key)
                 if name:
                     first, _, rest = name.partition(" ")
                     context[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
-            text, drawn = self.draw(f"moves.{kind}", rng, context)
-            text = aftermath(text[:1].upper() + text[1:], stage)  # a move that opens on what stands in the way
+            words = {**self.context, **context}
+            drawn = self.pick(f"moves.{kind}", rng, scene=tags, context=words)
+            if not fits(drawn.entry.tags, tags) or not stage.admits(drawn.entry.text, words):
+                continue  # a stand-in: no entry of this move tells this action here, or all were told lately
+            if "{obstacle}" in drawn.entry.text and any(words["obstacle"].casefold() in t.casefold() and any(
+                    c in t for c in stage.stage.cast) for t in stage.told[-2:]):
+                continue  # what stands in the way, told of the cast just now, is not told again at once
+            text = aftermath(drawn.filled(words), stage)
+            text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
             if not stage.repeats(text) and not stage.clash(text):
                 return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                "facts": {**told.facts, "move": kind}})
@@ -378,20 +390,19 @@ class OracleNarrator:
         stage = getattr(self.tables, "stage", None)
         if told.task == "path_forward" and isinstance(stage, SceneModel) and stage.improvised and stage.ended:
             how = "failure" if stage.ended == "failure" else "success"
-            held = {"foe": stage.stage.foes, "person": stage.stage.people}
+            foes = tuple(f for f in stage.stage.foes or () if foe_kind(f) in ("person", "beast"))  # who can hold ground
+            held = {"foe": foes, "person": stage.stage.people}
             kinds = [f"lead_{how}_{k}" for k, names in held.items() if names]
             rng.shuffle(kinds)  # who the way on is told of: a foe still there, one of the scene's people
             for kind in (*kinds, f"lead_{how}"):
-                bound = self.of_scene(told, stage, rng, kind, {"enemy": crew(stage.stage.foes or ())})
+                bound = self.of_scene(told, stage, rng, kind, {"enemy": crew(foes)})
                 if bound is not told:
                     return bound
         meaning = self.meaning(rng)
         if meaning is None:
             return told
-        action, subject, origin = meaning
-        text = told.text.rstrip()
-        text += ("" if text.endswith((".", "!", "?", ")")) else ".") + f"{MEANING}{action} {subject}."
-        return told.model_copy(update={"text": text, "origin": f"{told.origin}; {origin}",
+        action, subject, origin = meaning  # kept apart from the told words (``Narration.meaning``)
+        return told.model_copy(update={"origin": f"{told.origin}; {origin}",
                                        "facts": {**told.facts, "meaning": {"action": action, "subject": subject}}})
 
     def oracle_event(self, rng: random.Random) -> Narration:

@@ -95,7 +95,12 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("desert", "jungle", "rainforest", "tropical", "tropics", "oasis", "sweltering", "scorching", "sun-baked",
       "dune", "dunes", "savanna", "savannah", "heatwave", "midsummer"), ("hot",)),
     (("snowbound", "snowy", "snow", "snowed in", "snowstorm", "blizzard", "frozen", "icy", "ice", "winter",
-      "wintry", "arctic", "antarctic", "polar", "frostbound", "iceberg"), ("cold",)),
+      "wintry", "arctic", "antarctic", "polar", "frostbound", "iceberg", "glacier", "crevasse", "icefield",
+      "snowfield"), ("cold",)),
+    (("volcano", "lava", "furnace", "foundry", "smelter"), ("hot",)),
+    (("school", "schoolroom", "classroom", "hospital", "ward", "infirmary", "asylum", "sanatorium", "keep", "tent",
+      "marquee"), ("indoors",)),
+    (("opening night", "premiere", "concert", "masquerade", "music hall"), ("crowd",)),
     (("storm", "stormy", "storm-lashed", "gale", "tempest", "thunderstorm", "hurricane", "typhoon", "squall",
       "monsoon", "lightning"), ("storm",)),
     (("dawn", "daybreak", "sunrise", "morning", "noon", "midday", "noonday", "afternoon", "daylight", "daytime",
@@ -408,6 +413,10 @@ class Story:
         li = (self.adventure.scene(scene.id) or (0, 0, scene))[0]
         return self._after(scene, progress.outcome) is None and li + 1 >= len(self.adventure.parts)
 
+    def finished(self, progress: Progress, where: Where) -> bool:
+        """Whether the adventure has been played to its end, improvised scenes played since or not."""
+        return self.over(progress.model_copy(update={"improvised": False, "ended": True}), where)
+
     def way_forward(self, scene: Scene, outcome: Outcome) -> Narration:
         way = getattr(scene, outcome)
         found = self._after(scene, outcome)
@@ -425,18 +434,10 @@ class Story:
 
 
 def _clause(text: str) -> str:
-    """The gist of a description: its first sentence or clause, whole; one that runs past 120 characters
-    cut at its last comma before them (never a list of adjectives cut after its first: "the clan's elder,
-    a small" was "the clan's elder, a small, straight-backed grandmother ...")."""
-    text = text.split(";")[0].split(". ")[0].strip().rstrip(".")
-    if len(text) > CLAUSE_MAX:
-        cut = text.rfind(", ", 0, CLAUSE_MAX)
-        if cut >= 40:
-            text = text[:cut]
-    return text
-
-
-CLAUSE_MAX = 120  # the longest gist of a description a Wide Shot's "Here:" shows whole
+    """The gist of a description: its first sentence or clause, whole, never cut at a comma inside it ("a
+    round, moustached detective ... who arrests first, apologises later and loses his notebook in every
+    scene" was cut after "arrests first"; "the clan's elder, a small" before that)."""
+    return text.split(";")[0].split(". ")[0].strip().rstrip(".")
 
 
 def _lower(text: str, described: bool = False) -> str:
@@ -450,8 +451,9 @@ def _lower(text: str, described: bool = False) -> str:
         return text
     if first in ("The", "A", "An"):
         return f"{first.lower()} {rest}"
-    plain = described and rest[:1].islower() and first[1:].islower() and first.isalpha()
-    if plain and not first.endswith(PEOPLES):
+    word = first.rstrip(",:")  # "Seasick, furious and ...": a word before the description's own comma
+    plain = described and (rest[:1].islower() or word != first) and word[1:].islower() and word.isalpha()
+    if plain and not word.endswith(PEOPLES):
         return f"{first.lower()} {rest}"
     return text
 
@@ -478,6 +480,18 @@ def _names(found: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _described(story: Story | None, scene: Scene | None) -> tuple[tuple[str, str], ...]:
+    """What the file says of the scene's people (their description), its foes (their tactics and
+    description) and the villain: what a line may tell them carrying or doing (``Stage.described``)."""
+    if story is None:
+        return ()
+    villain = story.adventure.villain
+    foes = [(str(f["name"]), " ".join(str(f.get(k) or "") for k in ("description", "tactics")).strip())
+            for f in (scene.enemies if scene else ())]
+    said = (*((p.name, p.description) for p in (scene.npcs if scene else ())), *foes, (villain.name, villain.description))
+    return tuple((name, text) for name, text in said if text)  # a foe the file says nothing of may carry anything
+
+
 def scene_model(status: dict[str, Any], progress: Progress, story: Story | None, where: Where,
                 told: tuple[str, ...] = (), last: dict[str, Any] | None = None) -> SceneModel:
     """The scene under way as the Director knows it (solo.kernel.scene): its place and setting
@@ -493,6 +507,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
     cast = _names(status.get("characters", {}))
     secrets: tuple[str, ...] = ()
     people = tuple(p.name for p in scene.npcs) if scene else ()
+    described = _described(story, scene)
     absent: tuple[str, ...] = ()
     if story is not None:
         adventure = story.adventure
@@ -515,6 +530,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
     return SceneModel(
         title=where.scene_title, place=scene.location if scene else where.scene_title,
         improvised=progress.improvised, tags=progress.scene_tags,
-        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else ()),
+        stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else (),
+                    described=described),
         last=action, told=told, secrets=secrets, absent=absent, over=over,
         ended=progress.outcome if over else None)

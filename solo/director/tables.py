@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
+from solo.kernel.acts import ACT_TAGS
 from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts, locative
 from solo.kernel.services import Tables
 from solo.kernel.words import agreeing
@@ -48,10 +49,13 @@ REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral on
 def fits(entry_tags: tuple[str, ...], scene: frozenset[str] | None) -> bool:
     """Whether an entry with ``entry_tags`` fits a scene tagged ``scene`` (None: a scene of
     unknown setting, where everything fits; no tags: a scene named in words that tell nothing of
-    its setting, where only entries that need none fit: untagged, or "!tag" only)."""
+    its setting, where only entries that need none fit: untagged, or "!tag" only). An action's tags
+    (``solo.kernel.acts.ACT_TAGS``: "act_voice", "foe_beast") count only in a draw told of an action."""
     if scene is None:
         return True
-    return all((t[1:] not in scene) if t.startswith("!") else (t in scene) for t in entry_tags)
+    acted = not scene.isdisjoint(ACT_TAGS)
+    return all((t[1:] not in scene) if t.startswith("!") else (t in scene) for t in entry_tags
+               if acted or t.removeprefix("!") not in ACT_TAGS)
 
 
 class TableError(SoloError):
@@ -100,9 +104,10 @@ class Entry(BaseModel):
     @field_validator("tags")
     @classmethod
     def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS]
+        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS | ACT_TAGS]
         if unknown:
-            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))} (or !tag)")
+            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}, an action's "
+                             f"{', '.join(sorted(ACT_TAGS))} (or !tag)")
         return tags
 
     @field_validator("weight")
@@ -332,8 +337,10 @@ class OracleTables:
                     break
             else:
                 admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
-                neutral = admitted or [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
-                                       if not e.tags and (where or "{where}" not in e.text)]
+                known = [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
+                         if fits(e.tags, scene) and (where or "{where}" not in e.text)]
+                # an untagged entry, else one that fits the scene's tags (told lately, say): never one that does not
+                neutral = admitted or [(i, e) for i, e in known if not e.tags] or known
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
                     index, entry = neutral[rng.randrange(len(neutral))]
                     result = index if source.dice in ("list", "weighted") else entry.span()[0]

@@ -49,8 +49,10 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
         told = r.get("narration", [])
         for n in told if isinstance(told, list) else [told]:
             lines.append(f"[italic]~ {escape(n['task'].replace('_', ' '))}: {escape(n['text'])}[/]")
+            lines += read_it_as(n.get("meaning"))
         for i, n in enumerate(r.get("suggestions", []), 1):
             lines.append(f"[dim]suggestion {n.get('number', i)} ({escape(n['task'])}): {escape(n['text'])}[/]")
+            lines += read_it_as(n.get("meaning"))
         if r.get("canon_proposals"):
             lines.append(proposals_line(r["canon_proposals"]))
     if r.get("warning"):
@@ -58,6 +60,12 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
     if r.get("model_failure"):
         lines.append(f"[yellow]{escape(r['model_failure'])}[/]")
     return "\n".join(lines) if lines else "ok"
+
+
+def read_it_as(meaning: str | None) -> list[str]:
+    """The oracle's action and subject of a telling, on a line of their own under it: words for the player to
+    interpret, never part of the story."""
+    return [f"  [dim]Read it as: {escape(meaning)}[/]"] if meaning else []
 
 
 def unended_line(unended: dict[str, Any]) -> str:
@@ -171,7 +179,7 @@ def _mythic_scene(r: dict[str, Any]) -> list[str]:
         lines.append(f"Scene check: d10 {check['roll']} against Chaos Factor {check['chaos']}: {said}"
                      + (";" + _focus(event) if event else ""))
     chaos = r.get("chaos")
-    if isinstance(chaos, dict):
+    if isinstance(chaos, dict) and not isinstance(chaos.get("after"), bool):  # a Chaos token's move is no Factor's
         moved = "stays" if chaos["after"] == chaos["before"] else "rises" if chaos["after"] > chaos["before"] else "falls"
         lines.append(f"Chaos Factor {moved}: {chaos['before']} → {chaos['after']}")
     return lines

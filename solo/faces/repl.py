@@ -37,7 +37,7 @@ from solo.kernel.protocol import Cancelled, ask_choice, ask_required
 from solo.kernel.registry import installed
 from solo.faces.layout import status_bar, wrapped
 from solo.faces.complete import SoloCompleter
-from solo.faces.render import proposals_line, render
+from solo.faces.render import proposals_line, read_it_as, render
 from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
 from solo.table import recaps
@@ -236,12 +236,10 @@ class Repl:
             self.console.print(proposals_line(result["canon_proposals"]))
 
     def _narration(self, n: dict[str, Any], private: int | None = None) -> None:
-        title = n["task"].replace("_", " ")
-        if private is not None:
-            title = f"private suggestion {private}: {title} — accept {private} / reroll {private} / edit {private} TEXT"
-            style = "dim"
-        else:
-            style = "italic"
+        """A telling in its panel; the oracle's words to interpret under it, never in the story (``read_it_as``)."""
+        title = n["task"].replace("_", " ") if private is None else (f"private suggestion {private}: {n['task'].replace('_', ' ')} "
+                                                                     f"— accept {private} / reroll {private} / edit {private} TEXT")
+        style = "italic" if private is None else "dim"
         body = escape(inert(n["text"]))
         if n.get("harm") and not self.session.director_harm:
             track = self.session.system.harm_track
@@ -249,6 +247,8 @@ class Repl:
                      "if you agree)[/]")
         self.console.print(Panel(body, title=escape(inert(title)), subtitle=escape(inert(n.get("source", ""))), style=style,
                                  title_align="left", subtitle_align="right"), soft_wrap=False)
+        for line in read_it_as(n.get("meaning")):
+            self.console.print(line)
 
     def error(self, message: str) -> None:
         self.console.print(f"[bold red]error:[/] {escape(message)}")

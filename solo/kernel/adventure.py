@@ -7,11 +7,12 @@ scene's ``wide_shot`` and ``tumult``) are read as their present names (``solo/da
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
-from .scene import SCENE_TAGS
+from .scene import SCENE_TAGS, quotes
 from .settings import renamed_keys, shipped_setting
 
 
@@ -65,6 +66,43 @@ class Clues(Strict):
     high: str = Field(min_length=1)
 
 
+# the words a sign may leave for the moment to fill: who is behind it, and the scene's place as it follows a verb
+SIGN_WORDS = frozenset({"villain", "where"})
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+class Sign(Strict):
+    """What the cast can see of the villain's work when the world moves (a world move: the clock filled and a
+    scene opens): a thing on stage, never the scheme's or a clue's words (``Adventure`` checks them). ``tags``:
+    where it can be seen (SCENE_TAGS, "!tag" for where not); a scene's own signs need none. ``{villain}`` and
+    ``{where}`` (the scene's place: "in the far toll house") are filled when it is told. Written as a bare string
+    where it needs no tags."""
+
+    text: str = Field(min_length=1)
+    tags: tuple[str, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare(cls, data: Any) -> Any:
+        return {"text": data} if isinstance(data, str) else data
+
+    @field_validator("text")
+    @classmethod
+    def _known_words(cls, text: str) -> str:
+        unknown = [w for w in _PLACEHOLDER.findall(text) if w not in SIGN_WORDS]
+        if unknown:
+            raise ValueError(f"{{{unknown[0]}}} is not a word a sign can take: {', '.join(sorted(SIGN_WORDS))}")
+        return text
+
+    @field_validator("tags")
+    @classmethod
+    def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS]
+        if unknown:
+            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}")
+        return tags
+
+
 class Way(Strict):
     """Where the story goes from here: what happens, and the scene it leads to."""
 
@@ -87,6 +125,7 @@ class Scene(Strict):
     treasure: tuple[str, ...] = ()
     success: Way
     failure: Way
+    signs: tuple[Sign, ...] = ()  # what the cast sees of the villain's work here when the world moves (optional)
 
     @field_validator("tags")
     @classmethod
@@ -117,6 +156,7 @@ class Villain(Strict):
     scheme: str = Field(min_length=1)
     threshold: int = Field(default=4, ge=1, le=99)  # a villain's success threshold, where its system has one
     danger: int = Field(default=5, ge=0, le=99)  # ... and danger rating
+    signs: tuple[Sign, ...] = ()  # what the cast may see of the villain's work in any scene (optional)
 
 
 class Adventure(Strict):
@@ -147,6 +187,21 @@ class Adventure(Strict):
                     raise ValueError(f"scene id {scene.id!r} is used twice")
                 seen.add(scene.id)
         return parts
+
+    @model_validator(mode="after")
+    def _signs_keep_secrets(self) -> Adventure:
+        """A sign shows the villain's hand, never the scheme's words nor a clue's (the scene model's secrets)."""
+        secrets = [("the villain's scheme", self.villain.scheme)] + [
+            (f"the clues of scene {s.id!r}", t) for part in self.parts for s in part.scenes for t in (s.clues.low, s.clues.high)]
+        signs = [("villain.signs", i, sign) for i, sign in enumerate(self.villain.signs)] + [
+            (f"parts[{li}].scenes[{si}].signs", i, sign) for li, part in enumerate(self.parts)
+            for si, scene in enumerate(part.scenes) for i, sign in enumerate(scene.signs)]
+        for path, i, sign in signs:
+            told = next((what for what, secret in secrets if quotes(sign.text, secret)), None)
+            if told is not None:
+                raise ValueError(f"{path}[{i}]: a sign quotes {told}, a secret until the cast finds it; tell what "
+                                 "the cast sees, in other words")
+        return self
 
     def foes(self) -> list[tuple[str, dict[str, Any]]]:
         """Every scene's foe as the file writes it (the rule system's to check), with its path in the

@@ -225,6 +225,7 @@ class WorldMoved(SessionEvent):
     text: str
     thread: str | None = None
     person: str | None = None
+    where: str | None = None  # the scene's place it was told in (none: a place not known, or an earlier journal)
 
 
 class RecapWritten(SessionEvent):

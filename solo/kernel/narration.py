@@ -30,8 +30,17 @@ class Narration(BaseModel):
     bearer: str | None = None  # who the harm the fiction calls for falls on
     question: str | None = None  # a leading question put to the player (Wide Shot)
 
+    @property
+    def meaning(self) -> str:
+        """The oracle's action and subject for the player to read this telling by ("" where it has none): shown
+        and journaled on a line of its own, never inside the told story."""
+        drawn = self.facts.get("meaning")
+        return f"{drawn['action']} {drawn['subject']}" if isinstance(drawn, dict) else ""
+
     def as_result(self) -> dict[str, Any]:
         out: dict[str, Any] = {"task": self.task, "text": self.text, "source": self.source, "origin": self.origin}
+        if self.meaning:
+            out["meaning"] = self.meaning
         if self.question:
             out["question"] = self.question
         if self.harm:

@@ -22,6 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
+
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
 SCENE_TAGS = frozenset({
@@ -98,7 +100,12 @@ _COMING = re.compile(r"\b(squall|storm|gale)\b[^.;]*\b(racing|coming|approaching
                      re.I)
 _BROKEN = re.compile(r"\b(at its height|thunder cracks overhead|thunder rolls close|lightning flashes|wind shoves|"
                      r"shows no sign of passing)\b", re.I)
-_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound)\b", re.I)
+_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound|stillness|"
+                    r"holding its breath|holds its breath|held breath)\b", re.I)
+# engines at work underfoot or nearby, which only a vehicle or a works has
+_ENGINES = re.compile(r"\bengines? (?:throb|thrum|hum|roar|drone|pound|rumble)\w*", re.I)
+_WORKS = re.compile(r"\b(factory|works|mill|foundry|engine ?room|power ?station|pumping station|shipyard|dockyard|"
+                    r"boiler|plant|garage|hangar|airfield)\b", re.I)
 _ALONE = re.compile(r"\b(no one to lend a hand|no one to help|nobody to help|alone out here|all alone)\b", re.I)
 _HIDING = re.compile(r"\b(where they are hiding|their hiding place|in hiding)\b", re.I)
 _CHASE = re.compile(r"\b(chase|pursuit|pursued|fleeing)\b", re.I)
@@ -113,15 +120,26 @@ _THE_THING = re.compile(r"\bthe (artefact|artifact|relic|idol)\b", re.I)
 _FALL = re.compile(r"\b(on the way down|tumbles down|the ledge|loses (?:their|his|her) footing)\b", re.I)
 _MOVING = re.compile(r"\b(climb\w*|leap\w*|jump\w*|run\w*|descend\w*|down|cross\w*|navigat\w*|footing|balanc\w*|"
                      r"scal\w*|swing\w*|flee\w*|escape\w*|dodg\w*|move\w*|sneak\w*|hide|chase|fight|force)\b", re.I)
+# a beast that falls on someone (a guard dog seizing a coat), which only a beast on stage can do
+_MAULS = re.compile(r"\b(guard dogs?|dogs?|hounds?|wolf|wolves|rats?)\b[^.;]{0,40}\b(seizes?|bites?|snaps? at|lunges?|"
+                    r"drags?|hauls?|mauls?|leaps? at|sinks? its teeth)\b", re.I)
 _DESERT = re.compile(r"\b(desert|dunes?|sands|salt flats?|wastes)\b", re.I)
 # a blow struck with a weapon, or a person's gestures, which a beast or a hazard on its own does not make
 _ARMED = re.compile(r"\b(spear\w*|sword\w*|blades?|cudgels?|clubs?|knife|knives|axe|pistol|rifle|musket|bullets?|ricochet)\b", re.I)
+# the kinds of weapon a line may put in its actor's hands: told only of one whose own description carries it
+_WEAPONS = (
+    r"guns?|pistols?|revolvers?|rifles?|shotguns?|muskets?|bullets?|shots?|shoots|fires|fired|firing|ricochet\w*",
+    r"knife|knives|daggers?|razors?|blades?", r"swords?|sabres?|sabers?|cutlass(?:es)?|rapiers?", r"axes?|hatchets?",
+    r"spears?|harpoons?|tridents?", r"claws?|talons?|fangs?", r"the poker", r"arrows?|crossbows?|longbows?")
+WEAPON_KINDS = tuple(re.compile(rf"\b({words})\b", re.I) for words in _WEAPONS)
+# a weapon a description gives its own bearer ("with a leather sap", "carries a harpoon pistol", "his knife"),
+# not one it names of others ("fights only if someone draws a gun")
+_CARRIED = tuple(re.compile(rf"\b(with|carr\w+|armed|wield\w*|hold\w*|his|her|their|its)\b(?:\W+[\w-]+){{0,3}}?\W+({words})\b",
+                            re.I) for words in _WEAPONS)
+# one who cannot be looking on (hiding, asleep), and a line that tells a person watching
+_UNSEEN = re.compile(r"\b(hid|hidden|hiding|hides|asleep|sleeping|unconscious|out cold)\b", re.I)
+_WATCHING = re.compile(r"\b(looking on|looks on|watching|watches|watched by|before the eyes of)\b", re.I)
 _GESTURE = re.compile(r"\{enemy\} (laughs|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)")
-# what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)
-BEASTS = re.compile(r"\b(hounds?|dogs?|wargs?|wolf|wolves|bears?|boars?|rats?|spiders?|serpents?|snakes?|beasts?|ghouls?|"
-                    r"crocodiles?|sharks?|birds?|bats?|crows?|horses?|creatures?|things?)\b", re.I)
-HAZARDS = re.compile(r"\b(squall|storm|gale|casks?|barrels?|water|flood|fire|flames?|fever|plague|current|tide|ice|rocks?|"
-                     r"causeway|sleeper|cold|smoke|collapse|mud|rot)\b", re.I)
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 _WORD = re.compile(r"[\w']+")
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
@@ -144,7 +162,8 @@ _LIT = re.compile(r"\b(hundreds of candles|candles? (?:burn|blaze)\w* (?:in|on|a
 _DARKNESS = re.compile(r"\b(the dark\b|darkness|gloom\w*|pitch[- ]black|single lamp|one (?:warm )?pool of light|unlit|"
                        r"lightless|no light)", re.I)
 _BUSY = re.compile(r"\b(run|running|rush\w*|bustl\w*|hubbub|clamou?r\w*|crying their wares|laughter|party|shout\w*|"
-                   r"clatter\w*|thunder\w*|roar\w*|music|jazz|orchestra|band plays|cheer\w*|chatter\w*|flapping)\b", re.I)
+                   r"clatter\w*|thunder\w*|roar\w*|music|jazz|orchestra|band plays|cheer\w*|chatter\w*|flapping|"
+                   r"crowded|packed|thronged|full to the gods)\b", re.I)
 OPPOSED = ((_LIT, _DARKNESS, "light and darkness at once"), (_QUIET, _BUSY, "quiet amid bustle"))
 
 
@@ -171,6 +190,11 @@ def _shares_run(text: str, secret: str, size: int = 5) -> bool:
     return any(tuple(said[i:i + size]) in runs for i in range(len(said) - size + 1))
 
 
+def quotes(text: str, secret: str) -> bool:
+    """Whether ``text`` quotes ``secret``: five of its words in a row (or all of a shorter one)."""
+    return _shares_run(text, secret)
+
+
 # a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
 RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
 
@@ -185,6 +209,9 @@ def _gist(text: str) -> str:
     return f"{first.lower()} {rest}" if common and rest else text
 
 
+# words before a person's name that are no name of theirs
+_TITLES = frozenset({"Inspector", "Captain", "Doctor", "Madame", "Monsieur", "Professor", "Sergeant", "Master", "Mistress",
+                     "Lady", "Lord", "Countess", "Count", "Brother", "Sister", "Father", "Mother", "Miss", "Mister"})
 # words that open a clause without naming anyone
 _COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
                      "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something",
@@ -202,6 +229,7 @@ def verb_phrase(facts: Mapping[str, Any]) -> str | None:
     return None
 
 
+# what kind of thing the one who acted tried, by the words of the action typed (a cost, a harm, told of it)
 def locative(place: str) -> str:
     """A place as it follows a verb ("hides in the lighthouse in the gale"): its first clause, with
     "in" before it unless it starts with a preposition of its own ("inside packing crates ...")."""
@@ -246,6 +274,16 @@ class Stage(BaseModel):
     obstacles: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
+    # what the adventure file says of the scene's people and foes (a person's description, a foe's tactics),
+    # by name: what they carry and how they are, for the lines that tell them
+    described: tuple[tuple[str, str], ...] = ()
+
+    def said_of(self, name: str) -> str | None:
+        """What the file says of ``name`` (a group's "NAME 3" is its NAME); None: nothing."""
+        for known, said in self.described:
+            if name == known or re.fullmatch(re.escape(known) + r" \d+", name):
+                return said
+        return None
 
 
 class Action(BaseModel):
@@ -257,6 +295,11 @@ class Action(BaseModel):
     action: str | None = None
     target: str | None = None
     success: bool | None = None
+
+    @property
+    def mode(self) -> str | None:
+        """What the action does (``solo.kernel.acts.mode_of``): "move", "voice", "hands"...; None: no mode names it."""
+        return mode_of(self.action)
 
 
 class SceneModel(BaseModel):
@@ -300,7 +343,9 @@ class SceneModel(BaseModel):
             outside = "outdoors" in tags and "indoors" not in tags  # an open deck is no room either
             checks = (
                 (_RAIN, "cold" in tags or "underground" in tags, "rain in a scene that is snowbound or underground"),
-                (_SUN, "night" in tags or "underground" in tags, "the sun at night or underground"),
+                (_SUN, bool(tags & {"night", "underground", "storm"}), "the sun at night, underground or in a storm"),
+                (_ENGINES, not tags & {"vehicle", "air"} and not _WORKS.search(f"{self.title or ''} {self.place or ''}"),
+                 "engines where there is no vehicle or works"),
                 (_NIGHT_SKY, "day" in tags or "underground" in tags, "stars or the moon by day or underground"),
                 (_ROOM, outside, "a room's furnishings in the open air"),
                 (_SKY, "underground" in tags, "the sky underground"),
@@ -346,6 +391,8 @@ class SceneModel(BaseModel):
                 rf"\b{thing.group(1)}s?\b", " ".join((self.title or "", self.place or "", *self.stage.items,
                                                       *self.stage.obstacles, *self.told)), re.I):
             return f"the {thing.group(1)} where the scene has none"
+        if _MAULS.search(text) and self.stage.foes is not None and not any(foe_kind(f) == "beast" for f in self.stage.foes):
+            return "a beast at someone's throat where none is on stage"
         if _FALL.search(text) and self.last.action and not _MOVING.search(self.last.action):
             return "a fall where the action typed moves no one"
         if _ALONE.search(text) and (len(self.stage.cast) > 1 or self.stage.people):
@@ -404,6 +451,14 @@ class SceneModel(BaseModel):
             return "someone on stage told of as away"
         if _GESTURE.search(text) and BEASTS.search(context.get("enemy", "")):
             return "a beast that acts as a person"
+        actor = next((context[r] for r in used if context.get(r)), None)  # the line's first role: who acts in it
+        said = self.stage.said_of(actor) if actor else None
+        if said is not None and any(kind.search(text) and not carried.search(said)
+                                    for kind, carried in zip(WEAPON_KINDS, _CARRIED)):
+            return f"a weapon {actor} does not carry"
+        watched = self.stage.said_of(context.get("person", "")) if "person" in used else None
+        if watched is not None and _WATCHING.search(text) and _UNSEEN.search(watched):
+            return "someone hiding or asleep told as looking on"
         if "helper" in used and len(self.stage.cast) < 2:
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
@@ -417,6 +472,11 @@ class SceneModel(BaseModel):
         """Whether ``text`` was told word for word lately."""
         said = " ".join(text.split()).casefold()
         return any(said == " ".join(t.split()).casefold() for t in self.told)
+
+    def about(self, text: str) -> bool:
+        """Whether ``text`` speaks of this scene: names someone on stage, or the place."""
+        place = _gist(self.place.split(", ")[0]).casefold() if self.place else ""
+        return any(name in text for name in self.named()) or bool(place and place in text.casefold())
 
     def names_someone(self, text: str) -> bool:
         """Whether ``text`` names the one who just acted or anyone on stage."""
@@ -459,24 +519,30 @@ class SceneModel(BaseModel):
 
     def moves(self, success: bool = False) -> list[str]:
         """The Director's moves this scene can bind (tables of ``oracle_tables/moves.toml``), each told
-        of the one who acted, what they tried and a thing of the scene: after a success, the action
-        carried through past the scene's setting, foe, person or obstacle; after a failure, the fire
-        spreads, a foe acts, a person turns, the obstacle worsens. Only where the scene holds none of
-        these: the cast is split, something is lost, time runs short, told of the place ({where}). None without
-        an actor and an action to tell them of."""
+        of the one who acted, what they tried (its mode: ``solo.kernel.acts``) and a thing of the scene
+        the action meets: after a success, the action carried through past the scene's setting, foe,
+        person or obstacle; after a failure, the fire spreads, a foe acts against it, a person turns, the
+        obstacle it met holds. A voice with a person on stage is that person's to answer. Only where the
+        scene holds none of these: the cast is split, something is lost, time runs short, told of the
+        place ({where}). None without an actor and an action to tell them of."""
         if not self.last.actor or not self.last.action:
             return []
         if self.over:  # the adventure over: no deadline, no other side, nobody left to bind
             return self.place_moves(success)
-        s = self.stage
-        settings = () if self.over else sorted(self.settings)  # the adventure over, its fire or storm is spent
-        bound = [*settings, *(["foe"] if s.foes else []), *(["person"] if s.people else []),
-                 *(["obstacle"] if s.obstacles else [])]
+        s, mode = self.stage, self.last.mode
+        if mode == "voice" and s.people:  # the one talked to (or shouted at) is the one who answers, or what they hold to
+            held = ["obstacle"] if any(self.names_person(o) for o in self.met()) else []
+            return [f"success_{k}" for k in ("person", *held)] if success else ["person_turns", *held]
+        if mode == "voice" and any(foe_kind(f) == "person" for f in self.acting_foes()):  # else a foe who hears it
+            return ["success_foe" if success else "foe_acts"]
+        bound = [*sorted(self.settings), *(["foe"] if self.acting_foes() else []),
+                 *(["person"] if s.people and mode in SEEN_BY else []), *(["obstacle"] if self.met() else [])]
         tags = self.tags or frozenset()
         # where it is: the dark, the water's edge, a crowd... (under a roof or aboard, the water and the dark are
-        # outside, and the wilds too)
+        # outside, and the wilds too); a room where nothing else is
         aspects = sorted(tags & ASPECTS - ({"water", "wilderness", "night"} if tags & {"indoors", "vehicle"} else set())
                          - ({"water"} if "cold" in tags else set()))  # frozen water has no wet edge
+        aspects = aspects or (["indoors"] if "indoors" in tags else [])
         if success:
             return [f"success_{k}" for k in (*bound, *aspects)] or ["success"]
         named = {"foe": "foe_acts", "person": "person_turns"}
@@ -491,8 +557,37 @@ class SceneModel(BaseModel):
             return ["success"]
         return [*(["separate"] if any(c != self.last.actor for c in self.stage.cast) else []), "take", "time"]
 
+    def acting_foes(self) -> tuple[str, ...]:
+        """The foes on stage that act as foes do, people and beasts (a hazard is told by the setting, and a
+        doubt or a temper acts on no one)."""
+        kinds = ("person",) if self.last.mode == "voice" and any(foe_kind(f) == "person" for f in self.stage.foes or ()) \
+            else ("person", "beast")  # words are for someone who can answer them
+        return tuple(f for f in self.stage.foes or () if foe_kind(f) in kinds)
+
+    def met(self) -> tuple[str, ...]:
+        """What stands in the way that the action just typed meets (a lock for hands, a stair for a climb); a voice
+        with people on stage meets only what one of them holds to (Old Tamsa wants payment, Hiram Locke fires at
+        anything that moves)."""
+        way = way_of(self.last.action)
+        if way == "talk" and self.stage.people:  # what the one spoken to holds to (they are the clause's subject)
+            return tuple(o for o in self.stage.obstacles if self.names_person(o) and not horror(o)
+                         and (self.names_person(" ".join(o.split()[:3])) or meets(o, way)))
+        return tuple(o for o in self.stage.obstacles if meets(o, way) and (way != "call" or not self.stage.people))
+
+    def names_person(self, text: str) -> bool:
+        """Whether ``text`` names one of the people on stage, by a name of theirs ("Brisquet", "Old Tamsa", "Pim")."""
+        return any(re.search(rf"\b{re.escape(w)}\b", text) for p in self.stage.people for w in p.split()
+                   if len(w) > 2 and w[:1].isupper() and w not in _TITLES)
+
+    def move_tags(self, enemy: str | None = None) -> frozenset[str]:
+        """The tags a move for the action just typed is drawn by: where the scene is, the action's mode, and
+        what the foe it tells of acts as ("foe_beast", "foe_person")."""
+        kind = foe_kind(enemy) if enemy else None
+        return (self.tags or frozenset()) | act_tags(self.last.action) | ({f"foe_{kind}"} if kind else set())
+
     def move_context(self, pick: Callable[[Sequence[str]], str]) -> dict[str, str]:
-        """Words for a move's placeholders from what the scene holds (``pick`` chooses among several)."""
+        """Words for a move's placeholders from what the scene holds (``pick`` chooses among several): the foe
+        one that acts, what stands in the way one the action meets."""
         s, actor = self.stage, self.last.actor or ""
         out = {"character": actor, "action": (self.last.action or "").strip().rstrip(".")}
         # after the adventure's end the cast is where its ending left it, not in the place it escaped from
@@ -503,8 +598,8 @@ class SceneModel(BaseModel):
         if s.cast:
             out["cast"] = " and ".join(s.cast) if len(s.cast) < 3 else ", ".join(s.cast[:-1]) + " and " + s.cast[-1]
         others = [c for c in s.cast if c != actor]
-        for key, names in (("enemy", s.foes or ()), ("person", s.people), ("helper", others),
-                           ("obstacle", tuple(_gist(o) for o in s.obstacles))):
+        for key, names in (("enemy", self.acting_foes()), ("person", s.people), ("helper", others),
+                           ("obstacle", tuple(_gist(o) for o in self.met()))):
             if names:
                 out[key] = pick(names)
         return out

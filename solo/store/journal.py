@@ -323,13 +323,17 @@ class Journal:
 
     def add_narration(
         self, campaign: int, command: int, task: str, text: str, source: str, origin: str | None = None,
-        model_call: int | None = None,
+        model_call: int | None = None, meaning: str = "",
     ) -> None:
-        self.db.execute(
-            "INSERT INTO narrations (campaign, command, task, text, source, origin, model_call, created)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [campaign, command, task, text, source, origin, model_call, self.clock()],
-        )
+        """A told narration; ``meaning``, the oracle's action and subject to read it by, follows it as a row of
+        its own (task ``meaning``, as `ask --why` tells one), never inside its words."""
+        rows = [(task, text, source, origin, model_call), *([("meaning", meaning, "oracle", None, None)] if meaning else [])]
+        for row in rows:
+            self.db.execute(
+                "INSERT INTO narrations (campaign, command, task, text, source, origin, model_call, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [campaign, command, *row, self.clock()],
+            )
 
     def add_model_call(self, campaign: int | None, command: int | None, call: Any) -> int:
         """Inside a transaction: one model call (a ``solo.llm.graph.ModelCall``); returns its id."""

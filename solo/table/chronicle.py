@@ -25,11 +25,13 @@ from dataclasses import replace
 from typing import Any
 
 from solo.kernel.adventure import Adventure
-from solo.director.canon import CLOCK_SIZE, PRESSURE, Canon, Entry, canon_key, canon_step, focus_text, \
+from solo.director.canon import CLOCK_SIZE, PRESSURE, VILLAIN, Canon, Entry, canon_key, canon_step, focus_text, \
     kind_in, proposed_names
 from solo.director.canon import focus as canon_focus
+from solo.director.adventure import sign_of
 from solo.director.narration import DEFAULT_CONTEXT
 from solo.kernel.narration import Narration
+from solo.kernel.scene import SceneModel
 from solo.kernel.errors import RuleViolation
 from solo.kernel.events import Kind
 from solo.kernel.words import words_of
@@ -55,6 +57,7 @@ from solo.table.view import Decision, View
 
 WORLD_TABLE = "world.consequence"
 SCHEME_TABLE = "world.scheme"
+ELSEWHERE_TABLE = "world.elsewhere"  # told where the scene's place is not known
 MAX_PROPOSALS = 12  # open proposals kept; older ones give way
 UNOFFERED = ("recap", "premise", "meaning")  # narration whose names are never offered
 
@@ -63,7 +66,7 @@ def seed_canon(adventure: Adventure) -> list[SessionEvent]:
     """What an adventure establishes from the start: its villain (pinned) and the scheme, an open
     thread (pinned). Its scenes' people and places enter when their scene opens."""
     villain = adventure.villain
-    return [CanonAdded(kind="person", name=villain.name, detail=f"villain: {villain.description}",
+    return [CanonAdded(kind="person", name=villain.name, detail=f"{VILLAIN}{villain.description}",
                        attitude="hostile", pinned=True, source="adventure"),
             CanonAdded(kind="thread", name=f"{villain.name}'s scheme", detail=villain.scheme, pinned=True,
                        source="adventure")]
@@ -229,13 +232,15 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
             if canon_key(scene.location) not in known:
                 events.append(CanonAdded(kind="place", name=scene.location, detail=scene.title,
                                                   source="adventure"))
-    # the clock filled: the scene opening now brings what happened meanwhile
-    if moved is not None and canon.due > 0:
-        told = consequence(v, canon, after, rng)
+    # the clock filled: the scene opening now brings what happened meanwhile (an adventure played to its end:
+    # its villain moves no more)
+    finished = v.story is not None and v.story.finished(v.progress, was)
+    if moved is not None and canon.due > 0 and not finished:
+        told = consequence(v, canon, after, rng, moved.scene)
         events.append(WorldMoved(stage=canon.stage, text=told.text, thread=told.facts.get("thread"),
-                                 person=told.facts.get("person")))
+                                 person=told.facts.get("person"), where=told.facts.get("where")))
     decision = replace(decision.add(*events), recaps=(*decision.recaps, *recaps_))
-    return v.tell(decision, told) if moved is not None and canon.due > 0 else decision
+    return v.tell(decision, told) if moved is not None and canon.due > 0 and not finished else decision
 
 
 def pressure(v: View, before: Any, events: list[Any], after: Any) -> list[str]:
@@ -273,34 +278,45 @@ def villain(v: View, canon: Canon, state: Any, rng: random.Random) -> str:
     return moment.get("villain", DEFAULT_CONTEXT["villain"])
 
 
-def consequence(v: View, canon: Canon, state: Any, rng: random.Random) -> Narration:
-    """What the villain's scheme or an open thread did while the cast was busy: drawn from the
-    world tables, about a thread or a person the canon knows when it knows one."""
-    threads = canon.of("thread", status="open")
-    people = [e for e in canon.of("person", status="open") if e.attitude != "dead"]
-    thread = rng.choice(threads) if threads else None
-    person = rng.choice(people) if people else None
-    scheme = next((e.detail for e in threads if e.source == "adventure" and e.name.endswith("scheme")), None)
-    context = {**DEFAULT_CONTEXT, "villain": villain(v, canon, state, rng),
-               "thread": thread.name if thread else "the cast's business",
-               "person": person.name if person else "someone the cast met",
-               "scheme": "its next step"}  # the scheme's words are a secret until found
+def consequence(v: View, canon: Canon, state: Any, rng: random.Random, scene_id: str | None = None) -> Narration:
+    """What the villain's scheme or an open thread did while the cast was busy, told as what the cast can see
+    in the scene that opens (``scene_id``: the adventure's): a sign the adventure file gives for it or its
+    villain (``solo.director.adventure.sign_of``), else a line of the world tables told of the scene's place
+    ({where}), its people and its cast, about a thread or a person the canon knows when it knows one."""
     director = v.director
     tables = director.narrator.tables if director is not None else None
+    stage = getattr(tables, "stage", None)  # the scene that opens, as the Director's reaction staged it
+    stage = stage if isinstance(stage, SceneModel) else None
+    facts: dict[str, Any] = {"stage": canon.stage, **({"where": stage.place} if stage is not None and stage.place else {})}
+    name = villain(v, canon, state, rng)
+    signed = sign_of(v.story.adventure, scene_id, stage, name, rng) if v.story is not None else None
+    if signed is not None:
+        return Narration(task="world_moves", text=signed[0], origin=signed[1], facts=facts)
+    threads = canon.of("thread", status="open")
+    here = stage.stage.people if stage is not None else ()  # a world move is seen here: of the scene's own people
+    thread = rng.choice(threads) if threads else None
+    person = rng.choice(here) if here else None
+    scheme = next((e.detail for e in threads if e.source == "adventure" and e.name.endswith("scheme")), None)
+    context = {**DEFAULT_CONTEXT, "villain": name,
+               "thread": thread.name if thread else "the cast's business",
+               "person": person or "someone the cast met",
+               "scheme": "its next step"}  # the scheme's words are a secret until found
+    cast = stage.stage.cast if stage is not None else ()
+    context["cast"] = " and ".join(cast) if cast else "the cast"
     # the scheme itself moves one time in three, where the story knows what it is
     table = SCHEME_TABLE if scheme and rng.random() < 1 / 3 else WORLD_TABLE
+    table = table if stage is not None and stage.place else ELSEWHERE_TABLE
     if tables is not None and table in tables:
-        named = {k: e for k, e in (("thread", thread), ("person", person)) if e is not None}
-        drawn = tables.draw(table, rng, scene=v.progress.scene_tags,
-                            context={k: e.name for k, e in named.items()})
+        named = {"thread": thread.name if thread else None, "person": person, "cast": context["cast"]}
+        drawn = tables.draw(table, rng, scene=v.progress.scene_tags if stage is None else stage.tags,
+                            context={k: n for k, n in named.items() if n})
         text, origin = drawn.filled(context), drawn.origin()
     else:  # the world tables are not loaded (a table folder of one's own): the plainest consequence
         text, origin = f"Meanwhile, {context['villain']} moves a step closer to the goal.", "world clock"
-    facts: dict[str, Any] = {"stage": canon.stage}
     if thread is not None and thread.name in text:
         facts["thread"] = thread.name
-    if person is not None and person.name in text:
-        facts["person"] = person.name
+    if person is not None and person in text:
+        facts["person"] = person
     return Narration(task="world_moves", text=text, origin=origin, facts=facts)
 
 
@@ -310,6 +326,7 @@ def focus(v: View, told: Narration, rng: random.Random) -> Narration:
     if picked is None:
         return told
     text = told.text.rstrip()
+    text += "" if text.endswith((".", "!", "?", ")")) else "."  # "mend a signal. It bears on the feud."
     return told.model_copy(update={"text": f"{text} {focus_text(picked)}",
                                    "facts": {**told.facts, "canon_focus": picked}})
 

@@ -15,13 +15,13 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from solo.director.canon import Canon
+from solo.director.canon import Canon, Entry
 from solo.store.files import SOLO_MARK
 from solo.store.journal import Campaign, Journal
 from solo.kernel.events import TYPES
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, words_of
-from solo.director.narration import without_meaning
+from solo.director.narration import MEANING, without_meaning
 
 
 def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None = None,
@@ -50,7 +50,10 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
         oracle = f"Mythic's (Chaos Factor {e['chaos']})" if e["oracle"] == "mythic" else "the classic one"
         return [f"- The oracle: {oracle}."]
     if kind == "canon_added":
-        return [f"- New in the canon: [[#{e['name']}]] ({e['kind']})."]
+        secret = Entry(kind=e["kind"], name=e["name"], detail=e.get("detail") or "", source=e.get("source") or "").secret
+        if secret and story:
+            return []  # the Director's note: the story knows only what its telling names
+        return [f"- New in the canon: [[#{e['name']}]] ({e['kind']}{NOTE if secret else ''})."]
     if kind == "canon_closed":
         name = (names or {}).get(e["key"])
         return [f"- Closed: {f'[[#{name}]]' if name else e['key']}" + (f", {e['how']}" if e.get("how") else "") + "."]
@@ -60,25 +63,31 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
     return []
 
 
-def canon_lines(canon: Canon, mentions: dict[str, list[str]]) -> Iterator[str]:
+def canon_lines(canon: Canon, mentions: dict[str, list[str]], story: bool = False) -> Iterator[str]:
     """A section per person and place (and the threads, clues, promises and treasure), each linked
-    from an index and naming the scenes it came up in."""
-    if not canon.entries:
+    from an index and naming the scenes it came up in. The Director's notes an adventure seeds (its
+    villain and scheme, ``Entry.secret``) are labelled as such; ``story`` leaves out those the told story
+    has not named, and what the file says of the others (the story tells what was found)."""
+    def shown(e: Entry) -> bool:
+        return not (story and e.secret and not mentions.get(e.key))
+
+    if not any(shown(e) for e in canon.entries):
         return
     yield from ["", "## Canon", ""]
     for kind, heading in CANON_HEADINGS.items():
-        entries = canon.of(kind)
+        entries = [e for e in canon.of(kind) if shown(e)]
         if entries:
             yield f"- {heading}: " + ", ".join(f"[[#{e.name}]]" for e in entries)
     for kind, heading in CANON_HEADINGS.items():
-        entries = canon.of(kind)
+        entries = [e for e in canon.of(kind) if shown(e)]
         if not entries:
             continue
         yield from ["", f"## {heading}"]
         for e in entries:
             yield from ["", f"### {e.name}", ""]
             state = "closed" + (f": {e.how}" if e.how else "") if e.status == "closed" else ""
-            facts = [x for x in (e.detail, e.attitude and f"Attitude: {e.attitude}",
+            detail = "" if story and e.secret else f"The Director's note: {e.detail}" if e.secret else e.detail
+            facts = [x for x in (detail, e.attitude and f"Attitude: {e.attitude}",
                                  e.where and (f"Last seen: {e.where}" if kind == "person" else f"Where: {e.where}"),
                                  state and state[0].upper() + state[1:], e.pinned and "Pinned") if x]
             yield from (f"- {fact}" for fact in facts)
@@ -128,6 +137,7 @@ class Mentions:
 
 _WORDS = re.compile(r"\w+")
 T = TypeVar("T")
+NOTE = "; the Director's note, a secret until the story finds it"
 CANON_HEADINGS = {"person": "People", "place": "Places", "thread": "Threads", "clue": "Clues",
                   "promise": "Promises and debts", "treasure": "Treasure"}
 
@@ -162,17 +172,27 @@ def _without_question(text: str) -> str:
     return text
 
 
+def _apart(text: str) -> tuple[str, str]:
+    """A telling journaled before ``Narration.meaning`` kept it apart: its words and the oracle's meaning."""
+    told = without_meaning(text)
+    if told == text:
+        return text, ""
+    return told, text.partition(MEANING)[2].split(". ", 1)[0].strip().rstrip(".")
+
+
 def _narration_lines(n: dict[str, Any], story: bool, words: Words = NEUTRAL) -> list[str]:
     """One narration: its task as a heading, where its words came from (unless ``story``), its text."""
-    if story and (n["task"] in ("lesson", "recap") or (n["task"] == "success" and n["source"] == "oracle")):
-        return []  # teaching notes, prompts for the player's words and the table's recaps of it are not the story
+    if story and (n["task"] in ("lesson", "recap", "meaning") or (n["task"] == "success" and n["source"] == "oracle")):
+        return []  # teaching notes, prompts for the player's words or reading, the table's recaps: not the story
     if story and n["task"] == words.opening_task:
         n = {**n, "text": _without_question(n["text"])}
-    if story:  # the oracle's meaning is a prompt for reading the twist, not the tale
-        n = {**n, "text": without_meaning(n["text"])}
+    if n["task"] == "meaning":  # the oracle's words to read the telling above by, labelled as such
+        return [f"*Read it as*: {n['text']}", ""]
+    told, meaning = _apart(n["text"])  # a journal older than ``Narration.meaning`` wrote it into the words
+    read = [f"*Read it as*: {meaning}", ""] if meaning and not story else []
     origin = f", {n['origin']}" if n.get("origin") else ""
     heading = words.title(n["task"])
-    return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", n["text"], ""]
+    return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", told, "", *read]
 
 
 def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
@@ -253,4 +273,4 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
         yield from (f"- [[{name}]]" for name in system.presentation.export_names(status))
     else:
         yield from system.presentation.export_cast(status)
-    yield from canon_lines(canon, mentions)
+    yield from canon_lines(canon, mentions, story)

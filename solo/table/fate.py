@@ -131,10 +131,10 @@ def scene_check(v: View, decision: Decision, state: Any, typed: int | None) -> D
         table = mythic.chart().altered
         faces, _, entry = table.pick(rng)
         meaning = v.director.narrator.meaning(rng)
-        how = f" Read it by: {meaning[0]} {meaning[1]}." if meaning else ""
+        read = {"meaning": {"action": meaning[0], "subject": meaning[1]}} if meaning else {}  # told apart
         change = entry.text
         decision = v.tell(decision, Narration(
-            task="scene_altered", text=f"The scene is altered: {change}{how}",
+            task="scene_altered", text=f"The scene is altered: {change}", facts=read,
             origin=f"Mythic scene check d10={roll}; {table.id} #{faces[0]}" + (f"; {meaning[2]}" if meaning else "")))
     elif result == "interrupted":
         decision, event = random_event(v, decision, state, rng, "The scene is interrupted before it gets going: ")

@@ -360,7 +360,7 @@ class Session:
         for n, calls in told:
             ids = [self.journal.add_model_call(campaign, command, c) for c in calls]
             self.journal.add_narration(campaign, command, n.task, n.text, n.source, n.origin,
-                                       model_call=ids[-1] if ids else None)
+                                       model_call=ids[-1] if ids else None, meaning=n.meaning)
         for call in stray:
             self.journal.add_model_call(campaign, command, call)
 

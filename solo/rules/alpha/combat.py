@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from solo.kernel.errors import RuleViolation
+from solo.kernel.grammar import quote
 from . import commands as rc
 from .core import (RULES, Step, actions_left, active, advance, begin_turn, die, find, hurt, keep, need_combat,
                    order_fields, react, roll, spend, take_out)
@@ -126,7 +127,7 @@ def attack(state: AlphaState, c: rc.Attack, rng: random.Random) -> Step:
         raise RuleViolation(f"{attacker.name} cannot attack itself")
     if target.is_hidden_from(attacker.name):
         raise RuleViolation(f"{target.name} is hidden from {attacker.name} and cannot be attacked by it: "
-                            f"`notice {attacker.name} {target.name}` first")
+                            f"`notice {quote(attacker.name)} {quote(target.name)}` first")
     kind = band(attacker, c.weapon, c.distance)
     state = react(state, attacker) if c.react else spend(state, attacker, 1, "attack")
     escalation = combat.escalation
@@ -242,7 +243,7 @@ def fate(state: AlphaState, c: rc.Fate) -> Step:
         raise RuleViolation("nobody is in Mortal Peril")
     who = find(state, c.character, "party")
     if fold(who.name) != fold(state.peril):
-        raise RuleViolation(f"{state.peril} is in Mortal Peril, not {who.name}: `fate {state.peril} "
+        raise RuleViolation(f"{state.peril} is in Mortal Peril, not {who.name}: `fate {quote(state.peril)} "
                             f"sacrifice|survive`")
     cost = " ".join(c.cost.split()) if c.cost else None
     result: dict[str, Any] = {"character": who.name, "choice": c.choice, "cost": cost}

@@ -11,6 +11,7 @@ from typing import Any
 from solo.kernel import dice, named
 from solo.kernel.dispatch import Dispatch
 from solo.kernel.errors import RuleViolation
+from solo.kernel.grammar import quote
 from .data_rules import ACTIONS, LEFT, MAX_DEBT, die_label, fold
 from .state import AlphaState, Combat, Creature, Side
 
@@ -132,7 +133,7 @@ def react(state: AlphaState, who: Creature) -> AlphaState:
     one action owed by its next turn; a debt above 2 is refused (Default)."""
     need_combat(state, "a reaction")
     if not state.in_order(who.name):
-        raise RuleViolation(f"{who.name} is not in the Order of Battle: `join {who.name}` first")
+        raise RuleViolation(f"{who.name} is not in the Order of Battle: `join {quote(who.name)}` first")
     if is_current(state, who):
         raise RuleViolation(f"it is {who.name}'s own turn: spend an action, a reaction is out of turn")
     if who.reaction_debt >= MAX_DEBT:

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from solo.kernel.errors import RuleViolation
+from solo.kernel.grammar import quote
 from . import combat  # noqa: F401  (its rules register themselves in RULES)
 from . import commands as rc
 from . import events as ev
@@ -377,7 +378,7 @@ def mortal_peril(state: AlphaState) -> str | None:
     """Rulings *Mortal Peril*: the pause, as the message that refuses everything but `fate`."""
     if state.peril is None:
         return None
-    return f"{state.peril} is in Mortal Peril: `fate {state.peril} sacrifice|survive` first (or `undo`)"
+    return f"{state.peril} is in Mortal Peril: `fate {quote(state.peril)} sacrifice|survive` first (or `undo`)"
 
 
 def _peril(state: AlphaState, command: rc.Command) -> None:

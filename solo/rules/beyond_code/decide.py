@@ -9,6 +9,7 @@ draw and pick it makes lands in an event, so replay never draws again.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from solo.kernel.errors import RuleViolation
@@ -21,6 +22,16 @@ from .state import POSITIONS, BeyondState, Cell, Effect, Victory
 TOKEN_NAMES = {"chaos": "Chaos", "decryption": "Decryption"}
 NEXT = {"solowork": "solowork 1 | solowork 2 POS", "enigma": "enigma [--cancel]", "phantom": "phantom",
         "tome": "tome [--prevent]"}
+
+
+def names(deck: DeckFile, cards: Sequence[str] = ()) -> dict[str, str]:
+    """The deck's own names for its three Characters and for ``cards`` (face-up ones only), by id: what a
+    result shows the player in place of an id."""
+    return {**{c.id: c.name for c in deck.character}, **{card: deck.card_of(card).name for card in cards}}
+
+# how the open effect of each of those cards is carried out, as a player types it
+CARRY = {"solowork": "`solowork 1` or `solowork 2 POS`", "enigma": "`enigma` (or `enigma --cancel`)",
+         "phantom": "`phantom`", "tome": "`tome` (or `tome --prevent`)"}
 
 
 class Work:
@@ -71,7 +82,7 @@ def start(command: rc.StartCampaign, rng: random.Random) -> tuple[Any, ...]:
     easy = [name for name, on in (("late-expiry", command.late_expiry), ("keep-tokens", command.keep_tokens)) if on]
     result = {"game": 1, "turn": 1, "time": {"slot": deck.time.start[0], "last": deck.time.slots},
               "character": character, "stack": list(stack), "deck": deck.name, "deck_file": command.deck_file,
-              "easy": easy}
+              "easy": easy, "names": names(deck)}
     return started, ev.Resolved(command=command.kind, result=result)
 
 
@@ -212,6 +223,19 @@ def pick(w: Work, pos: int, card: str | None, silence_from: int | None) -> dict[
             "expired": w.state.over == "lost", "over": w.state.over}
 
 
+def waiting_effect(state: BeyondState) -> Effect | None:
+    """The open effect whose procedure the engine runs ([Changes in Solo Mode]: Solowork, the Enigma Machine,
+    the Scherbius Phantom, the Tome) and that has not been carried out yet: it holds the turn's end. The
+    Phantom's 2nd effect is no procedure in game 3 (Rulings *Scherbius Phantom*)."""
+    effect, deck = state.effect, state.deck
+    if effect is None or effect.used or deck is None:
+        return None
+    role = deck.card_of(effect.card).role
+    if role not in NEXT or (role == "phantom" and state.game >= 3):
+        return None
+    return effect
+
+
 def open_role(w: Work, role: str) -> Effect:
     """The open effect of the card with ``role``, its procedure not yet run (once per open effect)."""
     title = w.deck.role_card(role).name
@@ -264,10 +288,11 @@ def _solowork(w: Work, c: rc.Solowork, rng: random.Random) -> dict[str, Any]:
     if c.effect == 1:
         before = w.state.chaos
         set_token(w, "chaos", not before)
-        return {"solowork": 1, "chaos": {"before": before, "after": w.state.chaos}}
+        return {"solowork": 1, "chaos": {"before": before, "after": w.state.chaos}, "name": w.deck.card_of(effect.card).name}
     assert c.pos is not None
     if c.pos == effect.pos:
-        raise RuleViolation(f"Solowork's 2nd effect picks another card, not Solowork itself at position {c.pos}")
+        name = w.deck.card_of(effect.card).name
+        raise RuleViolation(f"{name}'s 2nd effect picks another card, not {name} itself at position {c.pos}")
     return {**pick(w, c.pos, c.card, c.silence_from), "solowork": 2, "via": "solowork"}
 
 
@@ -281,7 +306,7 @@ def _enigma(w: Work, c: rc.Enigma, rng: random.Random) -> dict[str, Any]:
             raise RuleViolation("`enigma --cancel` returns the Chaos token, and you do not hold it")
         mark_used(w, effect)
         set_token(w, "chaos", False)
-        return {"cancelled": True, "chaos": {"before": True, "after": False}}
+        return {"cancelled": True, "chaos": {"before": True, "after": False}, "name": w.deck.card_of(effect.card).name}
     grid = list(w.state.grid)
     positions = [i for i, cell in enumerate(grid, 1) if cell.face_up]
     shuffled = rng.sample([grid[p - 1].card for p in positions], len(positions))
@@ -290,7 +315,7 @@ def _enigma(w: Work, c: rc.Enigma, rng: random.Random) -> dict[str, Any]:
         grid[p - 1] = Cell(card=card)
     w.emit(ev.GridSet(grid=tuple(grid), why="enigma"))
     w.emit(ev.EffectSet(effect=None))  # its card lies face-down now: the effect is done
-    return {"reshuffled": positions, "silence_returned": returned}
+    return {"reshuffled": positions, "silence_returned": returned, "name": w.deck.card_of(effect.card).name}
 
 
 def _phantom(w: Work, c: rc.Phantom, rng: random.Random) -> dict[str, Any]:
@@ -315,7 +340,7 @@ def _phantom(w: Work, c: rc.Phantom, rng: random.Random) -> dict[str, Any]:
     w.emit(ev.CastSet(character=after, stack=stack, aside=aside, removed=s.removed))
     # the deck's own name for its Phantom card (Rulings *Effects*: the card's name as the player's deck spells it)
     return {"character": {"before": before, "after": after}, "stack": list(stack), "aside": list(aside),
-            "name": w.deck.card_of(effect.card).name}
+            "name": w.deck.card_of(effect.card).name, "names": names(w.deck)}
 
 
 def _tome(w: Work, c: rc.Tome, rng: random.Random) -> dict[str, Any]:
@@ -329,8 +354,9 @@ def _tome(w: Work, c: rc.Tome, rng: random.Random) -> dict[str, Any]:
     if c.prevent:
         set_token(w, "chaos", False)
     else:
-        move_time(w, w.deck.time.tome, "the Tome's effect")
-    return {"prevented": c.prevent, "time": {"before": before, "after": w.state.slot}, **_over(w)}
+        move_time(w, w.deck.time.tome, f"{w.deck.card_of(effect.card).name}'s effect")
+    return {"prevented": c.prevent, "time": {"before": before, "after": w.state.slot}, **_over(w),
+            "name": w.deck.card_of(effect.card).name}  # the deck's own name for the card, as the Phantom's result
 
 
 def _token(w: Work, c: rc.Token, rng: random.Random) -> dict[str, Any]:
@@ -401,12 +427,15 @@ def _turn_end(w: Work, c: rc.EndTurn, rng: random.Random) -> dict[str, Any]:
     s = w.state
     if not s.chosen:
         raise RuleViolation("choose this turn's card first (`choose POS`): every turn picks one")
+    waiting = waiting_effect(s)  # closed all the same (Rulings *Effects*): the result says it was left undone
+    left = {"left_open": {"pos": waiting.pos, "card": waiting.card, "name": w.deck.card_of(waiting.card).name,
+                          "carry": CARRY[w.deck.card_of(waiting.card).role or ""]}} if waiting is not None else {}
     if s.effect is not None:
         w.emit(ev.EffectSet(effect=None))
     before = s.slot
     move_time(w, 1, "turn end")
     w.emit(ev.TurnSet(game=s.game, turn=s.turn + 1, chosen=False))
-    return {"turn": s.turn + 1, "time": {"before": before, "after": w.state.slot}, **_over(w)}
+    return {"turn": s.turn + 1, "time": {"before": before, "after": w.state.slot}, **_over(w), **left}
 
 
 def _scene_start(w: Work, c: rc.StartScene, rng: random.Random) -> dict[str, Any]:
@@ -439,8 +468,9 @@ def _mission(w: Work, c: rc.Mission, rng: random.Random) -> dict[str, Any]:
             w.emit(ev.RunEnded(over="won", why="the third victory", fate=fate))
         else:
             nxt = _next_game(w, c, reserve, rng)
+    shown = list(nxt["revealed"].values()) if nxt else []
     return {**result, "triumph": w.state.triumph, "victories": [v.model_dump() for v in w.state.victories],
-            "next": nxt, "over": w.state.over, "fate": w.state.fate}
+            "next": nxt, "over": w.state.over, "fate": w.state.fate, "names": names(w.deck, shown)}
 
 
 def _next_game(w: Work, c: rc.Mission, reserve: int, rng: random.Random) -> dict[str, Any]:

@@ -134,7 +134,7 @@ def tell(n: BeyondNarrator, command: str, r: dict[str, Any], before: BeyondState
     elif command == "enigma" and not r.get("cancelled"):
         told.append(n.one("shuffled", "mansion.shuffled", rng,
                           {"kind": "shuffle", "character": who, "positions": list(r.get("reshuffled", []))},
-                          character=who))
+                          character=who, place=str(r.get("name") or "Enigma Machine")))  # the deck's own name
     elif command == "phantom":
         new = name_of(after, str(r.get("character", {}).get("after", "")))
         told.append(n.one("phantom", "mansion.phantom", rng,

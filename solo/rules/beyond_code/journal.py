@@ -43,8 +43,11 @@ def readable(ident: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in words) or ident
 
 
-def _who(r: Mapping[str, Any], key: str = "character") -> str:
-    return _text(r.get(key), "a Character")
+def _who(r: Mapping[str, Any], key: str = "character", names: Mapping[str, Any] | None = None) -> str:
+    """The Character under ``key`` by the deck's name (``names``, else the result's own; a journal older than
+    results that carry them: its id)."""
+    ident = _text(r.get(key), "a Character")
+    return _text(_map(names if names is not None else r.get("names")).get(ident), ident)
 
 
 def _and(names: Sequence[str]) -> str:
@@ -70,9 +73,9 @@ def _expired(r: Mapping[str, Any]) -> bool:
     return r.get("over") == "lost" and bool(r.get("expired"))
 
 
-def _revealed(nxt: Mapping[str, Any]) -> list[str]:
-    """The cards turned up for the next game (face-up from the start), by position."""
-    shown = _map(nxt.get("revealed"))
+def _revealed(nxt: Mapping[str, Any], names: Mapping[str, Any] | None = None) -> list[str]:
+    """The cards turned up for the next game (face-up from the start), by position, by name where known."""
+    shown = {p: _text(_map(names).get(_text(c)), _text(c)) for p, c in _map(nxt.get("revealed")).items()}
     def position(p: object) -> int:
         text = str(p)
         return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 99
@@ -124,15 +127,15 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
             return RecapLine(text=_pick_recap(command, r))
         case "solowork":
             held = _map(r.get("chaos")).get("after")
-            return RecapLine(text=f"Solowork {'took' if held else 'returned'} the Chaos token")
+            return RecapLine(text=f"{_text(r.get('name'), 'Solowork')} {'took' if held else 'returned'} the Chaos token")
         case "enigma" if r.get("cancelled"):
-            return RecapLine(text="the Chaos token was returned to cancel the Enigma Machine")
+            return RecapLine(text=f"the Chaos token was returned to cancel {_text(r.get('name'), 'the Enigma Machine')}")
         case "enigma":
             places = ", ".join(str(p) for p in _seq(r.get("reshuffled"))) or "none"
-            return RecapLine(text=f"the Enigma Machine turned the face-up cards ({places}) face-down, shuffled")
+            return RecapLine(text=f"{_text(r.get('name'), 'the Enigma Machine')} turned the face-up cards ({places}) face-down, shuffled")
         case "phantom":
             c = _map(r.get("character"))
-            before, after = readable(_who(c, "before")), readable(_who(c, "after"))
+            before, after = readable(_who(c, "before", _map(r.get("names")))), readable(_who(c, "after", _map(r.get("names"))))
             return RecapLine(text=f"the {_phantom(r)} changed Character: {after} took {before}'s place",
                              names=(after, before))
         case "tome" if r.get("prevented"):
@@ -170,8 +173,8 @@ def _resolved_recap(command: str, r: Mapping[str, Any]) -> RecapLine | None:
             return RecapLine(text=f"three victories won the run; the fate of the world is {fate}'s", names=(fate,))
         case "mission":
             nxt = _map(r.get("next"))
-            who = readable(_who(nxt))
-            shown = _revealed(nxt)
+            who = readable(_who(nxt, names=_map(r.get("names"))))
+            shown = _revealed(nxt, _map(r.get("names")))
             return RecapLine(text=f"{who} plays game {_int(nxt.get('game'))}, time on slot {_int(nxt.get('slot'))}"
                              + (f"; turned up: {', '.join(shown)}" if shown else ""), names=(who,), starts="scene")
     return None
@@ -224,7 +227,7 @@ def _started(payload: Mapping[str, Any], story: bool) -> list[str]:
              + (f"; easier play: {', '.join(easy)}" if easy else "") + "."]
     for c in people:
         mission = _text(c.get("mission"))
-        lines.append(f"- **{_text(c.get('id'), '?')}** ({_text(c.get('name'), '?')})"
+        lines.append(f"- **{_text(c.get('name'), '?')}** (`{_text(c.get('id'), '?')}`)"
                      + (f": *{mission}*" if mission else ""))
     return lines
 
@@ -266,7 +269,7 @@ def _victory_full(r: Mapping[str, Any]) -> list[str]:
     lines = [f"- **{who}**'s Mission succeeds in game {game}: reserve {_int(r.get('reserve'))}, "
              f"Triumph {_triumph(_int(r.get('triumph')))}."]
     if r.get("over") == "won":
-        told = "; ".join(f"game {_int(v.get('game'))} {_who(v)} (reserve {_int(v.get('reserve'))})"
+        told = "; ".join(f"game {_int(v.get('game'))} {_who(v, names=_map(r.get('names')))} (reserve {_int(v.get('reserve'))})"
                          for v in map(_map, _seq(r.get("victories"))))
         lines.append(f"- **The run is won**: {told}. The fate of the world is **{_who(r, 'fate')}**'s, "
                      "the largest reserve.")
@@ -289,8 +292,8 @@ def _next_game(r: Mapping[str, Any], story: bool) -> list[str]:
         return []
     if story:
         return [_game(_int(nxt.get("game"))), f"- **{readable(_who(nxt))}** takes up the search.", _turn(1)]
-    shown = _revealed(nxt)
-    return [_game(_int(nxt.get("game"))), f"- **{_who(nxt)}** plays; time on slot {_int(nxt.get('slot'))}; turned up: "
+    shown = _revealed(nxt, _map(r.get("names")))
+    return [_game(_int(nxt.get("game"))), f"- **{_who(nxt, names=_map(r.get('names')))}** plays; time on slot {_int(nxt.get('slot'))}; turned up: "
             f"{', '.join(shown) or 'none'}.", _turn(1)]
 
 
@@ -300,31 +303,33 @@ def _resolved_full(command: str, r: Mapping[str, Any]) -> list[str]:
         case "campaign_new":
             t = _map(r.get("time"))
             return [f"- **{_who(r)}** plays; time on slot {_int(t.get('slot'), 1)} of {_int(t.get('last'))}; "
-                    f"the stack: {', '.join(str(c) for c in _seq(r.get('stack'))) or 'empty'}.", _turn(1)]
+                    f"the stack: {', '.join(_who({'c': c}, 'c', _map(r.get('names'))) for c in _seq(r.get('stack'))) or 'empty'}.",
+                    _turn(1)]
         case "choose" | "decrypt":
             return _pick_full(r)
         case "solowork" if "pos" in r:
             return _pick_full(r)
         case "solowork":
             held = _map(r.get("chaos")).get("after")
-            return [f"- Solowork's 1st effect: the Chaos token is {'taken' if held else 'returned'}."]
+            return [f"- {_text(r.get('name'), 'Solowork')}'s 1st effect: the Chaos token is {'taken' if held else 'returned'}."]
         case "enigma" if r.get("cancelled"):
-            return ["- Enigma Machine: the Chaos token is returned to cancel both effects."]
+            return [f"- {_text(r.get('name'), 'Enigma Machine')}: the Chaos token is returned to cancel both effects."]
         case "enigma":
             places = ", ".join(str(p) for p in _seq(r.get("reshuffled"))) or "none"
             back = _int(r.get("silence_returned"))
-            return [f"- Enigma Machine: positions {places} shuffled and turned face-down"
+            return [f"- {_text(r.get('name'), 'Enigma Machine')}: positions {places} shuffled and turned face-down"
                     + (f"; {back} Silence back to the Supply" if back else "") + "."]
         case "phantom":
             c = _map(r.get("character"))
-            aside = ", ".join(str(x) for x in _seq(r.get("aside")))
-            return [f"- {_phantom(r)}: {_who(c, 'before')} → **{_who(c, 'after')}**; the stack: "
-                    f"{', '.join(str(x) for x in _seq(r.get('stack'))) or 'empty'}" + (f"; aside: {aside}" if aside else "")
+            names = _map(r.get("names"))
+            aside = ", ".join(_who({"c": x}, "c", names) for x in _seq(r.get("aside")))
+            return [f"- {_phantom(r)}: {_who(c, 'before', names)} → **{_who(c, 'after', names)}**; the stack: "
+                    f"{', '.join(_who({'c': x}, 'c', names) for x in _seq(r.get('stack'))) or 'empty'}" + (f"; aside: {aside}" if aside else "")
                     + "."]
         case "tome" if r.get("prevented"):
-            return [f"- Tome: the Chaos token is returned instead; {_time(_map(r.get('time')))}."]
+            return [f"- {_text(r.get('name'), 'Tome')}: the Chaos token is returned instead; {_time(_map(r.get('time')))}."]
         case "tome":
-            return [f"- Tome: {_time(_map(r.get('time')))}.", *_lost_full(r)]
+            return [f"- {_text(r.get('name'), 'Tome')}: {_time(_map(r.get('time')))}.", *_lost_full(r)]
         case "token":
             held = _map(r.get("held")).get("after")
             token = TOKEN.get(_text(r.get("token")), "?")
@@ -461,13 +466,15 @@ def export_cast(status: Mapping[str, Any], credit: str) -> list[str]:
                  f"{_int(t.get('last'))} (reserve {_int(t.get('reserve'))}); {standing}.")
     if over != "won":
         lines.append(f"- Playing: **{_who(status)}**.")
-    lines.append(f"- The stack (face-down): {', '.join(str(c) for c in _seq(status.get('stack'))) or 'empty'}.")
-    aside = [str(c) for c in _seq(status.get("aside"))]
+    names = _map(status.get("names"))
+    stack = [_who({"c": c}, "c", names) for c in _seq(status.get("stack"))]
+    lines.append(f"- The stack (face-down): {', '.join(stack) or 'empty'}.")
+    aside = [_who({"c": c}, "c", names) for c in _seq(status.get("aside"))]
     if aside:
         lines.append(f"- Aside (by the Scherbius Phantom): {', '.join(aside)}.")
     victories = [_map(v) for v in _seq(status.get("victories"))]
     if victories:
-        lines.append("- Victories: " + "; ".join(f"game {_int(v.get('game'))} **{_who(v)}** (slot {_int(v.get('slot'))}, "
+        lines.append("- Victories: " + "; ".join(f"game {_int(v.get('game'))} **{_who(v, names=names)}** (slot {_int(v.get('slot'))}, "
                                                  f"reserve {_int(v.get('reserve'))})" for v in victories) + ".")
     held = _map(status.get("held"))
     tokens = [TOKEN[t] for t in ("decryption", "chaos") if held.get(t)]

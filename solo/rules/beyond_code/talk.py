@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import escape
 from ...kernel.grammar import positionals
-from ...kernel.protocol import Conversation
+from ...kernel.protocol import Cancelled, Conversation
 from . import commands as rc
-from .decide import decide
+from .decide import CARRY, decide, waiting_effect
 from .grammar import EASY, SPECS
 from .state import POSITIONS, BeyondState
 
@@ -189,11 +189,19 @@ def prepare(state: BeyondState, command: rc.Command, talk: Conversation) -> rc.C
                        f"{escape(character_name(state, state.character))}'s Mission met? `mission success` first)")
         case rc.Tome() if not command.prevent and expires(state, state.deck.time.tome):
             held = " (`tome --prevent` returns the Chaos token instead)" if state.chaos else ""
-            warning = f"the Tome takes time to {_end_of_time(state)} and the run is lost{held}"
+            tome = escape(state.deck.role_card("tome").name)
+            warning = f"{tome} takes time to {_end_of_time(state)} and the run is lost{held}"
         case rc.Time() if expires(state, command.delta):
             warning = f"time {command.delta:+d} takes it to {_end_of_time(state)}: the run is lost"
     if warning and _legal(state, command):
         talk.say(f"  [yellow]time {track(state)}: {warning}[/]")
+    waiting = waiting_effect(state) if isinstance(command, rc.EndTurn) and state.chosen else None
+    if waiting is not None:  # the turn's end would close it undone (Rulings *Effects*): asked first
+        card = state.deck.card_of(waiting.card)
+        talk.error(f"{card.name}'s effect at position {waiting.pos} is still open: {CARRY[card.role or '']} "
+                   "carries it out")
+        if talk.ask("End the turn anyway, leaving it undone? (y/N) ").strip().lower() not in ("y", "yes"):
+            raise Cancelled()
     return command
 
 
@@ -220,29 +228,30 @@ def _effect_hint(state: BeyondState, command: rc.Command) -> str | None:
     card = deck.card_of(effect.card)
     if card.role is not None and effect.used:
         return None
+    its = f"{escape(card.name)}'s effect is open"  # the deck's own name for its card, never the engine's role
     match card.role:
         case "solowork":
             toggle = "returns" if state.chaos else "takes"
-            return (f"Solowork's effect is open: `solowork 1` {toggle} the Chaos token, or `solowork 2 POS` picks "
+            return (f"{its}: `solowork 1` {toggle} the Chaos token, or `solowork 2 POS` picks "
                     f"another card ({_list(pickable(state, besides=effect.pos))})")
         case "enigma":
             cancel = ", or `enigma --cancel` returns the Chaos token to cancel both effects" if state.chaos else ""
-            return (f"the Enigma Machine's effect is open: `enigma` turns the face-up cards at {_list(face_up(state))} "
+            return (f"{its}: `enigma` turns the face-up cards at {_list(face_up(state))} "
                     f"face-down, shuffled among their places{cancel}")
         case "phantom" if state.game >= 3:
             return None
         case "phantom" if state.game == 1:
-            return (f"the Scherbius Phantom's effect is open: `phantom` changes Character (the stack: "
-                    f"{escape(', '.join(state.stack) or 'empty')}; `--draw ID` names the one you drew)")
+            stack = ", ".join(f"{character_name(state, c)} ({c})" for c in state.stack) or "empty"
+            return f"{its}: `phantom` changes Character (the stack: {escape(stack)}; `--draw ID` names the one you drew)"
         case "phantom":
             other = state.stack[0] if state.stack else "the other"
-            return (f"the Scherbius Phantom's effect is open: `phantom` swaps "
+            return (f"{its}: `phantom` swaps "
                     f"{escape(character_name(state, state.character))} for {escape(character_name(state, other))}")
         case "tome":
             moved = min(state.slot + deck.time.tome, state.last + (1 if state.late_expiry else 0))
             lost = " — the run would be lost" if expires(state, deck.time.tome) else ""
             prevent = ", or `tome --prevent` returns the Chaos token instead" if state.chaos else ""
-            return f"the Tome's effect is open: `tome` moves time {state.slot} → {moved}{lost}{prevent}"
+            return f"{its}: `tome` moves time {state.slot} → {moved}{lost}{prevent}"
     if isinstance(command, (rc.Choose, rc.Decrypt, rc.Solowork)) and not card.do and not card.do_with_chaos:
         return (f"{escape(card.name)}'s effect is yours to carry out as your card says: `token`, `time`, "
                 "`reveal POS`, `conceal POS`, `swap POS POS`")
@@ -271,7 +280,7 @@ def hints(state: BeyondState, command: rc.Command) -> list[str]:
         out.append("`decrypt POS` is usable: it returns the Decryption token to pick one more card")
     elif state.decryption and not state.decryption_usable:
         out.append("the Decryption token is usable from the next turn")
-    if state.chosen:
+    if state.chosen and waiting_effect(state) is None:  # with a card's own move to make, that comes first
         lost = " — the last slot: the run would be lost" if expires(state, 1) else ""
         out.append(f"`turn end` moves time {state.slot} → {min(state.slot + 1, state.last + 1)}{lost}")
     who = escape(character_name(state, state.character))

@@ -34,6 +34,7 @@ from solo.kernel.calls import ModelCall
 from ...llm.check import clean
 from solo.director.narration import OracleNarrator, as_phrase, one_of
 from solo.kernel.narration import Narration
+from solo.kernel.acts import action_kind
 from solo.director.oracle import asked_to_leave
 from solo.director.tables import OracleTables
 from . import commands as rc
@@ -93,13 +94,19 @@ class PulpNarrator(OracleNarrator):
         return told.model_copy(update={"facts": facts})
 
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
-        """[Blunder] the Director tells what goes wrong, and it changes something."""
-        text, drawn = self.draw("consequences.blunder", rng, {"character": character})
+        """[Blunder] the Director tells what goes wrong, and it changes something: what goes wrong with the kind
+        of thing tried (``action_kind``: a climb, words, a search, a hiding, a lock), where the tables have it."""
+        kind = action_kind(action)
+        table = f"consequences.blunder_{kind}" if f"consequences.blunder_{kind}" in self.tables else "consequences.blunder"
+        text, drawn = self.draw(table, rng, {"character": character})
         return self.tell("blunder", [(text, drawn)], harm=drawn.entry.harm, bearer=character)
 
     def success(self, rng: random.Random, *, character: str, action: str) -> Narration:
-        """[Success] the player tells how it goes: a prompt to do so."""
-        return self.tell("success", [self.draw("success.prompt", rng, {"character": character})])
+        """[Success] the player tells how it goes: a prompt to do so, asking of the kind of thing tried
+        (``action_kind``) where the tables have one."""
+        kind = action_kind(action)
+        table = f"success.prompt_{kind}" if f"success.prompt_{kind}" in self.tables else "success.prompt"
+        return self.tell("success", [self.draw(table, rng, {"character": character})])
 
     def enemy_turn(self, rng: random.Random, *, enemy: str, enemy_type: str, target: str | None) -> Narration:
         if target is None:

@@ -11,6 +11,7 @@ from typing import Any
 from solo.kernel import dice
 from solo.kernel.dispatch import Dispatch
 from solo.kernel.errors import RuleViolation
+from solo.kernel.grammar import quote
 from solo.kernel.frozen import Frozen
 from . import commands as rc
 from . import events as ev
@@ -132,7 +133,7 @@ def waiting_hit(state: HaasteetState) -> str | None:
     if not state.pending:
         return None
     first = state.pending[0]
-    return f"{first.target} has a hit of {first.damage} waiting: `soak {first.target} K` first (K tenacity, 0 allowed)"
+    return f"{first.target} has a hit of {first.damage} waiting: `soak {quote(first.target)} K` first (K tenacity, 0 allowed)"
 
 
 def _not_pending(state: HaasteetState, command: rc.Command) -> None:

@@ -24,6 +24,7 @@ from solo.kernel.words import agree
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
+from solo.kernel.acts import action_kind
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -169,8 +170,10 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
                         out.narrations.append(n.one("clue", "clue.extra", rng, character=who))
                 elif r["success"]:
                     out.narrations.append(n.one("success", "complication.on_success", rng, character=who))
-                else:
-                    out.narrations.append(n.one("complication", "complication.on_fail", rng, character=who))
+                else:  # what goes wrong with the kind of thing tried, where the tables have one
+                    kind = action_kind(r.get("action"))
+                    table = f"complication.fail_{kind}" if f"complication.fail_{kind}" in n.tables else "complication.on_fail"
+                    out.narrations.append(n.one("complication", table, rng, character=who))
             case "contest" if r.get("winner") is not None:  # [Haasteet] a contest is a challenge with two sides
                 who = r["character"]
                 won = r["winner"] == who

@@ -67,6 +67,7 @@ TOLD_BY: dict[str, tuple[str, ...]] = {
 # what the table a line was drawn from says of its fact (director.py's tables)
 TABLE_SAYS: dict[str, dict[str, Any]] = {
     "complication.on_fail": {"success": False}, "complication.on_success": {"success": True},
+    **{f"complication.fail_{kind}": {"success": False} for kind in ("move", "talk", "search", "stealth", "craft")},
     "clue.found": {"success": True}, "clue.extra": {"success": True},
     "combat.bonus_won": {"action": "bonus", "success": True},
     "combat.bonus_lost": {"action": "bonus", "success": False},

@@ -15,6 +15,7 @@ from typing import TypeVar
 from solo.kernel import dice, named
 from solo.kernel.dispatch import Dispatch
 from solo.kernel.errors import RuleViolation
+from solo.kernel.words import agree, is_group
 from . import commands as rc
 from . import events as ev
 from .data_rules import (
@@ -69,7 +70,8 @@ def challenge(state: RhunState, name: str) -> Challenge:
 
 def active(found: Challenge) -> Challenge:
     if found.gave_up:
-        raise RuleViolation(f"{found.name} is out of play (it gave up or left the scene)")
+        raise RuleViolation(f"{agree(found.name, 'is')} out of play ({'they' if is_group(found.name) else 'it'} "
+                            "gave up or left the scene)")
     if found.defeated:
         raise RuleViolation(f"{found.name} is defeated (Disposition 0): roll its Morale or add a new Challenge")
     return found

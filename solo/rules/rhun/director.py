@@ -21,6 +21,7 @@ from solo.kernel.words import agree, verb_for
 from solo.director.moment import TableDirector
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
+from solo.kernel.acts import action_kind, challenge_kind
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -36,6 +37,12 @@ REQUIRED_TABLES = (
 )
 
 
+# the kind of action an attribute rolled stands for, where the action typed tells none (a cost is told of it)
+COST_OF = {"exertion": "move", "finesse": "stealth", "reason": "search", "intuition": "search", "influence": "talk",
+           "psyche": "talk"}
+KIND = re.compile(r"([A-Z][a-z ]+): ")  # "Use up resources: ..." (a cost line's kind of consequence)
+
+
 class RhunNarrator(OracleNarrator):
     required = REQUIRED_TABLES
 
@@ -45,12 +52,19 @@ class RhunNarrator(OracleNarrator):
     def wide_shot(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """Where the scene opens, what the senses catch, a question put to one party member."""
         return self.drawn_opening(rng, title, character)
-    def consequence(self, rng: random.Random, character: str, cost: bool) -> Narration:
-        """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones)."""
-        text, drawn = self.draw("consequences.on_cost" if cost else "consequences.on_fail", rng,
-                                {"character": character})
+    def consequence(self, rng: random.Random, character: str, cost: bool, action: str | None = None,
+                    stat: str | None = None) -> Narration:
+        """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones): a 4-5 told as the cost
+        of what was tried (the action typed, else the attribute rolled: ``COST_OF``)."""
+        kind = action_kind(action) or COST_OF.get(stat or "")
+        table = f"consequences.cost_{kind}" if cost and f"consequences.cost_{kind}" in self.tables else \
+            "consequences.on_cost" if cost else "consequences.on_fail"
+        text, drawn = self.draw(table, rng, {"character": character})
         harm = max([d.entry.harm or 0 for d in (drawn, *drawn.nested)], default=0)
         facts: dict[str, str] = {}
+        if not drawn.nested and (labelled := KIND.match(text)):  # a cost's own line, led by its kind
+            facts, text = {"kind": labelled.group(1)}, text[labelled.end():]
+            text = text[:1].upper() + text[1:]
         if drawn.nested and re.match(r"[A-Z][a-z ]+: \{", drawn.entry.text):
             # the kind of consequence ("Hurt someone") is the Director's choice, kept in the facts; the
             # table tells what happens
@@ -58,6 +72,16 @@ class RhunNarrator(OracleNarrator):
             facts, text = {"kind": kind}, said[:1].upper() + said[1:]
         return Narration(task="consequence", text=text, origin=drawn.origin(), harm=harm or None,
                          bearer=character if harm else None, facts=facts)
+
+
+def strike_table(n: RhunNarrator, event: ev.ChallengeStruck, after: RhunState) -> str:
+    """[Strike] the table of the band's Effect, in the way this Challenge strikes (``challenge_kind``: a beast bites,
+    the weather has no hands, a doubt turns faces cold); a foe with a will and hands, or a kind without a
+    table, draws the band's own."""
+    found = after.find_challenge(event.challenge)
+    kind = challenge_kind(event.challenge, found.sentient if found is not None else None)
+    table = f"strike.{kind}_{'heavy' if event.band in ('devastating', 'harmful') else 'light'}"
+    return table if kind != "person" and table in n.tables else f"strike.{event.band}"
 
 
 def moment(state: RhunState, rng: random.Random) -> dict[str, str]:
@@ -175,7 +199,7 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
                         out.narrations.append(Narration(task="shadow", text=text,
                                                         origin=f"{table} #{min(event.condition, len(entries))}"))
                 case ev.ChallengeStruck():
-                    out.narrations.append(n.one("strike", f"strike.{event.band}", rng, character=event.target,
+                    out.narrations.append(n.one("strike", strike_table(n, event, after), rng, character=event.target,
                                                 enemy=event.challenge))
                 case ev.MoraleRolled():
                     out.narrations.append(n.one("morale", f"morale.{event.result}", rng, enemy=event.challenge))
@@ -188,10 +212,13 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
         """A Fail or a 4-5 brings a consequence; a Fail against a Challenge lets it strike back and a
         sentient Challenge brought to 0 rolls Morale (solo play: the emulated Director's moves)."""
         foe = after.find_challenge(event.challenge.name) if event.challenge else None
-        if event.outcome == "success":
-            out.narrations.append(n.one("success", "success.prompt", rng, character=event.character))
+        if event.outcome == "success":  # a prompt that asks about the kind of thing tried, where the tables have one
+            kind = action_kind(event.action) or COST_OF.get(event.stat)
+            table = f"success.prompt_{kind}" if f"success.prompt_{kind}" in n.tables else "success.prompt"
+            out.narrations.append(n.one("success", table, rng, character=event.character))
         else:
-            told = n.consequence(rng, event.character, cost=event.outcome != "fail")
+            told = n.consequence(rng, event.character, cost=event.outcome != "fail", action=event.action,
+                                 stat=event.stat)
             out.narrations.append(told)
             if event.outcome == "fail" and foe is not None and foe.active:
                 out.solo_moves.append(rc.Strike(challenge=foe.name, character=event.character))

@@ -22,7 +22,7 @@ OUTCOME = {"fail": "**Fail**", "success_with_consequence": "**success, with a co
 TOLD = {"fail": "It goes wrong.", "success_with_consequence": "It works, at a cost.", "success": "It works."}
 PANIC = {"flight": "flees", "freeze": "freezes", "fight": "fights on in a frenzy"}
 PANICKED = {"flight": "fled", "freeze": "froze", "fight": "fought on in a frenzy"}
-MORALE = {"give_up": "gives up the fight", "lower_tier": "loses heart and weakens", "same_tier": "steadies itself"}
+MORALE = {"give_up": "gives up the fight", "lower_tier": "loses heart and weakens", "same_tier": "holds steady"}
 LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was gone"}
 LEAVES = {"flee": "flees", "surrender": "surrenders", "removed": "is gone"}
 BAND = {"annoying": "an annoying", "troublesome": "a troublesome", "devastating": "a devastating",
@@ -297,12 +297,12 @@ def export_event(payload: Mapping[str, Any], first: bool, story: bool) -> list[s
             return [f"{bullet} {e.harm.character} takes {e.harm.amount} harm: {_harm(e.harm)}."]
         case ev.MoraleRolled():
             if story:
-                return [f"- **{e.challenge}** {MORALE[e.result]}."]
+                return [f"- **{e.challenge}** {verb_for(e.challenge, MORALE[e.result])}."]
             now = Challenge(name=e.challenge, tier=e.tier, disposition=e.disposition,
                             disposition_max=e.disposition_max, effect_dice=e.effect_dice, half=e.half,
                             sentient=True)  # Morale is rolled by sentient Challenges only
             after = "" if e.result == "give_up" else f" ({_challenge(now)})"
-            return [f"- **{e.challenge}** Morale: {_faces(e.dice)} = {e.roll}, {MORALE[e.result]}{after}."]
+            return [f"- **{e.challenge}** Morale: {_faces(e.dice)} = {e.roll}, {verb_for(e.challenge, MORALE[e.result])}{after}."]
         case ev.ChallengeLeft():
             return [f"- **{e.challenge}** {verb_for(e.challenge, LEAVES[e.how])}." + ("" if story else
                                                                                      f" {'They are' if is_group(e.challenge) else 'It is'} off the board.")]

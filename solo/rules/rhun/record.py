@@ -34,6 +34,7 @@ from typing import Any
 from ...llm.check import numbers_near
 from solo.kernel.outcome import OutcomeRecord
 from solo.kernel.narration import Narration
+from solo.kernel.words import agree, verb_for
 from solo.kernel import prose
 from . import events as ev
 from .data_rules import RACES
@@ -127,9 +128,10 @@ def _other_details(facts: dict[str, Any]) -> list[str]:
                    if facts.get("condition") else f"{who} is lost to the Shadow.")
     if "morale" in facts:
         m = facts["morale"]
-        out.append({"give_up": f"{m['challenge']} loses heart and gives up the fight.",
-                    "lower_tier": f"{m['challenge']} fights on, weaker: {m['tier']}, Disposition {m['disposition']}.",
-                    "same_tier": f"{m['challenge']} steadies and fights on, Disposition back to {m['disposition']}."
+        out.append({"give_up": f"{agree(m['challenge'], 'loses')} heart and {verb_for(m['challenge'], 'gives')} up the fight.",
+                    "lower_tier": f"{agree(m['challenge'], 'fights')} on, weaker: {m['tier']}, Disposition {m['disposition']}.",
+                    "same_tier": f"{agree(m['challenge'], 'steadies')} and {verb_for(m['challenge'], 'fights')} on, "
+                                 f"Disposition back to {m['disposition']}."
                     }[m["result"]])
     return out
 
