@@ -117,10 +117,11 @@ def open_scene(session: Session) -> bool:
 
 def scene_brief(session: Session, line: str, before: list[str]) -> dict[str, Any]:
     """The scene as a reader knows it: what the scene model holds, without its secrets or code."""
+    staged = getattr(session.view() if hasattr(session, "view") else session, "stage", None)
     if session.system.name == "beyond-code":
         scene = board(session.status())
-    elif hasattr(session, "stage"):
-        scene = session.stage(session.state).lines()
+    elif callable(staged):  # the scene model as the Director reads the board now: an ended scene's foes as it holds them
+        scene = staged(session.state).lines()
     else:  # a solo before the scene model (a baseline round): the same facts, read the long way
         where, status = session.system.rules.where(session.state), session.status()
         story = session.story.current(session.progress, where) if session.story else None

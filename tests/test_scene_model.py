@@ -272,12 +272,12 @@ ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk
 def scene_things(stage: SceneModel) -> list[str]:
     """What a narration may name to be told of this scene: its foes, people, obstacles and place (after the
     adventure's end, the aftermath: the place is where the cast no longer is)."""
-    from solo.kernel.scene import _gist, locative
+    from solo.kernel.wording import gist, locative
     from solo.director.narration import one_of
 
     s = stage.stage
     foes = [n for f in (s.foes or ()) for n in (f, one_of(f))]
-    names = [*foes, *s.people, *(_gist(o) for o in s.obstacles), *([locative(stage.place)] if stage.place and not stage.over else [])]
+    names = [*foes, *s.people, *(gist(o) for o in s.obstacles), *([locative(stage.place)] if stage.place and not stage.over else [])]
     if stage.over:
         names += ["afterwards", "aftermath", "it is over", "all over", "adventure"]
     return [n.casefold() for n in names]
@@ -399,14 +399,14 @@ def test_a_scene_that_failed_ends_with_no_spoils_of_a_won_fight(tmp_path, system
 
 
 def test_what_stands_in_the_way_is_named_mid_sentence_without_the_rules_asides():
-    from solo.kernel.scene import _gist
+    from solo.kernel.wording import gist
 
-    assert _gist("Two crossbowmen on the gallery shoot down into the long room.") == \
+    assert gist("Two crossbowmen on the gallery shoot down into the long room.") == \
         "two crossbowmen on the gallery shoot down into the long room"
-    assert _gist("Panicking guests stampede toward the doors") == "panicking guests stampede toward the doors"
-    assert _gist("Old Tamsa wants payment first") == "Old Tamsa wants payment first"  # a name keeps its capitals
-    assert _gist("the barman's webbed fingers (a shock of rating 1)") == "the barman's webbed fingers"
-    assert _gist("The planks are slick: a misstep means a Navigate check") == "the planks are slick"
+    assert gist("Panicking guests stampede toward the doors") == "panicking guests stampede toward the doors"
+    assert gist("Old Tamsa wants payment first") == "Old Tamsa wants payment first"  # a name keeps its capitals
+    assert gist("the barman's webbed fingers (a shock of rating 1)") == "the barman's webbed fingers"
+    assert gist("The planks are slick: a misstep means a Navigate check") == "the planks are slick"
 
 
 def test_a_current_needs_a_river_the_open_air_has_no_room_and_the_cold_no_warmth():
@@ -588,7 +588,7 @@ def test_the_world_moves_where_the_cast_finds_it():
 
 def test_a_place_takes_its_own_preposition_and_a_foe_named_a_something_is_one():
     from solo.director.narration import one_of
-    from solo.kernel.scene import locative
+    from solo.kernel.wording import locative
 
     assert locative("a frozen lake at dawn") == "at a frozen lake at dawn"
     assert locative("the deck of a burning airship") == "on the deck of a burning airship"
@@ -664,7 +664,7 @@ def test_a_files_foe_of_another_scene_is_not_on_stage_and_an_obstacle_reads_mid_
     """Found by blind readers: Rhûn's Squall and Warg of earlier scenes told as acting in the horse-clan's camp;
     "but At the height of Madame Fauvette's aria" (an obstacle told mid-sentence with its capital)."""
     from solo.kernel.protocol import Where
-    from solo.kernel.scene import _gist
+    from solo.kernel.wording import gist
     from solo.director.story import Progress, Story, scene_model
 
     adventure = load_adventure(shipped_adventures()[ADVENTURES["rhun"]])
@@ -677,7 +677,7 @@ def test_a_files_foe_of_another_scene_is_not_on_stage_and_an_obstacle_reads_mid_
     here = scene_model(status, Progress(scene=other.id, part=1), Story(adventure),
                        Where(chapter=1, scene=2, scene_title=other.title))
     assert stale not in (here.stage.foes or ()) and "A stray dog" in (here.stage.foes or ())
-    assert _gist("At the height of the aria, every light goes out").startswith("at the height of the aria")
+    assert gist("At the height of the aria, every light goes out").startswith("at the height of the aria")
 
 
 @pytest.mark.parametrize("system", WIDE_SHOTS)

@@ -18,7 +18,8 @@ import pytest
 
 from solo.director.tables import OracleTables, default_folder, fits
 from solo.kernel.acts import ACT_TAGS, act_tags, foe_kind, meets, mode_of
-from solo.kernel.scene import SETTINGS, Action, SceneModel, Stage, _gist
+from solo.kernel.scene import SETTINGS, Action, SceneModel, Stage
+from solo.kernel.wording import gist
 from test_scene_model import ADVENTURES, opened
 
 ACTIONS = ("climb up for a better look", "force a way through", "search around", "talk them round", "run for it",
@@ -162,7 +163,7 @@ def test_a_roll_is_told_of_what_was_tried_and_what_it_meets(tmp_path, system, so
     for command, stage, n in told:
         text, mode = n["text"], stage.last.mode
         assert stage.last.actor and stage.last.actor in text, (text, stage.lines())
-        things = [*stage.named(), *(_gist(o) for o in stage.stage.obstacles)]
+        things = [*stage.named(), *(gist(o) for o in stage.stage.obstacles)]
         kind = n["origin"].split(" #")[0].removeprefix("moves.")
         assert any(t.casefold() in text.casefold() for t in things) or kind.removeprefix("success_").removeprefix(
             "fail_") in (*SETTINGS, *ASPECTS) or kind in ("separate", "take", "time", "success"), (kind, text)
@@ -174,7 +175,7 @@ def test_a_roll_is_told_of_what_was_tried_and_what_it_meets(tmp_path, system, so
         beasts = [f for f in stage.stage.foes or () if foe_kind(f) == "beast"]
         assert not any(re.search(rf"{re.escape(b)} {GESTURES.pattern}", text) for b in beasts), text
         for obstacle in stage.stage.obstacles:
-            if _gist(obstacle).casefold() in text.casefold():
+            if gist(obstacle).casefold() in text.casefold():
                 # met by the action's mode, or a voice meeting what a person on stage holds to
                 assert meets(obstacle, mode) or (mode == "voice" and stage.names_person(obstacle)), (stage.last.action, obstacle)
         again = [c for c, t in seen if t == text and command - c < 60]
@@ -188,7 +189,7 @@ def test_a_move_told_lately_is_not_told_again_of_another_of_the_cast():
     blows away", then the same of Mabel a command later: a move's own words count as told, whoever they name."""
     from solo.director.narration import OracleNarrator
     from solo.kernel.narration import Narration
-    from solo.kernel.scene import literal
+    from solo.kernel.wording import literal
 
     tables = OracleTables.load(default_folder())
     narrator = OracleNarrator(tables)

@@ -17,7 +17,7 @@ from solo.director.adventure import filled_sign, load_adventure, read_toml, ship
 from solo.director.canon import CLOCK_SIZE
 from solo.director.story import Progress, Story, scene_model
 from solo.kernel.adventure import Adventure
-from solo.kernel.scene import locative, quotes
+from solo.kernel.wording import locative, quotes
 from solo.kernel.base import Where
 from solo.store.journal import Journal
 from solo.table.session import Session

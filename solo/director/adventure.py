@@ -27,7 +27,8 @@ from pydantic import ValidationError
 from solo.kernel.adventure import Adventure, spelled
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import RuleViolation, SoloError
-from solo.kernel.scene import SceneModel, locative
+from solo.kernel.scene import SceneModel
+from solo.kernel.wording import locative
 from solo.director.tables import fits
 
 

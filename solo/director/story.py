@@ -20,7 +20,8 @@ from solo.kernel.adventure import Adventure, Scene
 from solo.kernel.errors import RuleViolation
 from solo.kernel.events import upgraded
 from solo.kernel.protocol import Where
-from solo.kernel.scene import PREPOSITIONS, RULES_ASIDE, Action, SceneModel, Stage, verb_phrase
+from solo.kernel.scene import Action, SceneModel, Stage
+from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, verb_phrase
 from solo.kernel.narration import Narration
 from solo.kernel.words import NEUTRAL, Words, capitalized
 
@@ -468,13 +469,15 @@ def lowered(description: str) -> str:
 
 def _names(found: Any) -> tuple[str, ...]:
     """Names of those still standing in a status's ``enemies``/``challenges``/``characters``
-    (a dict by name or a list of records)."""
+    (a dict by name or a list of records): not those defeated, dead or off the board, whichever way the
+    system's status says so (left the scene, gave up, an ended scene's foes taken off)."""
     rows = list(found.items()) if isinstance(found, dict) else [(r.get("name"), r) for r in found or ()
                                                                    if isinstance(r, dict)]
     out = []
     for name, row in rows:
         row = row if isinstance(row, dict) else {}
-        gone = row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
+        gone = (row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
+                or row.get("left") or row.get("gave_up") or row.get("status") in ("defeated", "left"))
         if isinstance(name, str) and not gone:
             out.append(name)
     return tuple(out)

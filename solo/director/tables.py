@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.acts import ACT_TAGS
-from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts, locative
+from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts
+from solo.kernel.wording import locative
 from solo.kernel.services import Tables
 from solo.kernel.words import agreeing
 

@@ -12,7 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
-from .scene import SCENE_TAGS, quotes
+from .scene import SCENE_TAGS
+from .wording import quotes
 from .settings import renamed_keys, shipped_setting
 
 

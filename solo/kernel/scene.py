@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, gist, literal, locative, quotes, shares_run, verb_phrase
 from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
 
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
@@ -79,9 +80,6 @@ _FOE = re.compile(r"\b(the enemy|enemies|the foe|foes|henchm[ae]n|attackers|both
                   r"a bullet|bullets|a ricochet|gunfire|a shot rings)\b", re.I)
 # an entry that tells of a person as away from the scene ("{person} sends word in a hurry")
 _AWAY = re.compile(r"\{person\} (sends word|has not been seen|writes|telegraphs|telephones)")
-# the way a place is named after "in": a place that starts with a preposition keeps its own
-PREPOSITIONS = ("in", "inside", "at", "on", "under", "aboard", "beneath", "below", "among", "across", "outside",
-                 "within", "atop", "near", "by", "behind", "over")
 # the fruits of a fight won, which a scene that ended in failure did not bring
 _SPOILS = re.compile(r"\b(beaten foes?|fallen henchm[ae]n|(among|with) the spoils|the spoils|defeated foes?|the vanquished)\b",
                      re.I)
@@ -100,7 +98,7 @@ _COMING = re.compile(r"\b(squall|storm|gale)\b[^.;]*\b(racing|coming|approaching
                      re.I)
 _BROKEN = re.compile(r"\b(at its height|thunder cracks overhead|thunder rolls close|lightning flashes|wind shoves|"
                      r"shows no sign of passing)\b", re.I)
-_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound|stillness|"
+_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound|"
                     r"holding its breath|holds its breath|held breath)\b", re.I)
 # engines at work underfoot or nearby, which only a vehicle or a works has
 _ENGINES = re.compile(r"\bengines? (?:throb|thrum|hum|roar|drone|pound|rumble)\w*", re.I)
@@ -141,7 +139,6 @@ _UNSEEN = re.compile(r"\b(hid|hidden|hiding|hides|asleep|sleeping|unconscious|ou
 _WATCHING = re.compile(r"\b(looking on|looks on|watching|watches|watched by|before the eyes of)\b", re.I)
 _GESTURE = re.compile(r"\{enemy\} (laughs|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)")
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
-_WORD = re.compile(r"[\w']+")
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
 _HOURS = {
     "dawn": (re.compile(r"\b(dawn|daybreak|sunrise|morning)\b", re.I),
@@ -176,93 +173,9 @@ def contradicts(text: str, said: str) -> str | None:
     return None
 
 
-def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
-
-
-def _shares_run(text: str, secret: str, size: int = 5) -> bool:
-    """Whether ``text`` holds ``size`` consecutive words of ``secret`` (or all of a shorter one)."""
-    said, hidden = _words(text), _words(secret)
-    if not hidden:
-        return False
-    size = min(size, len(hidden))
-    runs = {tuple(hidden[i:i + size]) for i in range(len(hidden) - size + 1)}
-    return any(tuple(said[i:i + size]) in runs for i in range(len(said) - size + 1))
-
-
-def quotes(text: str, secret: str) -> bool:
-    """Whether ``text`` quotes ``secret``: five of its words in a row (or all of a shorter one)."""
-    return _shares_run(text, secret)
-
-
-# a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
-RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
-
-
-def _gist(text: str) -> str:
-    """An obstacle as a move names it mid-sentence: its first clause (no rules' aside in brackets, nothing
-    after a colon), a leading common word in lower case ("the", "two", "panicking"; a name keeps its own)."""
-    text = RULES_ASIDE.sub("", text)
-    text = text.split(";")[0].split(". ")[0].split(": ")[0].strip().rstrip(".")
-    first, _, rest = text.partition(" ")
-    common = first in _COMMON or (first[:1].isupper() and first.endswith(("ing", "ed")) and rest[:1].islower())
-    return f"{first.lower()} {rest}" if common and rest else text
-
-
 # words before a person's name that are no name of theirs
 _TITLES = frozenset({"Inspector", "Captain", "Doctor", "Madame", "Monsieur", "Professor", "Sergeant", "Master", "Mistress",
                      "Lady", "Lord", "Countess", "Count", "Brother", "Sister", "Father", "Mother", "Miss", "Mister"})
-# words that open a clause without naming anyone
-_COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
-                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something",
-                     "At", "In", "On", "Under", "By", "Behind", "Above", "Below", "Beyond", "Inside", "Outside"})
-
-
-def verb_phrase(facts: Mapping[str, Any]) -> str | None:
-    """What the actor tried, as words that follow "tries to" (the action typed, else the
-    capacity or strength rolled: "navigate"); None where the facts hold only a description
-    ("a navigate check against difficulty 6")."""
-    for key in ("action", "capacity", "strength"):
-        value = facts.get(key)
-        if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
-            return value.strip()
-    return None
-
-
-# what kind of thing the one who acted tried, by the words of the action typed (a cost, a harm, told of it)
-def locative(place: str) -> str:
-    """A place as it follows a verb ("hides in the lighthouse in the gale"): its first clause, with
-    "in" before it unless it starts with a preposition of its own ("inside packing crates ...")."""
-    gist = _gist(place.split(", ")[0])
-    first = gist.split(" ", 1)[0]
-    if first.casefold() in PREPOSITIONS:
-        return first.lower() + gist[len(first):]
-    words = re.findall(r"[a-z]+", gist.casefold())
-    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in PREPOSITIONS or w == "of"), len(words))]
-    noun = head[-1] if head else ""
-    preposition = next((p for p, nouns in _PLACED.items() if noun in nouns), "in")
-    return f"{preposition} {gist}"
-
-
-# the preposition a place's head noun takes ("at a frozen lake", "aboard a riverboat"); "in" for the rest
-_PLACED = {
-    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station",
-                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate",
-                     "ford", "fair", "funfair", "races", "shore", "waterfront"}),
-    "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
-                         "ferry", "yacht", "liner", "express"}),
-    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff",
-                     "moor", "plain", "plains", "steppe", "battlements", "platform"}),
-}
-
-
-def literal(text: str) -> str:
-    """The longest stretch of a table entry that no placeholder fills, folded: what a repeat of
-    the entry repeats word for word whatever the moment's names."""
-    parts = [" ".join(p.split()).casefold().strip(" .,;:!?") for p in re.split(r"\{[^{}]*\}", text)]
-    return max(parts, key=len, default="")
-
-
 class Stage(BaseModel):
     """Who and what is on stage: names as the scene holds them. ``foes`` None: the rules do not say."""
 
@@ -408,11 +321,11 @@ class SceneModel(BaseModel):
         if not self.stage.dead and _DEAD.search(text):
             return "a dead body where no one has died"
         said = text
-        told_here = (*self.named(), *((self.place, _gist(self.place.split(", ")[0])) if self.place else ()))
+        told_here = (*self.named(), *((self.place, gist(self.place.split(", ")[0])) if self.place else ()))
         for name in sorted(told_here, key=len, reverse=True):  # a name on stage, the place told, are no secret
             said = re.sub(re.escape(name), " ", said, flags=re.I)
         for secret in self.secrets:
-            if _shares_run(said, secret):
+            if shares_run(said, secret):
                 return "a secret not yet found"
         core = literal(text)
         if len(core) >= 20 and any(core in " ".join(t.split()).casefold() for t in self.told):
@@ -435,7 +348,7 @@ class SceneModel(BaseModel):
         already say (a clue found, a person named) is allowed; None where they clash with the scene
         themselves (the file's words stand)."""
         scene = self.model_copy(update={"told": (), "spoken": oracle,
-                                        "secrets": tuple(s for s in self.secrets if not _shares_run(oracle, s)),
+                                        "secrets": tuple(s for s in self.secrets if not shares_run(oracle, s)),
                                         "absent": tuple(a for a in self.absent if a not in oracle)})
         return None if scene.clash(oracle) else scene
 
@@ -475,7 +388,7 @@ class SceneModel(BaseModel):
 
     def about(self, text: str) -> bool:
         """Whether ``text`` speaks of this scene: names someone on stage, or the place."""
-        place = _gist(self.place.split(", ")[0]).casefold() if self.place else ""
+        place = gist(self.place.split(", ")[0]).casefold() if self.place else ""
         return any(name in text for name in self.named()) or bool(place and place in text.casefold())
 
     def names_someone(self, text: str) -> bool:
@@ -502,7 +415,7 @@ class SceneModel(BaseModel):
         lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
         if placed and action and self.over:  # after the end, told of no place: the cast left it
             lead += " afterwards"
-        elif placed and action and self.place and _gist(self.place.split(", ")[0]).casefold() not in text.casefold():
+        elif placed and action and self.place and gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
@@ -599,7 +512,7 @@ class SceneModel(BaseModel):
             out["cast"] = " and ".join(s.cast) if len(s.cast) < 3 else ", ".join(s.cast[:-1]) + " and " + s.cast[-1]
         others = [c for c in s.cast if c != actor]
         for key, names in (("enemy", self.acting_foes()), ("person", s.people), ("helper", others),
-                           ("obstacle", tuple(_gist(o) for o in self.met()))):
+                           ("obstacle", tuple(gist(o) for o in self.met()))):
             if names:
                 out[key] = pick(names)
         return out

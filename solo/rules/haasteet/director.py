@@ -158,6 +158,15 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
                 out.tell_moves = True
         out.narrations.append(shot)
 
+    @staticmethod
+    def _clue(n: HaasteetNarrator, story: StoryView, rng: random.Random, who: str, high: bool) -> Narration:
+        """[Johtolankojen etsiminen] What a clue search turns up: in an adventure scene the file's own clues
+        (``low``, the essential one, found by a success or a repair; ``high``, what a good degree adds),
+        else a line of the clue tables (``clue.found``, ``clue.extra``)."""
+        if story.scene is not None and story.story is not None:
+            return story.story.clue(story.scene, high=high).model_copy(update={"task": "clue"})
+        return n.one("clue", "clue.extra" if high else "clue.found", rng, character=who)
+
     def _resolved(self, n: HaasteetNarrator, out: Reaction[rc.Command], event: ev.Resolved, after: HaasteetState,
                   rng: random.Random, story: StoryView) -> None:
         r = event.result
@@ -165,9 +174,9 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
             case "challenge":
                 who = r["character"]
                 if r["clue"] and r["success"]:
-                    out.narrations.append(n.one("clue", "clue.found", rng, character=who))
+                    out.narrations.append(self._clue(n, story, rng, who, high=False))
                     if r["degree"] >= 2:
-                        out.narrations.append(n.one("clue", "clue.extra", rng, character=who))
+                        out.narrations.append(self._clue(n, story, rng, who, high=True))
                 elif r["success"]:
                     out.narrations.append(n.one("success", "complication.on_success", rng, character=who))
                 else:  # what goes wrong with the kind of thing tried, where the tables have one
@@ -181,7 +190,7 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
                 out.narrations.append(n.one("success", "complication.on_success", rng, **ctx) if won
                                       else n.one("complication", "complication.on_fail", rng, **ctx))
             case "repair":
-                out.narrations.append(n.one("clue", "clue.found", rng, character=r["character"]))
+                out.narrations.append(self._clue(n, story, rng, r["character"], high=False))
             case "shock" if r.get("rolled") and r["loss"] > 0:
                 out.narrations.append(n.one("symptoms", "shock.symptoms", rng, character=r["character"]))
                 if r["sanity"]["after"] != r["sanity"]["before"]:

@@ -1,0 +1,99 @@
+"""How the Director's prose names what a scene holds: a place after a verb ("aboard a riverboat in the fog",
+"on the summit of ..."), an obstacle mid-sentence ("the door was bolted from within"), what was tried ("tries to
+climb the wall"), and whether a text quotes a secret (five of its words in a row)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+# the way a place is named after "in": a place that starts with a preposition keeps its own
+PREPOSITIONS = ("in", "inside", "at", "on", "under", "aboard", "beneath", "below", "among", "across", "outside",
+                 "within", "atop", "near", "by", "behind", "over")
+_WORD = re.compile(r"[\w']+")
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def shares_run(text: str, secret: str, size: int = 5) -> bool:
+    """Whether ``text`` holds ``size`` consecutive words of ``secret`` (or all of a shorter one)."""
+    said, hidden = _words(text), _words(secret)
+    if not hidden:
+        return False
+    size = min(size, len(hidden))
+    runs = {tuple(hidden[i:i + size]) for i in range(len(hidden) - size + 1)}
+    return any(tuple(said[i:i + size]) in runs for i in range(len(said) - size + 1))
+
+
+def quotes(text: str, secret: str) -> bool:
+    """Whether ``text`` quotes ``secret``: five of its words in a row (or all of a shorter one)."""
+    return shares_run(text, secret)
+
+
+# a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
+RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def gist(text: str) -> str:
+    """An obstacle as a move names it mid-sentence: its first clause (no rules' aside in brackets, nothing
+    after a colon), a leading common word in lower case ("the", "two", "panicking"; a name keeps its own)."""
+    text = RULES_ASIDE.sub("", text)
+    text = text.split(";")[0].split(". ")[0].split(": ")[0].strip().rstrip(".")
+    first, _, rest = text.partition(" ")
+    common = first in _COMMON or (first[:1].isupper() and first.endswith(("ing", "ed")) and rest[:1].islower())
+    return f"{first.lower()} {rest}" if common and rest else text
+
+
+# words that open a clause without naming anyone
+_COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "Some", "Every", "Each", "All", "No",
+                     "Its", "His", "Her", "Their", "This", "That", "These", "Those", "One", "Someone", "Something",
+                     "At", "In", "On", "Under", "By", "Behind", "Above", "Below", "Beyond", "Inside", "Outside"})
+
+
+def verb_phrase(facts: Mapping[str, Any]) -> str | None:
+    """What the actor tried, as words that follow "tries to" (the action typed, else the
+    capacity or strength rolled: "navigate"); None where the facts hold only a description
+    ("a navigate check against difficulty 6")."""
+    for key in ("action", "capacity", "strength"):
+        value = facts.get(key)
+        if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
+            return value.strip()
+    return None
+
+
+def locative(place: str) -> str:
+    """A place as it follows a verb ("hides in the lighthouse in the gale"): its first clause, with
+    "in" before it unless it starts with a preposition of its own ("inside packing crates ...")."""
+    named = gist(place.split(", ")[0])
+    first = named.split(" ", 1)[0]
+    if first.casefold() in PREPOSITIONS:
+        return first.lower() + named[len(first):]
+    words = re.findall(r"[a-z]+", named.casefold())
+    head = words[:next((i for i, w in enumerate(words[1:], 1) if w in _HEAD_ENDS), len(words))]
+    noun = head[-1] if head else ""
+    preposition = next((p for p, nouns in _PLACED.items() if noun in nouns), "in")
+    return f"{preposition} {named}"
+
+
+# the preposition a place's head noun (up to the first of ``_HEAD_ENDS``) takes ("at a frozen lake", "on the summit"); else "in"
+_HEAD_ENDS = frozenset(PREPOSITIONS) | {"of", "above", "between", "into", "through", "along", "from", "beside", "with", "off"}
+_PLACED = {
+    "at": frozenset({"lake", "market", "bazaar", "oasis", "temple", "docks", "dock", "quay", "wharf", "station", "airfield",
+                     "bridge", "beach", "harbour", "harbor", "pier", "well", "wells", "camp", "crossroads", "gate", "gates",
+                     "ford", "fair", "funfair", "races", "shore", "waterfront"}),
+    "aboard": frozenset({"airship", "train", "riverboat", "ship", "boat", "barge", "zeppelin", "trawler", "steamer",
+                         "ferry", "yacht", "liner", "express"}),
+    "on": frozenset({"deck", "roof", "rooftop", "rooftops", "island", "ice", "mountainside", "hillside", "cliff", "summit",
+                     "moor", "plain", "plains", "steppe", "battlements", "platform", "water", "sea", "catwalk", "gantries",
+                     "stair", "stairs", "causeway", "peak", "ridge", "ledge", "terrace"}),
+}
+
+
+def literal(text: str) -> str:
+    """The longest stretch of a table entry that no placeholder fills, folded: what a repeat of
+    the entry repeats word for word whatever the moment's names."""
+    parts = [" ".join(p.split()).casefold().strip(" .,;:!?") for p in re.split(r"\{[^{}]*\}", text)]
+    return max(parts, key=len, default="")
