@@ -102,7 +102,7 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("volcano", "lava", "furnace", "foundry", "smelter"), ("hot",)),
     (("school", "schoolroom", "classroom", "hospital", "ward", "infirmary", "asylum", "sanatorium", "keep", "tent",
       "marquee"), ("indoors",)),
-    (("opening night", "premiere", "concert", "masquerade", "music hall"), ("crowd",)),
+    (("opening night", "premiere", "concert", "music hall"), ("crowd",)),
     (("storm", "stormy", "storm-lashed", "gale", "tempest", "thunderstorm", "hurricane", "typhoon", "squall",
       "monsoon", "lightning"), ("storm",)),
     (("dawn", "daybreak", "sunrise", "morning", "noon", "midday", "noonday", "afternoon", "daylight", "daytime",
