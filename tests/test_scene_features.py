@@ -142,3 +142,16 @@ def test_a_feature_is_never_told_where_the_scene_has_none():
                 hits = [narrator.moved(Narration(task="failure", text="x", origin="x"), with_things,
                                        random.Random(seed), success=success).text for seed in range(12)]
                 assert any("fish crates" in h or "auctioneer's bell" in h for h in hits), (action, hits)
+
+
+def test_a_models_prompt_holds_the_scenes_features_and_the_judges_brief_does_not(tmp_path):
+    """The scene in a model's prompt (solo.table.chronicle ``cast``) names the scene's features, so its retelling
+    can tell the action against them; the scene's lines as a reader's brief (``lines()``) stay as they were."""
+    from solo.table.chronicle import cast
+
+    session = opened(tmp_path, "enigma", 3, ADVENTURES["enigma"])
+    assert session.execute("scene start").ok
+    view = session.view()
+    stage = view.stage(session.state)
+    assert stage.stage.features and not any(line.startswith("Things here") for line in stage.lines())
+    assert "Things here: " + "; ".join(stage.stage.features) in cast(view, session.head.command).scene

@@ -531,8 +531,9 @@ class SceneModel(BaseModel):
         s = self.stage
         return tuple(dict.fromkeys((*s.cast, *s.people, *(s.foes or ()), *s.dead)))
 
-    def lines(self) -> list[str]:
-        """The scene as a reader knows it, in short lines (a model's prompt, a judge's brief)."""
+    def lines(self, things: bool = False) -> list[str]:
+        """The scene as a reader knows it, in short lines (a model's prompt, a judge's brief); ``things``: with the
+        concrete things of the place (its features) a model's retelling may tell the action against."""
         out = []
         if self.title:
             out.append(f"Scene: {self.title}" + (" (improvised)" if self.improvised else ""))
@@ -545,6 +546,8 @@ class SceneModel(BaseModel):
                              ("In the way", s.obstacles), ("Items", s.items), ("Dead", s.dead)):
             if names:
                 out.append(f"{label}: {', '.join(names)}")
+        if things and s.features:
+            out.append("Things here: " + "; ".join(s.features))
         if s.foes == ():
             out.append("Foes: none on stage")
         if self.over:
