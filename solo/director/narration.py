@@ -307,16 +307,28 @@ class OracleNarrator:
         ``moves`` tables: the fire spreads, a foe acts, a person turns...), bound to the one who
         acted and what they tried; ``told`` itself where the scene has nothing to bind."""
         kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
+        # the scene's own things (an adventure scene's features): not one told in the last few narrations
+        fresh = stage.fresh_features()
+        thing = "success_feature" if success else "feature"
+        voiced = stage.last.mode == "voice" and bool(stage.stage.people)  # a voice is answered by whom it is spoken to
+        if fresh and not voiced and not stage.over and stage.last.actor and stage.last.action and f"moves.{thing}" in self.tables:
+            kinds = [thing, *kinds]
         if not kinds:
             return told
-        # what is most this scene's own is told first most often: what stands in the way and the setting (a fire, a
-        # storm), then where it is, a foe, a person
+        # what is most this scene's own is told first most often: a thing of the place, what stands in the way and the
+        # setting (a fire, a storm), then where it is, a foe, a person
         weights = [3 if k.removeprefix("success_") in {"obstacle", *stage.settings} else 2 for k in kinds]
+        if kinds[0] == thing:  # a thing of the place three times in four; where it is (the dark, a room) only after all else
+            weights = [0 if k.removeprefix("success_").removeprefix("fail_") in {*ASPECTS, "indoors"} else w
+                       for k, w in zip(kinds, weights)]
+            weights[0] = 3 * sum(weights[1:]) or 1
         first = rng.choices(kinds, weights)[0]
         order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
         places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
+            if kind == thing:
+                context["feature"] = rng.choice(fresh)
             tags = stage.move_tags(context.get("enemy"))  # where, what was tried, what the foe acts as
             for key in ("enemy", "person"):  # a name told mid-sentence: "one of the Brethren of the Tide"
                 name = one_of(context[key]) if key == "enemy" and key in context else context.get(key)

@@ -42,7 +42,7 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 VOCATIVE = re.compile(r"\{([a-z_]+)\},\s+(\w)|,\s*\{([a-z_]+)\}(?:,(?=\s)|(?=[?!.]))")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
-                          "action", "obstacle", "where", "cast"})
+                          "action", "obstacle", "where", "cast", "feature"})
 MAX_DEPTH = 6
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 

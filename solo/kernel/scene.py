@@ -33,6 +33,7 @@ SCENE_TAGS = frozenset({
 })
 
 TOLD_WINDOW = 60  # commands whose narration a new one may not repeat word for word
+FRESH = 3  # narrations a thing of the place (a scene's feature) told in must wait before it is told again
 SETTINGS = frozenset({"fire", "cold", "storm", "flood"})
 # where a scene is that a move can tell an action of (the dark, the water's edge, a crowd, below ground, aboard...)
 ASPECTS = frozenset({"night", "water", "crowd", "underground", "vehicle", "hot", "wilderness"})  # scene tags a Wide Shot must show ("hot" only rules out)
@@ -190,6 +191,7 @@ class Stage(BaseModel):
     obstacles: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
+    features: tuple[str, ...] = ()  # concrete things of the place (an adventure scene's ``features``), told mid-sentence
     # what the adventure file says of the scene's people and foes (a person's description, a foe's tactics),
     # by name: what they carry and how they are, for the lines that tell them
     described: tuple[tuple[str, str], ...] = ()
@@ -423,10 +425,17 @@ class SceneModel(BaseModel):
         lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
         if placed and action and self.over:  # after the end, told of no place: the cast left it
             lead += " afterwards"
+        elif placed and action and self.fresh_features():  # a stock line, nothing else of the scene to bind: told
+            things = self.fresh_features()             # by a thing of the place
+            lead += f" by {things[len(self.told) % len(things)]}"
         elif placed and action and self.place and gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
+
+    def fresh_features(self) -> tuple[str, ...]:
+        """The scene's features (concrete things of the place) not told in the last ``FRESH`` narrations."""
+        return tuple(f for f in self.stage.features if not any(f.casefold() in t.casefold() for t in self.told[-FRESH:]))
 
     def told_of(self, about: Any) -> SceneModel:
         """The scene as a narration about ``about`` (the rules' facts it tells: a gamble resolved by
@@ -530,8 +539,9 @@ class SceneModel(BaseModel):
         s = self.stage
         return tuple(dict.fromkeys((*s.cast, *s.people, *(s.foes or ()), *s.dead)))
 
-    def lines(self) -> list[str]:
-        """The scene as a reader knows it, in short lines (a model's prompt, a judge's brief)."""
+    def lines(self, things: bool = False) -> list[str]:
+        """The scene as a reader knows it, in short lines (a model's prompt, a judge's brief); ``things``: with the
+        concrete things of the place (its features) a model's retelling may tell the action against."""
         out = []
         if self.title:
             out.append(f"Scene: {self.title}" + (" (improvised)" if self.improvised else ""))
@@ -544,6 +554,8 @@ class SceneModel(BaseModel):
                              ("In the way", s.obstacles), ("Items", s.items), ("Dead", s.dead)):
             if names:
                 out.append(f"{label}: {', '.join(names)}")
+        if things and s.features:
+            out.append("Things here: " + "; ".join(s.features))
         if s.foes == ():
             out.append("Foes: none on stage")
         if self.over:
