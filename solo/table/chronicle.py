@@ -462,16 +462,18 @@ def context(v: View, budget: int = DEFAULT_BUDGET, until: int | None = None) -> 
     return assemble(pinned, scene, hits, budget=budget, scene_start=scene_start)
 
 
-def cast(v: View, command: int) -> Cast:
+def cast(v: View, command: int, before: Any = None) -> Cast:
     """The stable head of every prompt of ``command``: the setting and who is in the story,
     then what the story established and where it stood before the command
-    (``context``, once per journal head and command)."""
+    (``context``, once per journal head and command). ``before``: the rules' state before the
+    command, where ``v`` stands after it (the scene is told as it stood when the head was warmed)."""
     setting = v.story.adventure.premise if v.story else v.system.setting
     if v.memo.context is None or v.memo.context[0] != (v.head, command):
         v.memo.context = ((v.head, command), context(v, until=command))
     memory = v.memo.context[1]
-    stage = v.stage(v.state).lines(things=True) if v.campaign is not None else []
-    return Cast(setting=setting, members=v.system.narration.cast(v.state), canon=list(memory.pinned),
+    state = v.state if before is None else before
+    stage = v.stage(state).lines(things=True) if v.campaign is not None else []
+    return Cast(setting=setting, members=v.system.narration.cast(state), canon=list(memory.pinned),
                 earlier=list(memory.earlier), scene=[*stage, *memory.scene])  # the scene model first
 def _state_names(status: Any) -> list[str]:
     """Every name the rules' state knows (characters, enemies, foes, challenges, the order of

@@ -297,7 +297,7 @@ class Session:
         self._choices.calls.clear()
         self._choices.off = not choosing
         try:
-            decision = decide(self.view(), fresh)
+            decision = decide(self.view().restaged(), fresh)
         finally:
             self._choices.off = False
         chosen, self._choices.calls = tuple(self._choices.calls), []

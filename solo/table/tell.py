@@ -36,7 +36,7 @@ def retellings(v: View, decision: Decision, narrations: Sequence[Narration], hea
     rng = command_rng(campaign.seed, head.command, stream)
     scene = v.stage(v.state, events=rules_events)  # the prose must fit the scene the oracle told
     return [Retelling(n, v.system.narration.record(n, rules_events, v.state).model_copy(
-                update={"scene": scene.for_retelling(n.text)}), chronicle.cast(v, head.command),
+                update={"scene": scene.for_retelling(n.text)}), chronicle.cast(v, head.command, decision.before),
                       rng.randrange(2**31), v.told_at_table) for n in narrations]
 
 

@@ -287,6 +287,12 @@ class View:
         tables.stage = self.stage(state, progress, events, told)
         return narrator, tables.stage
 
+    def restaged(self) -> View:
+        """This view, the Director's tables set to draw for the scene as it stands (``staged``): a command
+        draws from the journal's story, never from what an earlier draw (told ahead, or refused) left."""
+        self.staged(self.state)
+        return self
+
     def told_after(self, folded: Folded, narrations: Sequence[Narration]) -> str | None:
         """The last words a person at the table told once the session stands at ``folded`` (a new
         scene leaves those of the last one behind)."""

@@ -164,7 +164,8 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
         (``low``, the essential one, found by a success or a repair; ``high``, what a good degree adds),
         else a line of the clue tables (``clue.found``, ``clue.extra``)."""
         if story.scene is not None and story.story is not None:
-            return story.story.clue(story.scene, high=high).model_copy(update={"task": "clue"})
+            told = (story.scene.clues.low,)  # the high clue comes with the low one, told just before it
+            return story.story.clue(story.scene, high=high, told=told).model_copy(update={"task": "clue"})
         return n.one("clue", "clue.extra" if high else "clue.found", rng, character=who)
 
     def _resolved(self, n: HaasteetNarrator, out: Reaction[rc.Command], event: ev.Resolved, after: HaasteetState,
