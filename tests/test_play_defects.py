@@ -578,3 +578,41 @@ def test_the_bar_s_last_resort_cuts_before_the_clock_not_the_clock():
     assert len(lines) == 2 and all(visible_width(" │ ".join(line)) <= 79 for line in lines), lines
     assert lines[-1][-3:] == ["…", "tension 2/6", "world ●●○○○○"], lines
     assert _two_lines(parts[:2] + parts[-2:], 79, keep=2) == [parts[:2] + parts[-2:]]  # room for all: nothing cut
+
+
+CHAPTER_END = {"enigma": "leg start", "rhun": "session end", "haasteet": "session end --votes Ruth", "alpha": "day next"}
+FIRST_ACT = {"enigma": "gamble Felix 'climb the rope' --dice 6", "rhun": "risk Halden influence 'coax the boy out'",
+             "haasteet": "challenge Ruth 'search the room' --rating 2", "alpha": "check Ottilie navigate --difficulty 6"}
+
+
+@pytest.mark.parametrize("system", sorted(ADVENTURES))
+def test_a_scene_a_chapter_ends_in_is_told_in_its_chapter_and_its_foes_leave_before_the_next(tmp_path, system):
+    """Failed before the fix: a scene left open at a chapter's end (`session end`, `day next`, `leg start`)
+    was missing from that chapter's stored recap (Rhûn's "Session 1" told only Scene 1), and when the next
+    `scene start` ended it untold its foes' leaving was told inside the next scene ("came to The Tents at
+    the Nine Wells (The Burnt Stair was gone; ...)", Alpha's "The Bridge House (Gate Warden 1 was taken away").
+    ENIGMA's `leg start` ended the scene silently (now "ends untold", as `scene start` says)."""
+    s = _session(tmp_path, *ADVENTURES[system], "scene start")
+    ok(s, FIRST_ACT[system])
+    ok(s, "resolve") if system == "enigma" else None
+    acted = ok(s, "recap scene")["narration"]["text"].split("; ")[-1].rstrip(".")
+    ended = ok(s, CHAPTER_END[system])
+    opened = ok(s, "scene start")
+    assert (ended.get("unended") or opened.get("unended") or {}).get("scene") == 1, (ended, opened)
+    told = ok(s, "recap campaign")["narration"]["text"]
+    word = s.view().system.chapter_word.capitalize()
+    first, second = told.split(f"{word} 2:", 1)
+    assert acted in first, (acted, told)
+    inside = [part.split("(", 1)[1] for part in second.split(" came to ")[1:]]  # each scene of chapter 2, inside
+    for gone in ("gone", "taken away", "left", "fled"):
+        assert not any(gone in part for part in inside), told
+
+
+def test_enigma_s_bar_never_shows_scene_0(tmp_path):
+    """Failed before the fix: ENIGMA's status and bar showed "Scene 0" before a Leg's first scene (a new
+    campaign, after `leg start`)."""
+    s = _session(tmp_path, "campaign new E --seed 3", "pc pregen Felix --dice 3")
+    for line in (None, "scene start", "leg start"):
+        ok(s, line) if line else None
+        shown = " ".join(s.system.presentation.toolbar(s.status(), 80))
+        assert "Scene 0" not in shown and ("no scene yet" in shown) == (line != "scene start"), shown

@@ -201,13 +201,16 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
     moved = next((e for e in decision.events if isinstance(e, AdventureMoved)), None)
     ended = any(isinstance(e, SceneEnded) for e in decision.events)
     # recaps: a scene that ends (or is left for the next without an ending), a chapter that ends
-    if was.scene and (ended or (now.scene != was.scene and not v.progress.ended)):
-        text = recaps.scene_recap(v, ended_by=next((e.outcome for e in decision.events if isinstance(e, SceneEnded)),
-                                              None))
+    chapter_ends = bool(was.chapter and now.chapter > was.chapter)
+    scene_ends = bool(was.scene and (ended or (now.scene != was.scene and not v.progress.ended)))
+    # a scene the chapter ends in the middle of is told up to there in that chapter's recap; the next
+    # chapter's tells the rest of it (only what happened since)
+    if was.scene and (scene_ends or chapter_ends) and (text := recaps.scene_recap(
+            v, ended_by=next((e.outcome for e in decision.events if isinstance(e, SceneEnded)), None))):
         events.append(RecapWritten(level="scene", chapter=was.chapter, scene=was.scene,
                                             title=was.scene_title, text=text))
         recaps_.append(Narration(task="recap", text=text, origin=f"stored recap: scene {was.scene}"))
-    if was.chapter and now.chapter > was.chapter:
+    if chapter_ends:
         text = recaps.chapter_recap(v, was.chapter, decision.add(*events))
         events.append(RecapWritten(level="chapter", chapter=was.chapter, scene=was.scene, text=text))
         recaps_.append(Narration(task="recap", text=text, origin=f"stored recap: chapter {was.chapter}"))

@@ -49,13 +49,13 @@ def opened(v: View) -> str:
     return f"the {words_of(v.system).opening}: "
 
 
-def recap(v: View, chapter: bool, keep: int = 8) -> Narration:
+def recap(v: View, chapter: bool, keep: int = 8, since: int | None = None) -> Narration:
     """What has happened since the scene (or the chapter) began, from the
     journal: the rules' events as the system tells them, the places the Wide Shots opened on,
     the players' answers and their own narration, clues, oracle answers and how scenes ended.
-    A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings.
-    Retold by the model when one is loaded."""
-    lines = recap_lines(v) if chapter else recap_lines(v, since=scene_start(v) or 0)
+    A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings
+    (``since``: a scene's from that command on only). Retold by the model when one is loaded."""
+    lines = recap_lines(v) if chapter else recap_lines(v, since=scene_start(v) or 0 if since is None else since)
     mark = "chapter" if chapter else "scene"
     start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
     names: list[str] = []
@@ -145,13 +145,41 @@ def last_success(v: View) -> Narration:
     raise RuleViolation("there is no success to tell yet")
 
 
-def scene_recap(v: View, ended_by: str | None = None) -> str:
-    """The scene under way in a few lines, from the journal (the Wide Shot, what happened)."""
-    told = recap(v, chapter=False).text
+def scene_recap(v: View, ended_by: str | None = None) -> str | None:
+    """The scene under way in a few lines, from the journal (the Wide Shot, what happened): the part since
+    its last stored recap where one was stored while it went on (a chapter ended in its middle), None
+    where it was told whole already (it ended, or nothing happened since), or a chapter ends after it."""
+    start = scene_start(v) or 0
+    if ended(v, start):
+        return None
     where = v.system.rules.where(v.state)
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    told = [e.command for e in v.reader.events_of(campaign.id, ["recap_written"]) if e.command not in undone
+            and e.command >= start and e.payload["level"] == "scene" and e.payload["scene"] == where.scene]
+    since = told[-1] + 1 if told else None
+    if since is not None and ended_by is None and not recap_lines(v, since=since):
+        return None
+    return _scene_told(v, where, recap(v, chapter=False, since=since).text, ended_by)
+
+
+def ended(v: View, start: int) -> bool:
+    """Whether the scene begun at command ``start`` has ended (a `scene end` journaled since)."""
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    return any(e.command >= start and e.command not in undone for e in v.reader.events_of(campaign.id, ["scene_ended"]))
+
+
+def _scene_told(v: View, where: Any, told: str, ended_by: str | None) -> str:
+    """A scene's stored recap: its number and title, what the recap told, how it ended. An ended scene
+    where nothing happened but its opening is told by its opening, never as "nothing much yet"."""
     title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
-    body = told.removeprefix(f"So far in this {v.system.scene_word}: ").rstrip(".")
-    return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".")
+    word = v.system.scene_word
+    body = told.removeprefix(f"So far in this {word}: ").rstrip(".")
+    if body.startswith(nothing := f"Nothing much has happened yet in this {word}"):
+        body = body.removeprefix(nothing).strip(" ()") if ended_by else body
+    return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".") if body else \
+        f"{title}: it ended in {ended_by}." if ended_by else f"{title}."
 
 
 def stored_recaps(v: View) -> list[dict[str, Any]]:
