@@ -616,3 +616,63 @@ def test_enigma_s_bar_never_shows_scene_0(tmp_path):
         ok(s, line) if line else None
         shown = " ".join(s.system.presentation.toolbar(s.status(), 80))
         assert "Scene 0" not in shown and ("no scene yet" in shown) == (line != "scene start"), shown
+
+
+def test_a_sentence_is_never_cut_at_a_title_s_full_stop(tmp_path):
+    """Failed before the fix: Haasteet's `recap session` told "Walter Brandt joined the investigation: Dr;" (his
+    description starts "Dr. Walter Brandt ..."): the sentence splitter the recaps, the Director's gists and the
+    cast's descriptions share cut at any full stop, "Dr.", "Mr.", "St." and an initial too."""
+    from solo.kernel.wording import first_sentence, sentences
+    assert sentences("Dr. Walter Brandt lives on St. Anne's Row. Mr. J. Pike does not! Why?") == [
+        "Dr. Walter Brandt lives on St. Anne's Row.", "Mr. J. Pike does not!", "Why?"]
+    assert first_sentence("So did I. Then plan A. Go.") == "So did I."
+    s = _session(tmp_path, "campaign new H --rules haasteet --seed 3", "pc pregen Walter Brandt")
+    told = ok(s, "recap session")["narration"]["text"]
+    assert "joined the investigation: Dr. Walter Brandt keeps a quiet practice" in told, told
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_an_oracle_answer_is_told_whole_in_a_recap_and_printed_with_one_space(tmp_path, system):
+    """Failed before the fix: Rhûn's `recap campaign` told "the oracle, asked “Does the squall blow over?”, said
+    yes, and; it ended in success" (the answer's "and" left dangling), and `ask` printed "yes, and  (yes 50%"."""
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+    start, *cast, _ = IMPROVISED[system]
+    s = _session(tmp_path, start, *cast, "scene start The Squall")
+    answers = set()
+    for n in range(40):
+        outcome = s.execute(f"ask Does the squall blow over {n}?")
+        asked = outcome.result or {}
+        answers.add(asked["answer"])
+        if asked["answer"] in ("yes, and", "no, but", "yes, but", "no, and"):
+            assert "  (" not in render(outcome, installed()[s.system.name]), asked
+            break
+    else:
+        pytest.fail(f"no answer with a second clause in 40 questions: {answers}")
+    told = ok(s, "recap scene")["narration"]["text"]
+    assert not re.search(r"said (yes|no), (and|but)[;.]", told), told
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_the_world_moves_in_the_system_s_own_word_for_the_party(system):
+    """Failed before the fix: the world tables and the shipped adventures' signs said "the cast" (ENIGMA's word)
+    in every system (Rhûn's "A young rider gallops in among the tents as the cast arrive"): a world move names
+    the party in the system's own word (``Words.party``: "the company" in Rhûn, "the investigators" in
+    Haasteet), or speaks to the players."""
+    from solo.director.adventure import load_adventure, shipped_adventures
+    from solo.director.tables import Draw
+    from solo.kernel.registry import installed
+    from solo.kernel.words import words_of
+    from solo.table.chronicle import ELSEWHERE_TABLE, SCHEME_TABLE, WORLD_TABLE
+    party = words_of(installed()[system]).party
+    tables = OracleTables.load(default_folder())
+    context = {"villain": "Morrac", "thread": "the raid", "person": "Pim", "where": "at the wells", "cast": party,
+               "party": party, "scheme": "its next step"}
+    for table in (WORLD_TABLE, SCHEME_TABLE, ELSEWHERE_TABLE):
+        for i, entry in enumerate(tables.tables[table].entries):
+            filled = Draw(table=table, dice="list", faces=(), result=i, text=entry.text, entry=entry).filled(context)
+            assert "{" not in filled and (party == "the cast" or "the cast" not in filled.casefold()), (system, filled)
+    for name, path in shipped_adventures().items():
+        if system != "enigma" and name.startswith(system.replace("-", "_")):
+            told = str(load_adventure(path).model_dump())
+            assert not re.search(r"the cast\b", told), (name, re.findall(r".{40}the cast.{20}", told))

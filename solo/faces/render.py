@@ -238,7 +238,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
         lines += _oracle(kind, r)
     elif kind == "Ask":
         event = " — [bold]random event![/]" if r.get("random_event") else ""
-        lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/]  "
+        lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/] "
                      f"(yes {r.get('yes_chance', 0):.0%}, tension {r.get('tension', 0)}/{r.get('tension_max', 6)})"
                      f"{event}")
         if r.get("about"):

@@ -33,6 +33,37 @@ def quotes(text: str, secret: str) -> bool:
     return shares_run(text, secret)
 
 
+# a sentence ends at . ! ? (or …) and a space, never after a title or an abbreviation ("Dr. Walter Brandt")
+# nor an initial ("J. Pike")
+ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "st", "mt", "prof", "capt", "col", "gen", "lt", "sgt", "rev",
+                           "fr", "sr", "jr", "vs", "e.g", "i.e", "cf", "approx", "ft", "lb", "oz"})
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` (its spaces made single) as its sentences, each whole: a full stop after an abbreviation
+    ("Dr.", "Mr.", "St.") or an initial ends none."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(" ".join(text.split())):
+        if out and out[-1].endswith(".") and _abbreviated(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return [x for x in out if x]
+
+
+def _abbreviated(sentence: str) -> bool:
+    """Whether ``sentence`` ends at an abbreviation's or an initial's full stop rather than its own."""
+    last = sentence.rsplit(" ", 1)[-1].lstrip("(\"“'").rstrip(".")
+    return last.casefold() in ABBREVIATIONS or (len(last) == 1 and last.isupper() and last not in "IA")
+
+
+def first_sentence(text: str) -> str:
+    """``text``'s first sentence, whole (its own full stop kept; see ``sentences``)."""
+    found = sentences(text)
+    return found[0] if found else ""
+
+
 # a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
 RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
 
@@ -41,7 +72,7 @@ def gist(text: str) -> str:
     """An obstacle as a move names it mid-sentence: its first clause (no rules' aside in brackets, nothing
     after a colon), a leading common word in lower case ("the", "two", "panicking"; a name keeps its own)."""
     text = RULES_ASIDE.sub("", text)
-    text = text.split(";")[0].split(". ")[0].split(": ")[0].strip().rstrip(".")
+    text = first_sentence(text.split(";")[0]).split(": ")[0].strip().rstrip(".")
     first, _, rest = text.partition(" ")
     common = first in _COMMON or (first[:1].isupper() and first.endswith(("ing", "ed")) and rest[:1].islower())
     return f"{first.lower()} {rest}" if common and rest else text

@@ -300,12 +300,13 @@ def consequence(v: View, canon: Canon, state: Any, rng: random.Random, scene_id:
     thread = rng.choice(threads) if threads else None
     person = rng.choice(here) if here else None
     scheme = next((e.detail for e in threads if e.source == "adventure" and e.name.endswith("scheme")), None)
-    context = {**DEFAULT_CONTEXT, "villain": name,
-               "thread": thread.name if thread else "the cast's business",
-               "person": person or "someone the cast met",
+    party = words_of(v.system).party  # the cast in the system's own word ("the company" in Rhûn)
+    context = {**DEFAULT_CONTEXT, "villain": name, "party": party,
+               "thread": thread.name if thread else f"{party}'s business",
+               "person": person or f"someone {party} met",
                "scheme": "its next step"}  # the scheme's words are a secret until found
     cast = stage.stage.cast if stage is not None else ()
-    context["cast"] = " and ".join(cast) if cast else "the cast"
+    context["cast"] = " and ".join(cast) if cast else party
     # the scheme itself moves one time in three, where the story knows what it is
     table = SCHEME_TABLE if scheme and rng.random() < 1 / 3 else WORLD_TABLE
     table = table if stage is not None and stage.place else ELSEWHERE_TABLE

@@ -9,11 +9,15 @@ from typing import Any
 
 from solo.kernel.narration import Narration
 from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.wording import first_sentence
 from solo.kernel.words import words_of
 from solo.kernel.events import TYPES, RecapWritten, session_event_to_dict
 from solo.kernel.protocol import RecapLine
 from solo.table.view import Decision, View
 
+# the oracle's answers with a second die's colour, told whole in a recap's clause (never a dangling "yes, and")
+SPOKEN = {"yes, and": "yes, and more besides", "yes, but": "yes, but with a catch", "no, and": "no, and worse",
+          "no, but": "no, but not wholly"}
 SCENE_RECAP_LINES = 12  # the happenings `recap scene` tells (its last ones); a campaign recap tells as many
 
 
@@ -114,7 +118,8 @@ def recap_lines(v: View, since: int = 0, until: int | None = None) -> list[Recap
         if kind == "scene_ended":
             line = RecapLine(text=f"the scene ended in {payload['outcome']}")
         elif kind in ("oracle_asked", "fate_asked"):
-            line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {payload['answer']}")
+            answer = str(payload["answer"])
+            line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {SPOKEN.get(answer, answer)}")
         elif kind not in TYPES:
             line = v.system.narration.recap(payload)
         if line is not None:
@@ -246,5 +251,4 @@ def last_time(v: View) -> str | None:
 
 def _first_sentence(text: str) -> str:
     """The first sentence of a narration, for a recap line."""
-    end = next((i for i, ch in enumerate(text) if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " ")), -1)
-    return (text[: end + 1] if end >= 0 else text).strip().rstrip(".")
+    return first_sentence(text).strip().rstrip(".")
