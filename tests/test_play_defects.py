@@ -676,3 +676,22 @@ def test_the_world_moves_in_the_system_s_own_word_for_the_party(system):
         if system != "enigma" and name.startswith(system.replace("-", "_")):
             told = str(load_adventure(path).model_dump())
             assert not re.search(r"the cast\b", told), (name, re.findall(r".{40}the cast.{20}", told))
+
+
+@pytest.mark.parametrize("system", ["enigma", "rhun", "haasteet", "alpha"])
+def test_the_clock_moves_for_a_failed_roll_in_the_system_s_own_word(tmp_path, system):
+    """Failed before the fix: Rhûn's full export said "The clock moves 1 (blunder)" after a Fail: the pressure
+    of a failed roll was journaled in ENIGMA's word in every system (now ``Words.failure``: "a Fail" in Rhûn,
+    "blunder" in ENIGMA)."""
+    from playing import exported
+    from solo.kernel.words import words_of
+    start, *cast, act = IMPROVISED[system]
+    act = {"enigma": "gamble Felix 'climb the rope' --dice 1"}.get(system, act)
+    s = _session(tmp_path, start, *cast, "scene start The Old Mill")
+    for _ in range(1 if system == "enigma" else 12):
+        ok(s, act)
+    ok(s, "resolve") if system == "enigma" else None
+    text = exported(s, tmp_path / "full.md")
+    failure = words_of(s.system).failure
+    assert f"moves 1 ({failure})" in text, text[-3000:]
+    assert system == "enigma" or "(blunder)" not in text

@@ -220,8 +220,10 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
         reasons.append("scene")
     if was.chapter and now.chapter > was.chapter:
         reasons.append("chapter")
-    for why in reasons:  # a fight is journaled in the system's word for it
-        events.append(ClockTicked(by=PRESSURE[why], why=words_of(v.system).fight.casefold() if why == "fight" else why))
+    words = words_of(v.system)
+    for why in reasons:  # a fight and a failed roll are journaled in the system's words for them
+        events.append(ClockTicked(by=PRESSURE[why], why={"fight": words.fight.casefold(),
+                                                         "blunder": words.failure}.get(why, why)))
     # an adventure scene opening: its people and its place enter the canon
     canon = _canon_after(v, decision.add(*events))
     if moved is not None and moved.scene and v.story is not None:

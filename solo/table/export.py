@@ -58,7 +58,8 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
         name = (names or {}).get(e["key"])
         return [f"- Closed: {f'[[#{name}]]' if name else e['key']}" + (f", {e['how']}" if e.get("how") else "") + "."]
     if kind == "clock_ticked" and not story:
-        why = chapter.casefold() if e["why"] == "chapter" else e["why"]  # a new chapter, in the system's word
+        # a new chapter and a failed roll in the system's words (a journal before them says "blunder")
+        why = {"chapter": chapter.casefold(), "blunder": words.failure}.get(e["why"], e["why"])
         return [f"- {capitalized(words.clock)} moves {e['by']} ({why})."]
     return []
 
