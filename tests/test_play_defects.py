@@ -695,3 +695,23 @@ def test_the_clock_moves_for_a_failed_roll_in_the_system_s_own_word(tmp_path, sy
     failure = words_of(s.system).failure
     assert f"moves 1 ({failure})" in text, text[-3000:]
     assert system == "enigma" or "(blunder)" not in text
+
+
+@pytest.mark.parametrize("system", sorted(ADVENTURES))
+def test_the_story_export_carries_no_rule_an_adventure_s_obstacle_names(tmp_path, system):
+    """Failed before the fix: Alpha's `export md --story` told the adventure's obstacles with their rules ("a
+    misstep off the causeway means a Navigate check or a soaking", "a creature behind them can Hide", "until they
+    Notice them"): the story export leaves out each clause that names one of the system's rules words."""
+    from playing import exported
+    from solo.kernel.words import words_of
+    s = _session(tmp_path, *ADVENTURES[system])
+    for _ in range(3):
+        ok(s, "scene start")
+        ok(s, "scene end success")
+    story = exported(s, tmp_path / "story.md", story=True)
+    terms = words_of(s.system).terms
+    rules = re.compile(r"\b[A-Z][a-z]+ (?:checks?|rolls?)\b|" + "|".join(rf"\b{re.escape(t)}\b" for t in terms))
+    told = [line for line in story.splitlines() if not line.startswith(("#", "_Rules", " "))]  # the tale, not its cast
+    assert not [line for line in told if rules.search(line)], story
+    if system == "alpha":
+        assert "the planks are slick and half rotten;" in story, story

@@ -64,6 +64,44 @@ def first_sentence(text: str) -> str:
     return found[0] if found else ""
 
 
+# where a clause that names a rule begins: after a colon, a comma or a dash, or at "until"/"unless"
+_RULE_CLAUSE = re.compile(r":\s|;\s|,\s|\s—\s|\s(?=until\s|unless\s)")
+_RULE_CHECK = r"\b[A-Z][a-z]+ (?:checks?|rolls?|saves?|tests?)\b"  # "a Navigate check", "an Endure roll"
+
+
+def without_rules(text: str, terms: tuple[str, ...] | frozenset[str]) -> str:
+    """``text`` told as a story: each clause that names a rule (one of the system's ``terms`` as a word, or
+    a "Navigate check") left out from where it begins ("the planks are slick: a misstep means a Navigate
+    check" -> "the planks are slick"; "the reeds hide a shooter until they Notice them" -> "the reeds hide a
+    shooter"), and a part of a list or a sentence that is all rule, whole."""
+    rule = re.compile("|".join([_RULE_CHECK, *(rf"\b{re.escape(t)}\b" for t in sorted(terms, key=len, reverse=True))]))
+    if not rule.search(text):
+        return text
+    return "\n".join(_told_line(line, rule) if rule.search(line) else line for line in text.split("\n"))
+
+
+def _told_line(text: str, rule: re.Pattern[str]) -> str:
+    told: list[str] = []
+    for sentence in sentences(text):
+        if not rule.search(sentence):
+            told.append(sentence)
+            continue
+        end = sentence[-1] if sentence[-1] in ".!?" else ""
+        parts = [p for p in (_untold(part, rule) for part in sentence.rstrip(".!?").split("; ")) if p]
+        if parts and not parts[-1].endswith(":"):
+            told.append("; ".join(parts) + end)
+    return " ".join(told)
+
+
+def _untold(part: str, rule: re.Pattern[str]) -> str:
+    """A part of a sentence up to the clause that names a rule (empty where the rule is in its first clause)."""
+    found = rule.search(part)
+    if found is None:
+        return part
+    cuts = [m.start() for m in _RULE_CLAUSE.finditer(part, 0, found.start())]
+    return part[:cuts[-1]].rstrip(" ,") if cuts else ""
+
+
 # a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
 RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
 

@@ -19,6 +19,7 @@ from solo.director.canon import Canon, Entry
 from solo.store.files import SOLO_MARK
 from solo.store.journal import Campaign, Journal
 from solo.kernel.events import TYPES
+from solo.kernel.wording import without_rules
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, words_of
 from solo.director.narration import MEANING, without_meaning
@@ -187,6 +188,8 @@ def _narration_lines(n: dict[str, Any], story: bool, words: Words = NEUTRAL) -> 
         return []  # teaching notes, prompts for the player's words or reading, the table's recaps: not the story
     if story and n["task"] == words.opening_task:
         n = {**n, "text": _without_question(n["text"])}
+    if story:  # a rule an adventure's obstacle names is the Director's, not the story's
+        n = {**n, "text": without_rules(n["text"], words.terms)}
     if n["task"] == "meaning":  # the oracle's words to read the telling above by, labelled as such
         return [f"*Read it as*: {n['text']}", ""]
     told, meaning = _apart(n["text"])  # a journal older than ``Narration.meaning`` wrote it into the words
