@@ -715,3 +715,21 @@ def test_the_story_export_carries_no_rule_an_adventure_s_obstacle_names(tmp_path
     assert not [line for line in told if rules.search(line)], story
     if system == "alpha":
         assert "the planks are slick and half rotten;" in story, story
+
+
+def test_beyond_code_s_story_has_scenes_not_turns_and_its_recap_calls_a_scene_a_scene(tmp_path):
+    """Failed before the fix: Beyond Code's `export md --story` had an empty "### Turn 1" heading before
+    "### Scene 1", Scene 1's way forward under "### Turn 3", scene and turn headings interleaved at one level;
+    and `recap` inside a scene said "So far in this turn". The story's parts are its scenes (a turn is the
+    game's clock, told in the full export)."""
+    from playing import exported
+    s = _session(tmp_path, "campaign new M --rules beyond-code --deck example --seed 2",
+                 "scene start The Burning Library", "choose 5")
+    assert ok(s, "recap")["narration"]["text"].startswith("So far in this scene: ")
+    for line in ("turn end", "choose 1", "turn end", "scene end success", "scene start"):
+        ok(s, line)
+    story = exported(s, tmp_path / "story.md", story=True)
+    headings = [line for line in story.splitlines() if line.startswith("### ")]
+    assert headings == ["### Scene 1: The Burning Library", "### Scene 2"], headings
+    full = exported(s, tmp_path / "full.md")
+    assert "### Turn 3" in full

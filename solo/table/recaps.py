@@ -74,7 +74,7 @@ def recap(v: View, chapter: bool, keep: int = 8, since: int | None = None) -> Na
         if line.text:
             scenes[-1].append(line.text)
             names += line.names
-    scene_word = v.system.scene_word
+    scene_word = _unit(v, lines, chapter)
     what = v.system.chapter_word if chapter else scene_word
     if chapter:
         told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") if scene
@@ -96,6 +96,15 @@ def recap(v: View, chapter: bool, keep: int = 8, since: int | None = None) -> Na
     text = text or f"Nothing much has happened yet in this {what}."
     return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
                      facts={"about": {"characters": list(dict.fromkeys(names))}})
+
+
+def _unit(v: View, lines: list[RecapLine], chapter: bool) -> str:
+    """What a scene's recap calls what it tells: a scene where one was opened and is all the lines tell, even
+    where the system's unit of play has another name (Beyond Code's turn, inside a scene: "So far in this
+    scene"), else the system's word."""
+    if not chapter and scene_start(v) is not None and sum(line.starts == "scene" for line in lines) == 1:
+        return "scene"
+    return v.system.scene_word
 
 
 def _scene_before(lines: list[RecapLine], start: int) -> list[str]:
@@ -179,7 +188,8 @@ def _scene_told(v: View, where: Any, told: str, ended_by: str | None) -> str:
     """A scene's stored recap: its number and title, what the recap told, how it ended. An ended scene
     where nothing happened but its opening is told by its opening, never as "nothing much yet"."""
     title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
-    word = v.system.scene_word
+    word = "scene" if told.startswith(("So far in this scene", "Nothing much has happened yet in this scene")) \
+        else v.system.scene_word  # (a Beyond Code scene's recap says "scene", as `recap` does, not "turn")
     body = told.removeprefix(f"So far in this {word}: ").rstrip(".")
     if body.startswith(nothing := f"Nothing much has happened yet in this {word}"):
         body = body.removeprefix(nothing).strip(" ()") if ended_by else body
