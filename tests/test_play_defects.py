@@ -733,3 +733,58 @@ def test_beyond_code_s_story_has_scenes_not_turns_and_its_recap_calls_a_scene_a_
     assert headings == ["### Scene 1: The Burning Library", "### Scene 2"], headings
     full = exported(s, tmp_path / "full.md")
     assert "### Turn 3" in full
+
+
+def _shown(s: Session, line: str) -> str:
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+    outcome = s.execute(line)
+    assert outcome.ok, (line, outcome.error)
+    return render(outcome, installed()[s.system.name])
+
+
+def test_rhun_s_table_says_what_happened_in_words(tmp_path):
+    """Failed before the fix: Rhûn's `pc show` with no characters printed "ok"; `status` showed a Challenge that
+    fled as "(gave up)"; a risk whose Effect moved no Disposition printed "Disposition 5→5"."""
+    s = _session(tmp_path, "campaign new R --rules rhun --seed 3")
+    assert "No characters yet: `pc pregen` or `pc add`" in _shown(s, "pc show")
+    ok(s, "pc pregen Halden Roe")
+    ok(s, "scene start The Wolves")
+    ok(s, "challenge add Hill Wolves --tier dangerous")
+    shown = _shown(s, "risk Halden finesse 'drive the wolves off' --vs wolves")  # Finesse 0: no die, no Effect
+    assert "5→5" not in shown, shown
+    ok(s, "challenge leave wolves --how flee")
+    status = _shown(s, "status")
+    assert "(gave up)" not in status and "Hill Wolves" in status and "(gone)" in status, status
+
+
+def test_enigma_counts_hits_in_words_and_its_arrows_are_arrows():
+    """Failed before the fix: ENIGMA's `round end` printed "Baron: 1 hit(s)" and "Peril 0 -> 5" (every other
+    result says "→")."""
+    from solo.rules.enigma.present import peril_lines, resolution_lines
+    told = resolution_lines({"character": "Felix", "dice": [2], "success": True,
+                             "hit": {"enemy": "Baron", "defeated": False, "hits": 1},
+                             "peril_changes": [{"character": "Felix", "before": 0, "after": 5, "cause": "the Baron"}]})
+    assert "  Baron: 1 hit" in told and not any("(s)" in line or "->" in line for line in told), told
+    assert peril_lines([{"character": "Felix", "before": 0, "after": 5, "cause": "x"}]) == ["  Felix Peril 0 → 5 (x)"]
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_every_system_s_scene_end_says_the_scene_ended(tmp_path, system):
+    """Failed before the fix: Haasteet's (and every system's kernel) `scene end` printed no "Scene N ends" line,
+    unlike Rhûn's; and ENIGMA's `recap campaign` told an ended scene with nothing in it as "Nothing much has
+    happened yet in this scene ... it ended in success"."""
+    start, *cast, _ = IMPROVISED[system]
+    s = _session(tmp_path, start, *cast, "scene start The Dock")
+    assert re.search(r"^Scene 1 ends", _shown(s, "scene end success"), re.M)
+    ok(s, "scene start The Ferry")
+    told = ok(s, "recap campaign")["narration"]["text"]
+    assert not re.search(r"Nothing much has happened yet in this \w+[^.]*it ended", told), told
+
+
+def test_alpha_s_rules_defaults_opens_with_its_title_not_a_dangling_line(tmp_path):
+    """Failed before the fix: Alpha's `rules defaults` began with the dangling line "Action Economy; Order of
+    Battle; Attack; Damage; Mortal Peril: " before its list."""
+    s = _session(tmp_path, "campaign new A --rules alpha --seed 3")
+    first = _shown(s, "rules defaults").splitlines()[0]
+    assert first.startswith("[bold]Defaults[/] ("), first  # the list's heading, its sections after it

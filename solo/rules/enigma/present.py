@@ -37,7 +37,7 @@ def peril_lines(changes: Sequence[Mapping[str, Any]]) -> list[str]:
         if p.get("ignored"):
             out.append(f"  {escape(p['character'])} is retired: Peril stays {p['before']}")
             continue
-        line = f"  {escape(p['character'])} Peril {p['before']} -> {p['after']} ({escape(p['cause'])})"
+        line = f"  {escape(p['character'])} Peril {p['before']} → {p['after']} ({escape(p['cause'])})"
         if p.get("knockout"):
             line += " [bold red]KNOCKOUT[/]"
         if p.get("retired"):
@@ -55,7 +55,7 @@ def resolution_lines(r: Mapping[str, Any]) -> list[str]:
     out += peril_lines(r.get("peril_changes", []))
     if r.get("hit"):
         h = r["hit"]
-        out.append(f"  {escape(h['enemy'])}: " + ("[bold]bested![/]" if h["defeated"] else f"{h['hits']} hit(s)"))
+        out.append(f"  {escape(h['enemy'])}: " + ("[bold]bested![/]" if h["defeated"] else plural(h['hits'], 'hit')))
     return out
 
 
@@ -158,7 +158,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
             lines.append(f"{escape(r['character'])} snoops: level {r['level']} of 6")
         case "Rest":
             for name, x in r["results"].items():
-                lines.append(f"  {escape(name)} rolls {x['die']}: Peril {x['peril_before']} -> {x['peril_after']}")
+                lines.append(f"  {escape(name)} rolls {x['die']}: Peril {x['peril_before']} → {x['peril_after']}")
         case "EnemyAct" | "EndRound":
             for turn in r.get("enemies", [r] if "enemy" in r else []):
                 split = ", ".join(f"{escape(n)} {a}" for n, a in turn["targets"].items()) or "nobody"

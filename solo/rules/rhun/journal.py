@@ -380,7 +380,7 @@ def export_cast(status: Mapping[str, Any]) -> list[str]:
     if challenges:
         lines += ["", "### Challenges", ""]
     for name, c in challenges.items():
-        state = " (gave up)" if c["gave_up"] else " (defeated)" if c["defeated"] else ""
+        state = " (gone)" if c["gave_up"] else " (defeated)" if c["defeated"] else ""
         dice = "d÷2" if c["half"] else f"{c['effect_dice']}d"
         lines.append(f"- **{name}**{state}: {c['tier']}, Disposition {c['disposition']}/{c['disposition_max']}, "
                      f"Effect {dice}" + (", sentient." if c["sentient"] else "."))
