@@ -175,12 +175,17 @@ def play(system: str, source: str, seed: int, commands: int, out: list[dict[str,
             if line.startswith("gamble "):  # as at the table: the roll is settled at once (Enter in solo play)
                 steps.append(("resolve", f"{line}, then Enter (resolve)"))
             for typed, shown in steps:
+                # a scene's end is told of who was in it as it ended: the brief says so beside the board after
+                ended_with = [f"As it ended, {x[0].lower()}{x[1:]}" for x in scene_brief(session, shown, history)["scene"]
+                              if x.startswith(("Cast:", "Foes:"))] if typed.startswith("scene end") else []
                 result = run(session, typed)
                 for n in told(result):
                     if n.get("task") == "recap":
                         continue
+                    brief = scene_brief(session, shown, history)
+                    brief["scene"] = [*brief["scene"], *ended_with]
                     out.append({"id": len(out) + 1, "system": system, "campaign": Path(source).stem,
-                                **scene_brief(session, shown, history), "task": n.get("task"), "text": n["text"],
+                                **brief, "task": n.get("task"), "text": n["text"],
                                 "origin": n.get("origin", "")})  # for the record, never shown to the judge
                     history.append(n["text"])
             finished = finished or adventure_over(session)

@@ -350,7 +350,8 @@ class OracleNarrator:
         (a model), the dice's draw and ``CHOICES - 1`` more fitting entries are weighed and the
         one that suits the story best is taken; ``rng`` is used exactly as without one, the others
         coming from a generator seeded from its state, so the oracle's stream never depends on
-        whether a model is loaded. A chooser that fails leaves the dice's draw."""
+        whether a model is loaded. A candidate the staged scene refuses once filled (``clash``) is
+        not offered; a chooser that fails leaves the first one offered, the dice's draw where it fits."""
         where = self.scene if scene is True else scene
         drawn = self.tables.draw(table, rng, given=given, scene=where, context=context)
         if self.chooser is None:
@@ -361,14 +362,18 @@ class OracleNarrator:
             other = self.tables.draw(table, others, given=given, scene=where, context=context)
             if other.text not in {c.text for c in candidates}:
                 candidates.append(other)
-        if len(candidates) == 1:
-            return drawn
         words = {**self.context, **(context or {})}
+        stage = getattr(self.tables, "stage", None)
+        if isinstance(stage, SceneModel):  # an entry the scene refuses once filled is never offered
+            fitting = [c for c in candidates if stage.clash(c.filled(words)) is None]
+            candidates = fitting or [drawn]
+        if len(candidates) == 1:
+            return candidates[0]
         try:
             chosen = self.chooser(table, [c.filled(words) for c in candidates])
         except Exception:  # noqa: BLE001 - the model is a nicety here: the dice's draw stands
-            return drawn
-        return candidates[chosen] if 0 <= chosen < len(candidates) else drawn
+            return candidates[0]
+        return candidates[chosen] if 0 <= chosen < len(candidates) else candidates[0]
 
     def meaning(self, rng: random.Random) -> tuple[str, str, str] | None:
         """An action and a subject from the shared meaning tables, for the player to read into the

@@ -310,38 +310,44 @@ class LlamaBackend:
             _synchronize(llm)
         return len(tokens) - same
 
-    def score(self, prompt: str, candidates: list[str]) -> list[float]:
+    def score(self, prompt: str, candidates: list[str], baseline: str | None = None) -> list[float]:
         """How much ``prompt`` makes each of ``candidates`` likelier as the words that follow it
         (solo.llm.choose): the mean log-probability of its first ``SCORED_TOKENS`` tokens after the
-        prompt, less their mean log-probability after nothing (a pointwise mutual information), so
-        that what fits the story wins, not merely what is common prose. The prompt is evaluated
-        once (from the cache when it shares the head of the last prompt); each candidate then costs
-        one batch of its own tokens, whose logits alone are read, and is dropped from the cache
-        again; its score after nothing comes from a small context of its own on the same weights,
-        remembered by text."""
+        prompt, less their mean log-probability after ``baseline`` (the same prompt without what is
+        weighed: the scene), else after nothing (a pointwise mutual information), so that what the
+        scene makes likely wins, not merely what is common prose. A prompt is evaluated once (from
+        the cache where it shares the head of the last one); each candidate then costs one batch of
+        its own tokens, whose logits alone are read, and is dropped from the cache again; its score
+        after nothing comes from a small context of its own on the same weights, remembered by text."""
         llm = self.llm
         with self._lock:
-            base = self.prompt_tokens(prompt)
-            at = len(base) - 1  # the prompt's last token is evaluated with each candidate, for its logits
-            same = 0
-            for a, b in zip(llm.input_ids[: llm.n_tokens], base[:at]):
-                if a != b:
-                    break
-                same += 1
-            llm.n_tokens = same
-            if same < at:
-                llm.eval(base[same:at])
-            scores = []
-            for text in candidates:
-                ids = list(llm.tokenize((" " + text.strip()).encode("utf-8"), add_bos=False, special=False))
-                ids = ids[:SCORED_TOKENS] or [llm.token_eos()]
-                batch = [base[-1], *ids]
-                given = _mean_logprob(llm._ctx, llm._batch, batch, at, ids, llm.n_vocab())
-                llm.input_ids[at: at + len(batch)] = batch
-                llm.n_tokens = at  # the candidate is dropped: the next evaluation overwrites it
-                scores.append(given - self._alone(ids))
+            ids = [list(llm.tokenize((" " + text.strip()).encode("utf-8"), add_bos=False, special=False))[:SCORED_TOKENS]
+                   or [llm.token_eos()] for text in candidates]
+            prior = self._given(llm, baseline, ids) if baseline is not None else [self._alone(i) for i in ids]
+            given = self._given(llm, prompt, ids)  # last: the cache keeps the prompt the next choice shares
             _synchronize(llm)
-            return scores
+            return [g - p for g, p in zip(given, prior, strict=True)]
+
+    def _given(self, llm: Any, prompt: str, candidates: list[list[int]]) -> list[float]:
+        """The mean log-probability of each of ``candidates`` (token ids) after ``prompt``, the prompt
+        evaluated once past what the cache shares with it, each candidate dropped again."""
+        base = self.prompt_tokens(prompt)
+        at = len(base) - 1  # the prompt's last token is evaluated with each candidate, for its logits
+        same = 0
+        for a, b in zip(llm.input_ids[: llm.n_tokens], base[:at]):
+            if a != b:
+                break
+            same += 1
+        llm.n_tokens = same
+        if same < at:
+            llm.eval(base[same:at])
+        out = []
+        for ids in candidates:
+            batch = [base[-1], *ids]
+            out.append(_mean_logprob(llm._ctx, llm._batch, batch, at, ids, llm.n_vocab()))
+            llm.input_ids[at: at + len(batch)] = batch
+            llm.n_tokens = at  # the candidate is dropped: the next evaluation overwrites it
+        return out
 
     def _alone(self, ids: list[int]) -> float:
         """The mean log-probability of ``ids`` after nothing but the beginning of a text, in a small

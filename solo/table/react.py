@@ -19,7 +19,7 @@ from solo.director.tables import OracleTables, TableError, system_tables
 from solo.kernel.protocol import DirectorPolicy, Reaction
 from solo.kernel.registry import AnySystem
 from solo.kernel.calls import ModelCall
-from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES
+from solo.kernel.scene import CLUES, CONSEQUENCES, SUCCESSES, SceneModel
 from solo.kernel.words import words_of
 from solo.store.ledger import Folded
 from solo.table.view import Decision, View
@@ -139,6 +139,12 @@ class Choices(threading.local):
         self.off = False
 
 
+def staged_lines(tables: Any) -> list[str]:
+    """The lines of the scene ``tables`` draw for (``SceneModel.lines``), none where no scene is staged."""
+    stage = getattr(tables, "stage", None)
+    return stage.lines() if isinstance(stage, SceneModel) else []
+
+
 class Directors:
     """Each rule system's Director emulator over its oracle tables (``tables``, else the system's own),
     loaded once; the model choosing among the oracle's fitting entries when one is loaded
@@ -167,7 +173,10 @@ class Directors:
         if self.model is not None:
             from solo.llm.choose import chooser
 
-            director.narrator.chooser = chooser(self.model.backend, self.choosing, self.chose)
+            tables = getattr(director.narrator, "tables", None)
+            # the scene the tables draw for now (``View.staged``), the action just typed among its lines
+            director.narrator.chooser = chooser(self.model.backend, self.choosing, self.chose,
+                                                lambda: staged_lines(tables))
         return director, None
 
     def unstage(self) -> None:
