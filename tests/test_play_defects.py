@@ -755,7 +755,7 @@ def test_rhun_s_table_says_what_happened_in_words(tmp_path):
     assert "5→5" not in shown, shown
     ok(s, "challenge leave wolves --how flee")
     status = _shown(s, "status")
-    assert "(gave up)" not in status and "Hill Wolves" in status and "(gone)" in status, status
+    assert "(gave up)" not in status and "Challenge Hill Wolves: dangerous" in status and "(fled)" in status, status
 
 
 def test_enigma_counts_hits_in_words_and_its_arrows_are_arrows():

@@ -11,9 +11,15 @@ from solo.kernel.words import agree, placed
 OUTCOME = {"fail": "[bold red]Fail[/]", "success_with_consequence": "[yellow]success, with a consequence[/]",
            "success": "[bold green]success[/]"}
 MARK = {"stressed": "S", "broken": "B", "weary": "W"}
-
-
 NO_ONE = "No characters yet: `pc pregen` or `pc add` (`pc roll` first for its creation dice)."
+
+
+def gone(c: dict[str, Any]) -> str | None:
+    """Why a Challenge in `status` is out of play, as the table told it: it fled, surrendered or is gone (taken
+    off the board), it gave up (its Morale), it is defeated; None while it is in play."""
+    how = {"flee": "fled", "surrender": "surrendered", "removed": "gone"}.get(str(c.get("left")))
+    return how or ("gave up" if c["gave_up"] else "defeated" if c["defeated"] else None)
+
 
 def _harm(r: dict[str, Any]) -> str:
     said = f"Grit {r['grit']['before']}→{r['grit']['after']}"
@@ -123,7 +129,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                 out += _sheet(name, c)
             for name, c in r.get("challenges", {}).items():
                 out.append(f"Challenge {escape(name)}: {c['tier']}, Disposition {c['disposition']}/{c['disposition_max']}"
-                           + (" (gone)" if c["gave_up"] else " (defeated)" if c["defeated"] else ""))
+                           + (f" ({gone(c)})" if gone(c) else ""))
             return out or [NO_ONE]
     return None
 
