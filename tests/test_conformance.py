@@ -1035,11 +1035,16 @@ def test_a_party_of_four_s_bar_keeps_what_presses_on_the_story(system, tmp_path)
 @pytest.mark.parametrize(("system", "answers", "words"), [
     ("enigma", ["Nara", "1", "archivist", "r"], ["Nara", "investigator", "archivist"]),
     ("rhun", ["Mira", "", "1", "2", "r"], ["Mira", "Captain", "Cunning"]),
+    # a bare value with what it is: "(Kell, d10, d8)" read d8 as endure (Enter kept endure's d6); "2" is Daring
+    ("alpha", ["Kell", "d10", "", "d8"], ["Kell", "Attack die d10", "Navigate die d8"]),
+    ("haasteet", ["Edna Price", "a harbour pilot who knows every rock of the bay", "2"],
+     ["Edna Price", "a harbour pilot who knows every rock of the bay", "Daring 2"]),
 ])
 def test_a_half_made_character_is_offered_back_in_words(system, tmp_path, answers, words):
     """Defect 7 of a new player's play-through: the walk-through left for a command (`/status`) and resumed with
     `create` asked "Resume the character you began (Nara, 1, archivist, r)?": the menus' numbers and `r` as typed
-    (failed before the fix). The choices are offered back in words (an answer refused at its question is left out),
+    (failed before the fix); Alpha's and Haasteet's bare values were offered unlabelled ("(Kell, d10, d8)",
+    "(Edna Price, ..., 2)"; failed before the fix). The choices are offered back in words, a value with its label (an answer refused at its question is left out),
     and the answers given again choose the same."""
     session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
     assert session.execute(f"campaign new Walk {PROFILES[system].improvised}").ok

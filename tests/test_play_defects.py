@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -788,3 +789,198 @@ def test_alpha_s_rules_defaults_opens_with_its_title_not_a_dangling_line(tmp_pat
     s = _session(tmp_path, "campaign new A --rules alpha --seed 3")
     first = _shown(s, "rules defaults").splitlines()[0]
     assert first.startswith("[bold]Defaults[/] ("), first  # the list's heading, its sections after it
+
+
+def _bell_fight(tmp_path, seeds=(3, 5, 6, 7, 8, 9)) -> list[str]:
+    """Everything told in six rounds of the Drowned Bell's fight (Ruth and Leon against Amos Pike), several seeds."""
+    told = []
+    for seed in seeds:
+        s = _session(tmp_path / str(seed), f"campaign new B --rules haasteet --from haasteet_the_drowned_bell --seed {seed}",
+                     "pc pregen Ruth Calloway", "pc pregen Leon Castellano", "scene start", "combat start")
+        for _ in range(6):
+            for line in ("declare Pike attack Ruth --rating 2 --weapon 1", "declare castellano attack pike"):
+                s.execute(line)
+            told += [n["text"] for n in _told(s.execute("round roll").result or {})]
+            for who in ("Ruth Calloway", "Amos Pike"):
+                s.execute(f"soak '{who}' 0")
+            if s.execute("round end").ok is False:
+                break
+    return told
+
+
+def test_a_character_fights_with_the_weapon_the_sheet_gives(tmp_path):
+    """Failed before the fix (Haasteet, *The Drowned Bell*): Leon Castellano, whose sheet says he is at his best
+    with his fists, was told "fires into the gloom and hears the bullet whine off stone": the scene model knew what
+    the file says of foes but not what a character's sheet says. A character's sheet (description, gear) is read
+    as a foe's description is: a line gives them no weapon of a kind it does not carry."""
+    weapons = re.compile(r"\b(the poker|knife|knives|blades?|fires|fired|shots?|bullets?|guns?|pistols?|claws)\b", re.I)
+    leon = [t for t in _bell_fight(tmp_path) if t.startswith(("Leon Castellano ", "Leon Castellano's "))]
+    assert len(leon) >= 8, leon
+    for text in leon:
+        assert not weapons.search(text), text
+
+
+def test_a_single_foe_is_never_told_as_them(tmp_path):
+    """Failed before the fix (Haasteet): "Leon Castellano drives a shoulder into Amos Pike and slams them into the
+    wall": an attack line called one named foe "them". No combat line of any system puts "them" or "they" after a
+    single foe's slot, and none is told of Amos Pike in a real fight."""
+    import solo
+    bad = []
+    for path in sorted((Path(solo.__file__).parent / "rules").glob("*/data/tables/combat.toml")):
+        for line in path.read_text().splitlines():
+            # "them" after a foe's slot with no one else named between: told of one foe as of several
+            if re.search(r"\{(enemy|target|foe)\}(?:(?!\{)[^\"])*\b(them|they|their)\b", line):
+                bad.append(f"{path.parent.parent.parent.name}: {line.strip()}")
+    assert not bad, bad
+    for text in _bell_fight(tmp_path, seeds=(3, 5)):
+        assert not ("Amos Pike" in text and re.search(r"\b(them|they)\b", text)), text
+
+
+# the base forms of the verbs the way-in and way-on moves put after the cast, as a reader of the tables lists them
+_CAST_VERBS = ("are", "were", "come", "reach", "leave", "know", "mean", "push", "go", "step", "struggle", "wade", "get",
+               "fall", "hold", "see", "break", "climb", "lose", "stamp", "find", "keep", "follow", "have", "slip")
+
+
+def _third(verb: str) -> str:
+    return {"are": "is", "were": "was", "have": "has", "go": "goes"}.get(verb) or (
+        verb + "es" if verb.endswith(("sh", "ch", "ss", "x")) else verb + "s")
+
+
+def test_every_way_in_and_way_on_agrees_with_a_cast_of_one_and_of_two():
+    """Failed before the fix: "Nara Quinn climb back up…", "Anna hold the old ford…", "Null goes through what was
+    left behind … and find where to go next": a move written of several of the cast was told of one with a plural
+    verb (after the name, or joined to it by "and"). Every entry of ``moves.arrive`` and ``moves.lead_*``, told of a
+    cast of one, has each verb of the cast agreeing with one; of a cast of two, with two."""
+    from solo.director.narration import of_one
+    tables = OracleTables.load(default_folder())
+    kinds = [t for t in tables.tables if t == "moves.arrive" or t.startswith("moves.lead_")]
+    assert len(kinds) >= 7, kinds
+    words = {"place": "the mill", "enemy": "the soldiers", "person": "Old Tam"}
+    base, third = "|".join(_CAST_VERBS), "|".join(_third(v) for v in _CAST_VERBS)
+    checked = 0
+    for kind in kinds:
+        for entry in tables.tables[kind].entries:
+            if "{cast}" not in entry.text:
+                continue
+            def fill(cast: str) -> str:
+                return re.sub(r"\{(\w+)\}", lambda m: {**words, "cast": cast}[m.group(1)], entry.text)
+            one, two = of_one(fill("Nara Quinn"), "Nara Quinn"), fill("Nara Quinn and Dun Brae")
+            clause_one = re.search(r"Nara Quinn ([^,.;:!?]*)", one).group(1)
+            clause_two = re.search(r"Dun Brae ([^,.;:!?]*)", two).group(1)
+            assert not re.match(rf"({base})\b", clause_one) and not re.search(rf"\band ({base})\b", clause_one), one
+            assert not re.match(rf"({third})\b", clause_two) and not re.search(rf"\band ({third})\b", clause_two), two
+            checked += 1
+    assert checked >= 40, checked
+
+
+def test_the_way_on_past_a_foe_still_standing_never_tells_it_beaten(tmp_path):
+    """Failed before the fix (Alpha, an improvised watchtower): `combat end` with both soldiers standing, then
+    `scene end success`, told "With the soldiers beaten off, Null goes through what was left behind … and find
+    where to go next". The way on told of foes still on stage is true of foes that stand: no entry of
+    ``moves.lead_success_foe`` tells them beaten, fled or seen off, and the play-through's way on does not."""
+    tables = OracleTables.load(default_folder())
+    beaten = re.compile(r"\b(beaten|fled|flee|routed|driven off|see \{enemy\} off|dead|fallen)\b", re.I)
+    for entry in tables.tables["moves.lead_success_foe"].entries:
+        assert not beaten.search(entry.text), entry.text
+    s = _session(tmp_path, "campaign new Border --rules alpha --seed 3",
+                 "pc add Null --attack d8 --endure d10 --navigate d6", "scene start The watchtower",
+                 "enemy add Soldier --count 2 --endure d4", "combat start", "attack Null 'Soldier 1' --melee", "next",
+                 "enemy turn", "combat end")
+    way = " ".join(n["text"] for n in _told(ok(s, "scene end success")) if n["task"] == "path_forward")
+    assert way and not re.search(r"\b(beaten|fled|see the soldiers off)\b", way), way
+    verbs = "|".join(_CAST_VERBS)
+    assert not re.search(rf"\bNull ({verbs})\b", way) and not re.search(rf"\band ({verbs})\b", way), way
+
+
+def test_the_way_on_never_leads_to_where_the_scene_already_is(tmp_path):
+    """Failed before the fix (Beyond Code, "The Burning Library"): the way on was "Footprints in the dust lead
+    towards the library, and Ada follows them": a way to the place the scene already is, and settled dust in a
+    place on fire. The scene model refuses both, for every system's lines (the kernel's ``clash``)."""
+    burning = SceneModel(title="The Burning Library", tags=frozenset({"fire", "indoors"}))
+    assert burning.clash("Footprints in the dust lead towards the library, and {character} follows them.")
+    assert burning.clash("A draught leads towards the library.")
+    assert not burning.clash("A draught from the east wing: {character} follows it.")
+    gallery = SceneModel(title="The Long Gallery", tags=frozenset({"indoors"}))
+    assert not gallery.clash("Footprints in the dust lead towards the library, and {character} follows them.")
+    for seed in range(1, 13):
+        s = _session(tmp_path / str(seed), f"campaign new Mansion --rules beyond-code --deck example --seed {seed}",
+                     "scene start The Burning Library", "choose 5", "turn end")
+        ended = s.execute("scene end success")
+        for n in _told(ended.result or {}):
+            assert not re.search(r"towards the library|\bdust\b", n["text"], re.I), n["text"]
+
+
+def _transition_entries():
+    """Every entry of every system's transition tables (between scenes, sessions, chapters): system, table, text."""
+    import solo
+    for folder in sorted((Path(solo.__file__).parent / "rules").glob("*/data/tables")):
+        for name, table in OracleTables.load(folder).tables.items():
+            if "transition" in name:
+                for entry in table.entries:
+                    yield folder.parent.parent.name, name, entry.text
+
+
+def test_no_transition_tells_a_season_or_a_day_the_count_has_not_reached():
+    """Failed before the fix: Haasteet told "Spring comes slowly…" between sessions of *The Drowned Bell*, an
+    October adventure, and Alpha told "Night falls and rises again before the party reaches the next place" going
+    from one scene to the next on Day 1. A transition between scenes or sessions of every system tells no season
+    (an adventure states its own time of year), and a scene transition in a system that counts days (Alpha's
+    `day next`) tells no night passing: the day count says when a day has gone."""
+    season = re.compile(r"\b(spring comes|spring|summer|autumn|winter|season|leaves turn|thaw|turn of the year)\b", re.I)
+    night = re.compile(r"\b(night falls and rises|next morning|next day|days? pass|overnight|dawn)\b", re.I)
+    seen = 0
+    for system, table, text in _transition_entries():
+        seen += 1
+        assert not season.search(text), (system, table, text)
+        if system == "alpha" and table.endswith("scene_transition"):
+            assert not night.search(text), text
+    assert seen >= 40, seen
+
+
+
+def test_no_line_is_told_twice_in_one_command(tmp_path):
+    """Failed before the fix (Alpha, an improvised watchtower): one `enemy turn` told "Soldier 1 looses, and the shot
+    takes Null high in the arm." twice: the journal's last commands were kept from a draw, but not what the same
+    command had drawn already. A table entry drawn in a command is not drawn again in it (seeded fights, several
+    foes acting in one command)."""
+    s = _session(tmp_path / "one", "campaign new Border --rules alpha --seed 3",
+                 "pc add Null --attack d8 --endure d10 --navigate d6", "scene start The watchtower",
+                 "enemy add Soldier --count 2 --endure d4", "combat start", "attack Null 'Soldier 1' --melee", "next")
+    texts = [n["text"] for n in _told(ok(s, "enemy turn"))]
+    assert len(texts) == len(set(texts)), texts
+    turns = 0
+    for seed in range(1, 9):
+        s = _session(tmp_path / str(seed), f"campaign new Border --rules alpha --seed {seed}",
+                     "pc add Null --attack d8 --endure d12 --navigate d6", "scene start The watchtower",
+                     "enemy add Soldier --count 4 --endure d4", "combat start", "next")
+        for _ in range(3):
+            turned = s.execute("enemy turn")
+            if not turned.ok:
+                break
+            texts = [n["text"] for n in _told(turned.result or {})]
+            turns += len(texts) > 1
+            assert len(texts) == len(set(texts)), texts
+            if not s.execute("next").ok:
+                break
+    assert turns >= 4, turns
+
+
+@pytest.mark.parametrize(("adventure", "name", "kind"), [
+    ("alpha_the_salt_road_toll.toml", "Toll-Mother", ("person", "Hesper Gall")),
+    ("the_clockwork_zeppelin.toml", "Tick-Tock Man", ("foe", "Tick-Tock Man sentry")),
+    ("alpha_the_salt_road_toll.toml", "Crossbow Warden", ("foe", "Crossbow Warden")),
+    ("rhun_salt_and_ash.toml", "Patient Goose", ("place", "Patient Goose")),
+    ("the_clockwork_zeppelin.toml", "Master Chronometer", None),
+])
+def test_a_canon_offer_s_kind_is_read_from_the_adventure_s_own_words(adventure, name, kind):
+    """Found in a new player's play-through: "Toll-Mother (clue)" (Hesper Gall's title), "Tick-Tock Man (clue)" (a
+    foe of the adventure) and "Patient Goose (clue)" (the salt-barge of *Salt and Ash*) were offered as clues. The
+    file's own words tell the kind: a person's title names that person, the adventure's foes are the board's (no
+    offer), a name the file calls a barge is a place; a thing the file says nothing of is left to the text."""
+    from solo.director.adventure import find_adventure, load_adventure
+    from solo.director.canon import kind_in, kind_in_file
+    assert kind_in_file(name, load_adventure(find_adventure(adventure))) == kind
+    assert kind_in("Patient Goose", ["For three nights the salt-barge Patient Goose has not come home."]) == "place"
+    assert kind_in("Patient Goose", ["you lie in the reeds within a stone's throw of the Patient Goose, moored at the "
+                                     "raiders' landing"]) == "place"
+    assert kind_in("Hesper Gall", ["Hesper Gall, calm and reasonable to the last."]) is None

@@ -270,14 +270,14 @@ ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk
 
 
 def scene_things(stage: SceneModel) -> list[str]:
-    """What a narration may name to be told of this scene: its foes, people, obstacles and place (after the
+    """What a narration may name to be told of this scene: its foes, people, obstacles, features and place (after the
     adventure's end, the aftermath: the place is where the cast no longer is)."""
     from solo.kernel.wording import gist, locative
     from solo.director.narration import one_of
 
     s = stage.stage
     foes = [n for f in (s.foes or ()) for n in (f, one_of(f))]
-    names = [*foes, *s.people, *(gist(o) for o in s.obstacles), *([locative(stage.place)] if stage.place and not stage.over else [])]
+    names = [*foes, *s.people, *(gist(o) for o in s.obstacles), *s.features, *([locative(stage.place)] if stage.place and not stage.over else [])]
     if stage.over:
         names += ["afterwards", "aftermath", "it is over", "all over", "adventure"]
     return [n.casefold() for n in names]

@@ -163,7 +163,7 @@ def test_a_roll_is_told_of_what_was_tried_and_what_it_meets(tmp_path, system, so
     for command, stage, n in told:
         text, mode = n["text"], stage.last.mode
         assert stage.last.actor and stage.last.actor in text, (text, stage.lines())
-        things = [*stage.named(), *(gist(o) for o in stage.stage.obstacles)]
+        things = [*stage.named(), *(gist(o) for o in stage.stage.obstacles), *stage.stage.features]
         kind = n["origin"].split(" #")[0].removeprefix("moves.")
         assert any(t.casefold() in text.casefold() for t in things) or kind.removeprefix("success_").removeprefix(
             "fail_") in (*SETTINGS, *ASPECTS) or kind in ("separate", "take", "time", "success"), (kind, text)

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from solo.kernel.adventure import Adventure
 from solo.kernel.events import Kind
 
 KINDS: tuple[Kind, ...] = ("person", "place", "thread", "clue", "promise", "treasure")
@@ -313,7 +314,34 @@ def kind_in(name: str, texts: list[str]) -> Kind | None:
             return "place"
         if re.search(rf"\b(?:aboard|inside|into|at|in) (?:the )?{said}\b", text):
             return "place"
+        # the noun before the name or what it does ("the salt-barge Patient Goose", "the Patient Goose is moored")
+        if re.search(rf"\b(?:{'|'.join(PLACE_NOUNS)}) (?:the )?{said}\b", text, re.I) or \
+                re.search(rf"\b{said},? (?:is |was |lies |lay )?(?:moored|docked|anchored|berthed|aground)\b", text):
+            return "place"
     return None
+
+
+def kind_in_file(name: str, adventure: Adventure) -> tuple[Literal["person", "place", "foe"], str] | None:
+    """What the adventure file itself calls ``name`` (a canon offer's kind from the file's own words): ("foe",
+    the foe) where it names one of the adventure's foes, which the rules' board holds (no offer); ("person",
+    who) where it is the title the file gives a person or the villain ("Toll-Mother": "Hesper Gall, the
+    Toll-Mother, calm ..."); ("place", ``name``) where the file's words make it a vessel or a place ("the salt-barge
+    Patient Goose"); None where the file does not say."""
+    key = canon_key(name)
+    for part in adventure.parts:
+        for scene in part.scenes:
+            for foe in scene.enemies:
+                called = canon_key(str(foe.get("name") or ""))
+                if called and (called == key or called.startswith(key + " ") or canon_key(name.rstrip("s")) == called):
+                    return "foe", str(foe.get("name"))
+    people = [(p.name, p.description) for part in adventure.parts for sc in part.scenes for p in sc.npcs]
+    for who, description in (*people, (adventure.villain.name, adventure.villain.description)):
+        if canon_key(who) != key and re.match(rf"(?:the |a |an )?{re.escape(name)}\b[,:;. ]", description, re.I):
+            return "person", who
+    texts = [adventure.premise, adventure.villain.description, adventure.villain.scheme,
+             *(t for part in adventure.parts for sc in part.scenes
+               for t in (sc.location, sc.opening or "", sc.success.text, sc.failure.text, sc.clues.low, sc.clues.high))]
+    return ("place", name) if kind_in(name, texts) == "place" else None
 
 
 @functools.cache

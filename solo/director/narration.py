@@ -55,11 +55,24 @@ def crew(names: Sequence[str]) -> str:
     return ", ".join(told[:-1]) + " and " + told[-1]
 
 
-# the verbs the moves put after {cast}, as they read of one of the cast
+# the verbs the moves put after {cast} (and join to it with "and"), as they read of one of the cast
 _SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "leave": "leaves", "know": "knows",
              "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
              "wade": "wades", "get": "gets", "fall": "falls", "hold": "holds", "see": "sees", "break": "breaks",
-             "climb": "climbs", "lose": "loses", "stamp": "stamps"}
+             "climb": "climbs", "lose": "loses", "stamp": "stamps", "find": "finds", "keep": "keeps",
+             "follow": "follows", "have": "has", "do": "does", "slip": "slips", "make": "makes", "take": "takes",
+             "run": "runs", "turn": "turns", "press": "presses", "head": "heads", "set": "sets", "walk": "walks"}
+_VERBS = "|".join(_SINGULAR)
+
+
+def of_one(text: str, name: str) -> str:
+    """``text`` (a move written of several of the cast) as it reads of ``name`` alone: the verb right after
+    the name and each verb joined to it by "and" in its clause ("Null goes through ... and finds where to go
+    next", not "go ... and find")."""
+    def clause(m: re.Match[str]) -> str:
+        rest = re.sub(rf"\b(and (?:then )?)({_VERBS})\b", lambda j: j.group(1) + _SINGULAR[j.group(2)], m.group(3))
+        return f"{m.group(1)} {_SINGULAR[m.group(2)]}{rest}"
+    return re.sub(rf"\b({re.escape(name)}) ({_VERBS})\b([^,.;:!?\"]*)", clause, text)
 
 MEANING = " Meaning: "  # how journals before ``Narration.meaning`` wrote the oracle's action and subject in a telling
 
@@ -285,8 +298,7 @@ class OracleNarrator:
             return told
         text, drawn = fallback
         if len(stage.stage.cast) == 1:  # one of the cast: "Nara comes to the market", not "come"
-            text = re.sub(rf"\b({re.escape(stage.stage.cast[0])}) ({'|'.join(_SINGULAR)})\b",
-                          lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
+            text = of_one(text, stage.stage.cast[0])
         return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",  # no twist
                                        "facts": {**{k: f for k, f in told.facts.items() if k != "meaning"}, "move": kind}})
 
@@ -295,16 +307,28 @@ class OracleNarrator:
         ``moves`` tables: the fire spreads, a foe acts, a person turns...), bound to the one who
         acted and what they tried; ``told`` itself where the scene has nothing to bind."""
         kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
+        # the scene's own things (an adventure scene's features): not one told in the last few narrations
+        fresh = stage.fresh_features()
+        thing = "success_feature" if success else "feature"
+        voiced = stage.last.mode == "voice" and bool(stage.stage.people)  # a voice is answered by whom it is spoken to
+        if fresh and not voiced and not stage.over and stage.last.actor and stage.last.action and f"moves.{thing}" in self.tables:
+            kinds = [thing, *kinds]
         if not kinds:
             return told
-        # what is most this scene's own is told first most often: what stands in the way and the setting (a fire, a
-        # storm), then where it is, a foe, a person
+        # what is most this scene's own is told first most often: a thing of the place, what stands in the way and the
+        # setting (a fire, a storm), then where it is, a foe, a person
         weights = [3 if k.removeprefix("success_") in {"obstacle", *stage.settings} else 2 for k in kinds]
+        if kinds[0] == thing:  # a thing of the place three times in four; where it is (the dark, a room) only after all else
+            weights = [0 if k.removeprefix("success_").removeprefix("fail_") in {*ASPECTS, "indoors"} else w
+                       for k, w in zip(kinds, weights)]
+            weights[0] = 3 * sum(weights[1:]) or 1
         first = rng.choices(kinds, weights)[0]
         order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
         places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
+            if kind == thing:
+                context["feature"] = rng.choice(fresh)
             tags = stage.move_tags(context.get("enemy"))  # where, what was tried, what the foe acts as
             for key in ("enemy", "person"):  # a name told mid-sentence: "one of the Brethren of the Tide"
                 name = one_of(context[key]) if key == "enemy" and key in context else context.get(key)

@@ -102,7 +102,7 @@ PLACE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("volcano", "lava", "furnace", "foundry", "smelter"), ("hot",)),
     (("school", "schoolroom", "classroom", "hospital", "ward", "infirmary", "asylum", "sanatorium", "keep", "tent",
       "marquee"), ("indoors",)),
-    (("opening night", "premiere", "concert", "masquerade", "music hall"), ("crowd",)),
+    (("opening night", "premiere", "concert", "music hall"), ("crowd",)),
     (("storm", "stormy", "storm-lashed", "gale", "tempest", "thunderstorm", "hurricane", "typhoon", "squall",
       "monsoon", "lightning"), ("storm",)),
     (("dawn", "daybreak", "sunrise", "morning", "noon", "midday", "noonday", "afternoon", "daylight", "daytime",
@@ -488,6 +488,27 @@ def _names(found: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+# what a character's sheet says of who they are and what they carry (a system's status of its characters)
+_SHEET_SAYS = ("describe", "description", "concept", "background", "equipment", "gear", "weapons", "weapon", "items")
+_SHEET_ALSO = ("knacks", "skills", "talents")  # what they are good at, read with the above (a knack with a revolver)
+
+
+def _sheet(characters: Any) -> tuple[tuple[str, str], ...]:
+    """What each character's sheet says of them (description, gear, weapons): a line tells a character
+    only with a weapon the sheet gives (Leon Castellano, a boxer, fights with his fists); a sheet that
+    says nothing of them lets a line give them anything."""
+    rows = characters.items() if isinstance(characters, dict) else ()
+    out = []
+    for name, row in rows:
+        said = [row.get(k) for k in (*_SHEET_SAYS, *_SHEET_ALSO)] if isinstance(row, dict) else []
+        # a description as written; each thing of a list as carried ("with Pocket flashlight")
+        words = [v for v in said if isinstance(v, str)] + [f"with {w}" for v in said if isinstance(v, list | tuple)
+                                                           for w in v if isinstance(w, str)]
+        if isinstance(name, str) and words and any(row.get(k) for k in _SHEET_SAYS):
+            out.append((name, "; ".join(words)))
+    return tuple(out)
+
+
 def _described(story: Story | None, scene: Scene | None) -> tuple[tuple[str, str], ...]:
     """What the file says of the scene's people (their description), its foes (their tactics and
     description) and the villain: what a line may tell them carrying or doing (``Stage.described``)."""
@@ -515,7 +536,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
     cast = _names(status.get("characters", {}))
     secrets: tuple[str, ...] = ()
     people = tuple(p.name for p in scene.npcs) if scene else ()
-    described = _described(story, scene)
+    described = (*_described(story, scene), *_sheet(status.get("characters")))
     absent: tuple[str, ...] = ()
     if story is not None:
         adventure = story.adventure
@@ -539,6 +560,6 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
         title=where.scene_title, place=scene.location if scene else where.scene_title,
         improvised=progress.improvised, tags=progress.scene_tags,
         stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else (),
-                    described=described),
+                    features=scene.features if scene and not over else (), described=described),
         last=action, told=told, secrets=secrets, absent=absent, over=over,
         ended=progress.outcome if over else None)

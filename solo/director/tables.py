@@ -42,7 +42,7 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 VOCATIVE = re.compile(r"\{([a-z_]+)\},\s+(\w)|,\s*\{([a-z_]+)\}(?:,(?=\s)|(?=[?!.]))")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
-                          "action", "obstacle", "where", "cast", "party"})
+                          "action", "obstacle", "where", "cast", "feature", "party"})
 # a word the moment may leave out, in its neutral form: the party, where no system's word is given
 CONTEXT_DEFAULTS = {"party": NEUTRAL.party}
 MAX_DEPTH = 6
@@ -365,6 +365,8 @@ class OracleTables:
         text = REFERENCE.sub(expand, entry.text)
         if own_where and "{where}" in text:
             text = text.replace("{where}", where)
+        if stage is not None and self.stage is stage:  # drawn in this command: not drawn again word for word in it
+            self.stage = stage.model_copy(update={"told": (*stage.told, text)})
         return Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
                     nested=tuple(nested))
 

@@ -33,7 +33,7 @@ from solo.table import commands, parser
 from solo.faces.console import InertConsole, first_screen_up
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import inert
-from solo.kernel.protocol import Cancelled, ask_choice, ask_required
+from solo.kernel.protocol import Cancelled, ask_choice, ask_required, labelled
 from solo.kernel.registry import installed
 from solo.faces.layout import status_bar, wrapped
 from solo.faces.complete import SoloCompleter
@@ -85,6 +85,7 @@ class Repl:
         self._making: list[str] | None = None  # the answers of the character walk-through under way
         self._asked = ""  # the walk-through's last question (asked again: the answer before was refused)
         self._draft: list[str] = []  # a character left half-made for a command: `create` resumes it
+        self._making_asked: list[str] = []  # the question of each answer of ``_making`` (and so of the draft)
         self._replaying: list[str] = []  # the draft's answers, given again before the player is asked
         self._hints: list[str] = []  # the command lines the rule system's hints named since the last line typed
         self._typing: asyncio.TimerHandle | None = None  # the line being typed, told ahead after a pause
@@ -158,7 +159,8 @@ class Repl:
                 self._draft = self._making[:-1] if self._making and question == self._asked else list(self._making)
             raise LeftForCommand(line)
         if self._making is not None:  # a question asked again: its last answer was refused, this one replaces it
-            self._making[len(self._making) - bool(self._making and question == self._asked):] = [answer]
+            at = len(self._making) - bool(self._making and question == self._asked)
+            self._making[at:], self._making_asked[at:] = [answer], [question]
             self._asked = question
         return answer
 
@@ -583,12 +585,12 @@ class Repl:
         rng = command_rng(self.session.campaign.seed, self.session.head.command + 1, "creation")
         director = self.session.director
         if self._draft:
-            given = [answer for answer in self._draft if answer.strip()]  # each in words (protocol.meant)
-            shown = ", ".join(given[:4]) + (", ..." if len(given) > 4 else "")
+            given = [labelled(q, answer) for answer, q in zip(self._draft, self._making_asked) if answer.strip()]
+            shown = ", ".join(given[:4]) + (", ..." if len(given) > 4 else "")  # in words, a value labelled
             if self.ask(f"Resume the character you began ({shown})? [Y/n]").strip().lower() not in ("n", "no"):
                 self._replaying = list(self._draft)
             self._draft = []
-        self._making, self._asked = [], ""
+        self._making, self._making_asked, self._asked = [], [], ""
         try:
             command = self.session.system.talk.create_character(self.session.state, self, director.narrator.tables
                                                            if director else None, rng)

@@ -8,7 +8,7 @@ scene's ``wide_shot`` and ``tumult``) are read as their present names (``solo/da
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
@@ -120,6 +120,9 @@ class Scene(Strict):
     question: str | None = None  # the leading question of the opening
     npcs: tuple[Npc, ...] = ()
     obstacles: tuple[str, ...] = Field(min_length=1)
+    # concrete things of the place, as they read mid-sentence ("the three hundred silent clocks"): what the
+    # Director's moves tell an action against (optional; nothing secret: they are told freely)
+    features: tuple[Annotated[str, Field(min_length=1)], ...] = ()
     clues: Clues
     enemies: tuple[dict[str, Any], ...] = ()  # the rule system's foes, in its own terms (a name, ...)
     fight: StrictBool = False  # the scene is (or turns into) a fight
@@ -191,7 +194,8 @@ class Adventure(Strict):
 
     @model_validator(mode="after")
     def _signs_keep_secrets(self) -> Adventure:
-        """A sign shows the villain's hand, never the scheme's words nor a clue's (the scene model's secrets)."""
+        """A sign shows the villain's hand, and a feature a thing of the place, never the scheme's words nor a clue's
+        (the scene model's secrets)."""
         secrets = [("the villain's scheme", self.villain.scheme)] + [
             (f"the clues of scene {s.id!r}", t) for part in self.parts for s in part.scenes for t in (s.clues.low, s.clues.high)]
         signs = [("villain.signs", i, sign) for i, sign in enumerate(self.villain.signs)] + [
@@ -202,6 +206,13 @@ class Adventure(Strict):
             if told is not None:
                 raise ValueError(f"{path}[{i}]: a sign quotes {told}, a secret until the cast finds it; tell what "
                                  "the cast sees, in other words")
+        for li, part in enumerate(self.parts):  # a scene's features are told freely: no secret among them
+            for si, scene in enumerate(part.scenes):
+                for i, feature in enumerate(scene.features):
+                    told = next((what for what, secret in secrets if quotes(feature, secret)), None)
+                    if told is not None:
+                        raise ValueError(f"parts[{li}].scenes[{si}].features[{i}]: a feature quotes {told}, a secret "
+                                         "until the cast finds it; name a thing of the place the cast can see")
         return self
 
     def foes(self) -> list[tuple[str, dict[str, Any]]]:

@@ -152,6 +152,16 @@ def meant(talk: Conversation, words: str) -> None:
         keep(words)
 
 
+_VALUE = re.compile(r"[-+]?\d+(?:[ ,]+\d+)*|d\d+", re.I)  # an answer that is a bare value: a number, faces, a die
+
+
+def labelled(question: str, answer: str) -> str:
+    """A walk-through's ``answer`` as a half-made character's offer shows it: a bare value (a number, faces
+    rolled, a die) with what it is, the question's head ("Daring (0-3):" 2 -> "Daring 2"); words as they are."""
+    head = re.split(r"[(:?,]", question, maxsplit=1)[0].strip()
+    return f"{head} {answer.strip()}" if head and _VALUE.fullmatch(answer.strip()) else answer
+
+
 def ask_choice(talk: Conversation, question: str, options: Sequence[str], rng: random.Random,
                free: bool = False) -> str:
     """One of ``options`` by its number, ``r`` for a random one, or (``free``) the player's own words;

@@ -33,6 +33,7 @@ SCENE_TAGS = frozenset({
 })
 
 TOLD_WINDOW = 60  # commands whose narration a new one may not repeat word for word
+FRESH = 3  # narrations a thing of the place (a scene's feature) told in must wait before it is told again
 SETTINGS = frozenset({"fire", "cold", "storm", "flood"})
 # where a scene is that a move can tell an action of (the dark, the water's edge, a crowd, below ground, aboard...)
 ASPECTS = frozenset({"night", "water", "crowd", "underground", "vehicle", "hot", "wilderness"})  # scene tags a Wide Shot must show ("hot" only rules out)
@@ -70,6 +71,9 @@ _TOWN = re.compile(r"\b(the lock on the door|door ?frames?|a blank wall|gas[- ]?
 _THUNDER = re.compile(r"\b(lightning|thunder\w*)\b", re.I)  # a storm's, where the scene has one
 _CHILL = re.compile(r"\b(fine and cold|cold rain|chill\w*|shiver\w*|cold wind|bitter wind)\b", re.I)
 _DRY = re.compile(r"\b(dust|dusty|bone-dry|parched)\b", re.I)
+_SETTLED = re.compile(r"\b(in the dust|dust has|dust lies|dust-sheets?|cobwebs?)\b", re.I)  # a still room's, not a blaze's
+# a way that leads to a place: "towards the library", which cannot be where the scene already is
+_TOWARDS = re.compile(r"\b(?:towards?|leads? to|leading to|heads? for|way to) the ([a-z]+(?:'s)?)", re.I)
 # a current that runs downstream needs a river (not a harbour, a lake or the sea); a flood has one too
 _DOWNSTREAM = re.compile(r"\b(downstream|upstream|downriver|upriver)\b", re.I)
 _RIVER = re.compile(r"\b(rivers?|stream|creek|brook|rapids|ford|canal|barge|fen|weir|mill-?race|riverbank|gorge)\b", re.I)
@@ -187,6 +191,7 @@ class Stage(BaseModel):
     obstacles: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
+    features: tuple[str, ...] = ()  # concrete things of the place (an adventure scene's ``features``), told mid-sentence
     # what the adventure file says of the scene's people and foes (a person's description, a foe's tactics),
     # by name: what they carry and how they are, for the lines that tell them
     described: tuple[tuple[str, str], ...] = ()
@@ -271,6 +276,7 @@ class SceneModel(BaseModel):
                 (_TOWN, outside and "city" not in tags and bool(tags & {"wilderness", "water", "cold", "hot"}),
                  "a town's doors and lamps in the open country"),
                 (_DRY, "flood" in tags or ("cold" in tags and outside), "dust in a flooded or snowbound place"),
+                (_SETTLED, "fire" in tags, "settled dust and cobwebs in a place on fire"),
                 (_SEA, "water" not in tags and bool(tags & {"indoors", "underground", "air"}),
                  "the sea where there is no water"),
                 (_WEATHER_ON, "indoors" in tags and "outdoors" not in tags, "the weather on the body under a roof"),
@@ -288,6 +294,10 @@ class SceneModel(BaseModel):
                 if clashes and pattern.search(text):
                     return why
             where = f"{self.title or ''} {self.place or ''}"
+            heads = (m.group(1).removesuffix("'s") for m in _TOWARDS.finditer(text))
+            to = next((h for h in heads if re.search(rf"\b{re.escape(h)}\b", where, re.I)), None)
+            if to:
+                return f"a way to the {to}, where the scene already is"
             if _STONE.search(text) and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I):
                 return "stone underfoot in a place of timber"
             if _BROKEN.search(text) and _COMING.search(" ".join((where, *self.stage.obstacles))):
@@ -415,10 +425,17 @@ class SceneModel(BaseModel):
         lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
         if placed and action and self.over:  # after the end, told of no place: the cast left it
             lead += " afterwards"
+        elif placed and action and self.fresh_features():  # a stock line, nothing else of the scene to bind: told
+            things = self.fresh_features()             # by a thing of the place
+            lead += f" by {things[len(self.told) % len(things)]}"
         elif placed and action and self.place and gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
+
+    def fresh_features(self) -> tuple[str, ...]:
+        """The scene's features (concrete things of the place) not told in the last ``FRESH`` narrations."""
+        return tuple(f for f in self.stage.features if not any(f.casefold() in t.casefold() for t in self.told[-FRESH:]))
 
     def told_of(self, about: Any) -> SceneModel:
         """The scene as a narration about ``about`` (the rules' facts it tells: a gamble resolved by
@@ -522,8 +539,9 @@ class SceneModel(BaseModel):
         s = self.stage
         return tuple(dict.fromkeys((*s.cast, *s.people, *(s.foes or ()), *s.dead)))
 
-    def lines(self) -> list[str]:
-        """The scene as a reader knows it, in short lines (a model's prompt, a judge's brief)."""
+    def lines(self, things: bool = False) -> list[str]:
+        """The scene as a reader knows it, in short lines (a model's prompt, a judge's brief); ``things``: with the
+        concrete things of the place (its features) a model's retelling may tell the action against."""
         out = []
         if self.title:
             out.append(f"Scene: {self.title}" + (" (improvised)" if self.improvised else ""))
@@ -536,6 +554,8 @@ class SceneModel(BaseModel):
                              ("In the way", s.obstacles), ("Items", s.items), ("Dead", s.dead)):
             if names:
                 out.append(f"{label}: {', '.join(names)}")
+        if things and s.features:
+            out.append("Things here: " + "; ".join(s.features))
         if s.foes == ():
             out.append("Foes: none on stage")
         if self.over:

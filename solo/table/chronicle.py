@@ -476,7 +476,7 @@ def cast(v: View, command: int) -> Cast:
     if v.memo.context is None or v.memo.context[0] != (v.head, command):
         v.memo.context = ((v.head, command), context(v, until=command))
     memory = v.memo.context[1]
-    stage = v.stage(v.state).lines() if v.campaign is not None else []
+    stage = v.stage(v.state).lines(things=True) if v.campaign is not None else []
     return Cast(setting=setting, members=v.system.narration.cast(v.state), canon=list(memory.pinned),
                 earlier=list(memory.earlier), scene=[*stage, *memory.scene])  # the scene model first
 def _state_names(status: Any) -> list[str]:
