@@ -119,7 +119,7 @@ def test_scenes_in_the_recaps_and_the_export(run, tmp_path):
     assert "scene 1 opened: The Library (game 1, turn 1)" in lines
     recap = ok(run, "recap")["narration"]["text"]
     # a scene opens a new part of the recap, as a turn does: its Wide Shot first
-    assert recap.startswith("So far in this turn: the opening: The Library") and "Solowork took" in recap
+    assert recap.startswith("So far in this scene: the opening: The Library") and "Solowork took" in recap
     ok(run, "turn end")
     ok(run, "scene end success")
     stored = [p["text"] for p in table_recaps.stored_recaps(run.view()) if p["level"] == "scene"]

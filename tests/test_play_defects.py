@@ -581,6 +581,216 @@ def test_the_bar_s_last_resort_cuts_before_the_clock_not_the_clock():
     assert _two_lines(parts[:2] + parts[-2:], 79, keep=2) == [parts[:2] + parts[-2:]]  # room for all: nothing cut
 
 
+CHAPTER_END = {"enigma": "leg start", "rhun": "session end", "haasteet": "session end --votes Ruth", "alpha": "day next"}
+FIRST_ACT = {"enigma": "gamble Felix 'climb the rope' --dice 6", "rhun": "risk Halden influence 'coax the boy out'",
+             "haasteet": "challenge Ruth 'search the room' --rating 2", "alpha": "check Ottilie navigate --difficulty 6"}
+
+
+@pytest.mark.parametrize("system", sorted(ADVENTURES))
+def test_a_scene_a_chapter_ends_in_is_told_in_its_chapter_and_its_foes_leave_before_the_next(tmp_path, system):
+    """Failed before the fix: a scene left open at a chapter's end (`session end`, `day next`, `leg start`)
+    was missing from that chapter's stored recap (Rhûn's "Session 1" told only Scene 1), and when the next
+    `scene start` ended it untold its foes' leaving was told inside the next scene ("came to The Tents at
+    the Nine Wells (The Burnt Stair was gone; ...)", Alpha's "The Bridge House (Gate Warden 1 was taken away").
+    ENIGMA's `leg start` ended the scene silently (now "ends untold", as `scene start` says)."""
+    s = _session(tmp_path, *ADVENTURES[system], "scene start")
+    ok(s, FIRST_ACT[system])
+    ok(s, "resolve") if system == "enigma" else None
+    acted = ok(s, "recap scene")["narration"]["text"].split("; ")[-1].rstrip(".")
+    ended = ok(s, CHAPTER_END[system])
+    opened = ok(s, "scene start")
+    assert (ended.get("unended") or opened.get("unended") or {}).get("scene") == 1, (ended, opened)
+    told = ok(s, "recap campaign")["narration"]["text"]
+    word = s.view().system.chapter_word.capitalize()
+    first, second = told.split(f"{word} 2:", 1)
+    assert acted in first, (acted, told)
+    inside = [part.split("(", 1)[1] for part in second.split(" came to ")[1:]]  # each scene of chapter 2, inside
+    for gone in ("gone", "taken away", "left", "fled"):
+        assert not any(gone in part for part in inside), told
+
+
+def test_enigma_s_bar_never_shows_scene_0(tmp_path):
+    """Failed before the fix: ENIGMA's status and bar showed "Scene 0" before a Leg's first scene (a new
+    campaign, after `leg start`)."""
+    s = _session(tmp_path, "campaign new E --seed 3", "pc pregen Felix --dice 3")
+    for line in (None, "scene start", "leg start"):
+        ok(s, line) if line else None
+        shown = " ".join(s.system.presentation.toolbar(s.status(), 80))
+        assert "Scene 0" not in shown and ("no scene yet" in shown) == (line != "scene start"), shown
+
+
+def test_a_sentence_is_never_cut_at_a_title_s_full_stop(tmp_path):
+    """Failed before the fix: Haasteet's `recap session` told "Walter Brandt joined the investigation: Dr;" (his
+    description starts "Dr. Walter Brandt ..."): the sentence splitter the recaps, the Director's gists and the
+    cast's descriptions share cut at any full stop, "Dr.", "Mr.", "St." and an initial too."""
+    from solo.kernel.wording import first_sentence, sentences
+    assert sentences("Dr. Walter Brandt lives on St. Anne's Row. Mr. J. Pike does not! Why?") == [
+        "Dr. Walter Brandt lives on St. Anne's Row.", "Mr. J. Pike does not!", "Why?"]
+    assert first_sentence("So did I. Then plan A. Go.") == "So did I."
+    s = _session(tmp_path, "campaign new H --rules haasteet --seed 3", "pc pregen Walter Brandt")
+    told = ok(s, "recap session")["narration"]["text"]
+    assert "joined the investigation: Dr. Walter Brandt keeps a quiet practice" in told, told
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_an_oracle_answer_is_told_whole_in_a_recap_and_printed_with_one_space(tmp_path, system):
+    """Failed before the fix: Rhûn's `recap campaign` told "the oracle, asked “Does the squall blow over?”, said
+    yes, and; it ended in success" (the answer's "and" left dangling), and `ask` printed "yes, and  (yes 50%"."""
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+    start, *cast, _ = IMPROVISED[system]
+    s = _session(tmp_path, start, *cast, "scene start The Squall")
+    answers = set()
+    for n in range(40):
+        outcome = s.execute(f"ask Does the squall blow over {n}?")
+        asked = outcome.result or {}
+        answers.add(asked["answer"])
+        if asked["answer"] in ("yes, and", "no, but", "yes, but", "no, and"):
+            assert "  (" not in render(outcome, installed()[s.system.name]), asked
+            break
+    else:
+        pytest.fail(f"no answer with a second clause in 40 questions: {answers}")
+    told = ok(s, "recap scene")["narration"]["text"]
+    assert not re.search(r"said (yes|no), (and|but)[;.]", told), told
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_the_world_moves_in_the_system_s_own_word_for_the_party(system):
+    """Failed before the fix: the world tables and the shipped adventures' signs said "the cast" (ENIGMA's word)
+    in every system (Rhûn's "A young rider gallops in among the tents as the cast arrive"): a world move names
+    the party in the system's own word (``Words.party``: "the company" in Rhûn, "the investigators" in
+    Haasteet), or speaks to the players."""
+    from solo.director.adventure import load_adventure, shipped_adventures
+    from solo.director.tables import Draw
+    from solo.kernel.registry import installed
+    from solo.kernel.words import words_of
+    from solo.table.chronicle import ELSEWHERE_TABLE, SCHEME_TABLE, WORLD_TABLE
+    party = words_of(installed()[system]).party
+    tables = OracleTables.load(default_folder())
+    context = {"villain": "Morrac", "thread": "the raid", "person": "Pim", "where": "at the wells", "cast": party,
+               "party": party, "scheme": "its next step"}
+    for table in (WORLD_TABLE, SCHEME_TABLE, ELSEWHERE_TABLE):
+        for i, entry in enumerate(tables.tables[table].entries):
+            filled = Draw(table=table, dice="list", faces=(), result=i, text=entry.text, entry=entry).filled(context)
+            assert "{" not in filled and (party == "the cast" or "the cast" not in filled.casefold()), (system, filled)
+    for name, path in shipped_adventures().items():
+        if system != "enigma" and name.startswith(system.replace("-", "_")):
+            told = str(load_adventure(path).model_dump())
+            assert not re.search(r"the cast\b", told), (name, re.findall(r".{40}the cast.{20}", told))
+
+
+@pytest.mark.parametrize("system", ["enigma", "rhun", "haasteet", "alpha"])
+def test_the_clock_moves_for_a_failed_roll_in_the_system_s_own_word(tmp_path, system):
+    """Failed before the fix: Rhûn's full export said "The clock moves 1 (blunder)" after a Fail: the pressure
+    of a failed roll was journaled in ENIGMA's word in every system (now ``Words.failure``: "a Fail" in Rhûn,
+    "blunder" in ENIGMA)."""
+    from playing import exported
+    from solo.kernel.words import words_of
+    start, *cast, act = IMPROVISED[system]
+    act = {"enigma": "gamble Felix 'climb the rope' --dice 1"}.get(system, act)
+    s = _session(tmp_path, start, *cast, "scene start The Old Mill")
+    for _ in range(1 if system == "enigma" else 12):
+        ok(s, act)
+    ok(s, "resolve") if system == "enigma" else None
+    text = exported(s, tmp_path / "full.md")
+    failure = words_of(s.system).failure
+    assert f"moves 1 ({failure})" in text, text[-3000:]
+    assert system == "enigma" or "(blunder)" not in text
+
+
+@pytest.mark.parametrize("system", sorted(ADVENTURES))
+def test_the_story_export_carries_no_rule_an_adventure_s_obstacle_names(tmp_path, system):
+    """Failed before the fix: Alpha's `export md --story` told the adventure's obstacles with their rules ("a
+    misstep off the causeway means a Navigate check or a soaking", "a creature behind them can Hide", "until they
+    Notice them"): the story export leaves out each clause that names one of the system's rules words."""
+    from playing import exported
+    from solo.kernel.words import words_of
+    s = _session(tmp_path, *ADVENTURES[system])
+    for _ in range(3):
+        ok(s, "scene start")
+        ok(s, "scene end success")
+    story = exported(s, tmp_path / "story.md", story=True)
+    terms = words_of(s.system).terms
+    rules = re.compile(r"\b[A-Z][a-z]+ (?:checks?|rolls?)\b|" + "|".join(rf"\b{re.escape(t)}\b" for t in terms))
+    told = [line for line in story.splitlines() if not line.startswith(("#", "_Rules", " "))]  # the tale, not its cast
+    assert not [line for line in told if rules.search(line)], story
+    if system == "alpha":
+        assert "the planks are slick and half rotten;" in story, story
+
+
+def test_beyond_code_s_story_has_scenes_not_turns_and_its_recap_calls_a_scene_a_scene(tmp_path):
+    """Failed before the fix: Beyond Code's `export md --story` had an empty "### Turn 1" heading before
+    "### Scene 1", Scene 1's way forward under "### Turn 3", scene and turn headings interleaved at one level;
+    and `recap` inside a scene said "So far in this turn". The story's parts are its scenes (a turn is the
+    game's clock, told in the full export)."""
+    from playing import exported
+    s = _session(tmp_path, "campaign new M --rules beyond-code --deck example --seed 2",
+                 "scene start The Burning Library", "choose 5")
+    assert ok(s, "recap")["narration"]["text"].startswith("So far in this scene: ")
+    for line in ("turn end", "choose 1", "turn end", "scene end success", "scene start"):
+        ok(s, line)
+    story = exported(s, tmp_path / "story.md", story=True)
+    headings = [line for line in story.splitlines() if line.startswith("### ")]
+    assert headings == ["### Scene 1: The Burning Library", "### Scene 2"], headings
+    full = exported(s, tmp_path / "full.md")
+    assert "### Turn 3" in full
+
+
+def _shown(s: Session, line: str) -> str:
+    from solo.faces.render import render
+    from solo.kernel.registry import installed
+    outcome = s.execute(line)
+    assert outcome.ok, (line, outcome.error)
+    return render(outcome, installed()[s.system.name])
+
+
+def test_rhun_s_table_says_what_happened_in_words(tmp_path):
+    """Failed before the fix: Rhûn's `pc show` with no characters printed "ok"; `status` showed a Challenge that
+    fled as "(gave up)"; a risk whose Effect moved no Disposition printed "Disposition 5→5"."""
+    s = _session(tmp_path, "campaign new R --rules rhun --seed 3")
+    assert "No characters yet: `pc pregen` or `pc add`" in _shown(s, "pc show")
+    ok(s, "pc pregen Halden Roe")
+    ok(s, "scene start The Wolves")
+    ok(s, "challenge add Hill Wolves --tier dangerous")
+    shown = _shown(s, "risk Halden finesse 'drive the wolves off' --vs wolves")  # Finesse 0: no die, no Effect
+    assert "5→5" not in shown, shown
+    ok(s, "challenge leave wolves --how flee")
+    status = _shown(s, "status")
+    assert "(gave up)" not in status and "Challenge Hill Wolves: dangerous" in status and "(fled)" in status, status
+
+
+def test_enigma_counts_hits_in_words_and_its_arrows_are_arrows():
+    """Failed before the fix: ENIGMA's `round end` printed "Baron: 1 hit(s)" and "Peril 0 -> 5" (every other
+    result says "→")."""
+    from solo.rules.enigma.present import peril_lines, resolution_lines
+    told = resolution_lines({"character": "Felix", "dice": [2], "success": True,
+                             "hit": {"enemy": "Baron", "defeated": False, "hits": 1},
+                             "peril_changes": [{"character": "Felix", "before": 0, "after": 5, "cause": "the Baron"}]})
+    assert "  Baron: 1 hit" in told and not any("(s)" in line or "->" in line for line in told), told
+    assert peril_lines([{"character": "Felix", "before": 0, "after": 5, "cause": "x"}]) == ["  Felix Peril 0 → 5 (x)"]
+
+
+@pytest.mark.parametrize("system", sorted(IMPROVISED))
+def test_every_system_s_scene_end_says_the_scene_ended(tmp_path, system):
+    """Failed before the fix: Haasteet's (and every system's kernel) `scene end` printed no "Scene N ends" line,
+    unlike Rhûn's; and ENIGMA's `recap campaign` told an ended scene with nothing in it as "Nothing much has
+    happened yet in this scene ... it ended in success"."""
+    start, *cast, _ = IMPROVISED[system]
+    s = _session(tmp_path, start, *cast, "scene start The Dock")
+    assert re.search(r"^Scene 1 ends", _shown(s, "scene end success"), re.M)
+    ok(s, "scene start The Ferry")
+    told = ok(s, "recap campaign")["narration"]["text"]
+    assert not re.search(r"Nothing much has happened yet in this \w+[^.]*it ended", told), told
+
+
+def test_alpha_s_rules_defaults_opens_with_its_title_not_a_dangling_line(tmp_path):
+    """Failed before the fix: Alpha's `rules defaults` began with the dangling line "Action Economy; Order of
+    Battle; Attack; Damage; Mortal Peril: " before its list."""
+    s = _session(tmp_path, "campaign new A --rules alpha --seed 3")
+    first = _shown(s, "rules defaults").splitlines()[0]
+    assert first.startswith("[bold]Defaults[/] ("), first  # the list's heading, its sections after it
+
+
 def _bell_fight(tmp_path, seeds=(3, 5, 6, 7, 8, 9)) -> list[str]:
     """Everything told in six rounds of the Drowned Bell's fight (Ruth and Leon against Amos Pike), several seeds."""
     told = []

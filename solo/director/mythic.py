@@ -245,11 +245,11 @@ def reference() -> dict[str, Any]:
         "yes, below the third a no, and at or over it an exceptional no (`chart ODDS` shows the chances first). "
         "When the d100 shows doubles (11, 22 ... 99) whose digit is at or under the Chaos Factor, a random event "
         "happens too: a d100 on the focus table says what it is about (a thread, a person of the canon, one of "
-        "the cast, something far away or the scene at hand) and a meaning pair says how to read it. Each "
+        "the characters, something far away or the scene at hand) and a meaning pair says how to read it. Each "
         "`scene start` rolls a d10 against the Chaos Factor: above it the scene comes as expected; at or under "
         "it, an odd roll alters the scene (play it with a change) and an even roll interrupts it (a random event "
         "takes its place). The Chaos Factor runs from 1 to 9 and starts at 5: `scene end ... --chaos down` when "
-        "the cast kept control of the scene, `--chaos up` when it did not, and it rises or falls by one. "
+        "the characters kept control of the scene, `--chaos up` when it did not, and it rises or falls by one. "
         "`chaos N` sets it by hand; `oracle classic|mythic` switches oracles mid-campaign.")
     return {"topic": "mythic", "title": "The Mythic oracle", "section": "Mythic GME 2e: Fate Chart, Chaos Factor, "
             "Random Events, Scene Checks", "text": text, "credit": CREDIT}

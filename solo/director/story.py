@@ -22,7 +22,7 @@ from solo.kernel.errors import RuleViolation
 from solo.kernel.events import upgraded
 from solo.kernel.protocol import Where
 from solo.kernel.scene import Action, SceneModel, Stage
-from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, verb_phrase
+from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, first_sentence, verb_phrase
 from solo.kernel.narration import Narration
 from solo.kernel.words import NEUTRAL, Words, capitalized
 
@@ -443,7 +443,7 @@ def _clause(text: str) -> str:
     """The gist of a description: its first sentence or clause, whole, never cut at a comma inside it ("a
     round, moustached detective ... who arrests first, apologises later and loses his notebook in every
     scene" was cut after "arrests first"; "the clan's elder, a small" before that)."""
-    return text.split(";")[0].split(". ")[0].strip().rstrip(".")
+    return first_sentence(text.split(";")[0]).strip().rstrip(".")
 
 
 def _lower(text: str, described: bool = False) -> str:

@@ -33,7 +33,7 @@ from solo.kernel.acts import ACT_TAGS
 from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts
 from solo.kernel.wording import locative
 from solo.kernel.services import Tables
-from solo.kernel.words import agreeing
+from solo.kernel.words import NEUTRAL, agreeing
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
@@ -42,7 +42,9 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 VOCATIVE = re.compile(r"\{([a-z_]+)\},\s+(\w)|,\s*\{([a-z_]+)\}(?:,(?=\s)|(?=[?!.]))")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
-                          "action", "obstacle", "where", "cast", "feature"})
+                          "action", "obstacle", "where", "cast", "feature", "party"})
+# a word the moment may leave out, in its neutral form: the party, where no system's word is given
+CONTEXT_DEFAULTS = {"party": NEUTRAL.party}
 MAX_DEPTH = 6
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 
@@ -204,7 +206,7 @@ class Draw:
         text = agreeing(VOCATIVE.sub(unnamed, self.text), context)  # a group foe's verbs agree with it ("{enemy} break off")
 
         def put(m: re.Match[str]) -> str:
-            value = context.get(m.group(1), m.group(0))
+            value = context.get(m.group(1), CONTEXT_DEFAULTS.get(m.group(1), m.group(0)))
             return value[:1].upper() + value[1:] if opens(text, m.start()) else value
         return PLACEHOLDER.sub(put, text)
 

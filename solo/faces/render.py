@@ -229,6 +229,8 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
             lines.append(f"[red]{escape(b['name'])}[/]: installed but fails to load: {escape(b['error'])}")
         if "topics" in r:
             lines.append("Topics: " + ", ".join(r["topics"]))
+        elif r["text"].startswith("\n"):  # a list (Alpha's `rules defaults`): its title and sections head it
+            lines.append(f"[bold]{escape(r.get('title') or r['topic'])}[/] ({escape(r['section'])}):{escape(r['text'])}")
         else:
             lines.append(f"[bold]{escape(r['section'])}[/]: {escape(r['text'])}")
         lines.append(f"[dim]{escape(r['credit'])}[/]")
@@ -238,7 +240,7 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
         lines += _oracle(kind, r)
     elif kind == "Ask":
         event = " — [bold]random event![/]" if r.get("random_event") else ""
-        lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/]  "
+        lines.append(f"Oracle ({r['odds']}, dice {r['dice'][0]} {r['dice'][1]}): [bold]{escape(r['answer'])}[/] "
                      f"(yes {r.get('yes_chance', 0):.0%}, tension {r.get('tension', 0)}/{r.get('tension_max', 6)})"
                      f"{event}")
         if r.get("about"):
@@ -276,8 +278,10 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
     elif kind == "Replay":
         lines.append("journal verified: no differences" if r["ok"] else "DIFFERENCES:\n  " + "\n  ".join(
             escape(d) for d in r["differences"]))
-    elif kind == "SceneEnd" and r.get("closed"):
-        lines.append(f"closed with the scene: {escape(', '.join(r['closed']))}")
+    elif kind == "SceneEnd" and "scene" in r:  # every system's scene end says so, as Rhûn's own does
+        lines.append(f"Scene {r['scene']} ends in {r['outcome']}")
+        if r.get("closed"):
+            lines.append(f"closed with the scene: {escape(', '.join(r['closed']))}")
     elif kind in ("Note", "Answer", "Tell", "Treasure", "Accept", "Edit", "Reroll", "SceneEnd", "Recap"):
         pass  # the told story is shown with the narration
     elif kind == "Draw":

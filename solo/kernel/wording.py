@@ -33,6 +33,75 @@ def quotes(text: str, secret: str) -> bool:
     return shares_run(text, secret)
 
 
+# a sentence ends at . ! ? (or …) and a space, never after a title or an abbreviation ("Dr. Walter Brandt")
+# nor an initial ("J. Pike")
+ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "st", "mt", "prof", "capt", "col", "gen", "lt", "sgt", "rev",
+                           "fr", "sr", "jr", "vs", "e.g", "i.e", "cf", "approx", "ft", "lb", "oz"})
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` (its spaces made single) as its sentences, each whole: a full stop after an abbreviation
+    ("Dr.", "Mr.", "St.") or an initial ends none."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(" ".join(text.split())):
+        if out and out[-1].endswith(".") and _abbreviated(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return [x for x in out if x]
+
+
+def _abbreviated(sentence: str) -> bool:
+    """Whether ``sentence`` ends at an abbreviation's or an initial's full stop rather than its own."""
+    last = sentence.rsplit(" ", 1)[-1].lstrip("(\"“'").rstrip(".")
+    return last.casefold() in ABBREVIATIONS or (len(last) == 1 and last.isupper() and last not in "IA")
+
+
+def first_sentence(text: str) -> str:
+    """``text``'s first sentence, whole (its own full stop kept; see ``sentences``)."""
+    found = sentences(text)
+    return found[0] if found else ""
+
+
+# where a clause that names a rule begins: after a colon, a comma or a dash, or at "until"/"unless"
+_RULE_CLAUSE = re.compile(r":\s|;\s|,\s|\s—\s|\s(?=until\s|unless\s)")
+_RULE_CHECK = r"\b[A-Z][a-z]+ (?:checks?|rolls?|saves?|tests?)\b"  # "a Navigate check", "an Endure roll"
+
+
+def without_rules(text: str, terms: tuple[str, ...] | frozenset[str]) -> str:
+    """``text`` told as a story: each clause that names a rule (one of the system's ``terms`` as a word, or
+    a "Navigate check") left out from where it begins ("the planks are slick: a misstep means a Navigate
+    check" -> "the planks are slick"; "the reeds hide a shooter until they Notice them" -> "the reeds hide a
+    shooter"), and a part of a list or a sentence that is all rule, whole."""
+    rule = re.compile("|".join([_RULE_CHECK, *(rf"\b{re.escape(t)}\b" for t in sorted(terms, key=len, reverse=True))]))
+    if not rule.search(text):
+        return text
+    return "\n".join(_told_line(line, rule) if rule.search(line) else line for line in text.split("\n"))
+
+
+def _told_line(text: str, rule: re.Pattern[str]) -> str:
+    told: list[str] = []
+    for sentence in sentences(text):
+        if not rule.search(sentence):
+            told.append(sentence)
+            continue
+        end = sentence[-1] if sentence[-1] in ".!?" else ""
+        parts = [p for p in (_untold(part, rule) for part in sentence.rstrip(".!?").split("; ")) if p]
+        if parts and not parts[-1].endswith(":"):
+            told.append("; ".join(parts) + end)
+    return " ".join(told)
+
+
+def _untold(part: str, rule: re.Pattern[str]) -> str:
+    """A part of a sentence up to the clause that names a rule (empty where the rule is in its first clause)."""
+    found = rule.search(part)
+    if found is None:
+        return part
+    cuts = [m.start() for m in _RULE_CLAUSE.finditer(part, 0, found.start())]
+    return part[:cuts[-1]].rstrip(" ,") if cuts else ""
+
+
 # a rules' aside in an obstacle's brackets, the file's note to the Director: "(a shock of rating 1)"
 RULES_ASIDE = re.compile(r"\s*\([^()]*\)")
 
@@ -41,7 +110,7 @@ def gist(text: str) -> str:
     """An obstacle as a move names it mid-sentence: its first clause (no rules' aside in brackets, nothing
     after a colon), a leading common word in lower case ("the", "two", "panicking"; a name keeps its own)."""
     text = RULES_ASIDE.sub("", text)
-    text = text.split(";")[0].split(". ")[0].split(": ")[0].strip().rstrip(".")
+    text = first_sentence(text.split(";")[0]).split(": ")[0].strip().rstrip(".")
     first, _, rest = text.partition(" ")
     common = first in _COMMON or (first[:1].isupper() and first.endswith(("ing", "ed")) and rest[:1].islower())
     return f"{first.lower()} {rest}" if common and rest else text

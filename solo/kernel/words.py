@@ -20,6 +20,8 @@ class Words:
 
     chapter_command: str | None = None  # the command that begins the next chapter, where the system has one
     foe: str = "foe"  # what stands against the party, one of them
+    party: str = "the party"  # the player characters together, as the system's prose names them
+    failure: str = "a failed roll"  # a roll that fails, as the clock's reason names it ("The clock moves 1 (...)")
     opening: str = "opening"  # the shot that opens a scene (the place, what is wrong there)
     opening_task: str = "opening"  # the narration task of that shot, as the system's results name it
     fight: str = "fight"  # a fight under way

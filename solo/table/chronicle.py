@@ -201,13 +201,16 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
     moved = next((e for e in decision.events if isinstance(e, AdventureMoved)), None)
     ended = any(isinstance(e, SceneEnded) for e in decision.events)
     # recaps: a scene that ends (or is left for the next without an ending), a chapter that ends
-    if was.scene and (ended or (now.scene != was.scene and not v.progress.ended)):
-        text = recaps.scene_recap(v, ended_by=next((e.outcome for e in decision.events if isinstance(e, SceneEnded)),
-                                              None))
+    chapter_ends = bool(was.chapter and now.chapter > was.chapter)
+    scene_ends = bool(was.scene and (ended or (now.scene != was.scene and not v.progress.ended)))
+    # a scene the chapter ends in the middle of is told up to there in that chapter's recap; the next
+    # chapter's tells the rest of it (only what happened since)
+    if was.scene and (scene_ends or chapter_ends) and (text := recaps.scene_recap(
+            v, ended_by=next((e.outcome for e in decision.events if isinstance(e, SceneEnded)), None))):
         events.append(RecapWritten(level="scene", chapter=was.chapter, scene=was.scene,
                                             title=was.scene_title, text=text))
         recaps_.append(Narration(task="recap", text=text, origin=f"stored recap: scene {was.scene}"))
-    if was.chapter and now.chapter > was.chapter:
+    if chapter_ends:
         text = recaps.chapter_recap(v, was.chapter, decision.add(*events))
         events.append(RecapWritten(level="chapter", chapter=was.chapter, scene=was.scene, text=text))
         recaps_.append(Narration(task="recap", text=text, origin=f"stored recap: chapter {was.chapter}"))
@@ -217,8 +220,10 @@ def world(v: View, decision: Decision, rng: random.Random) -> Decision:
         reasons.append("scene")
     if was.chapter and now.chapter > was.chapter:
         reasons.append("chapter")
-    for why in reasons:  # a fight is journaled in the system's word for it
-        events.append(ClockTicked(by=PRESSURE[why], why=words_of(v.system).fight.casefold() if why == "fight" else why))
+    words = words_of(v.system)
+    for why in reasons:  # a fight and a failed roll are journaled in the system's words for them
+        events.append(ClockTicked(by=PRESSURE[why], why={"fight": words.fight.casefold(),
+                                                         "blunder": words.failure}.get(why, why)))
     # an adventure scene opening: its people and its place enter the canon
     canon = _canon_after(v, decision.add(*events))
     if moved is not None and moved.scene and v.story is not None:
@@ -297,12 +302,13 @@ def consequence(v: View, canon: Canon, state: Any, rng: random.Random, scene_id:
     thread = rng.choice(threads) if threads else None
     person = rng.choice(here) if here else None
     scheme = next((e.detail for e in threads if e.source == "adventure" and e.name.endswith("scheme")), None)
-    context = {**DEFAULT_CONTEXT, "villain": name,
-               "thread": thread.name if thread else "the cast's business",
-               "person": person or "someone the cast met",
+    party = words_of(v.system).party  # the cast in the system's own word ("the company" in Rhûn)
+    context = {**DEFAULT_CONTEXT, "villain": name, "party": party,
+               "thread": thread.name if thread else f"{party}'s business",
+               "person": person or f"someone {party} met",
                "scheme": "its next step"}  # the scheme's words are a secret until found
     cast = stage.stage.cast if stage is not None else ()
-    context["cast"] = " and ".join(cast) if cast else "the cast"
+    context["cast"] = " and ".join(cast) if cast else party
     # the scheme itself moves one time in three, where the story knows what it is
     table = SCHEME_TABLE if scheme and rng.random() < 1 / 3 else WORLD_TABLE
     table = table if stage is not None and stage.place else ELSEWHERE_TABLE

@@ -56,11 +56,18 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
     if opening and v.system.rules.where(base).scene >= 1 and not v.progress.ended:
         if paused := v.system.flow.paused(base):  # a scene under way ends only as `scene end` would
             raise RuleViolation(paused)
-        decision = leave_behind(v, decision)  # a scene left without its end: its foes stay behind with it
+        # a scene left without its end: its foes stay behind with it, and leave before the new scene opens
+        # (a recap tells them gone from the scene they were in, not from the next)
+        opened_by = decision.events
+        decision = leave_behind(v, decision)
+        decision = replace(decision, events=(*decision.events[len(opened_by):], *opened_by))
         # ... and the table is told it ended untold (CONTRACT: `scene start` begins a new scene; Rhûn's page:
         # it ends an open scene first), with the way to end one that tells the way forward
         was = v.system.rules.where(state)
         decision = decision.show(unended={"scene": was.scene, "title": was.scene_title})
+    elif (was := v.system.rules.where(state)).scene >= 1 and not v.progress.ended and \
+            v.system.rules.where(v.system.rules.fold(state, decision.rules_events())).scene != was.scene:
+        decision = decision.show(unended={"scene": was.scene, "title": was.scene_title})  # e.g. ENIGMA's `leg start`
     if opening:  # the story's place: a scene of the file, or improvised, and where it is
         tags = scene.tags if scene is not None else tags_from_words(title or "")
         where = v.system.rules.where(base)

@@ -19,6 +19,7 @@ from solo.director.canon import Canon, Entry
 from solo.store.files import SOLO_MARK
 from solo.store.journal import Campaign, Journal
 from solo.kernel.events import TYPES
+from solo.kernel.wording import without_rules
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, words_of
 from solo.director.narration import MEANING, without_meaning
@@ -58,7 +59,8 @@ def _session_event(e: dict[str, Any], story: bool, names: dict[str, str] | None 
         name = (names or {}).get(e["key"])
         return [f"- Closed: {f'[[#{name}]]' if name else e['key']}" + (f", {e['how']}" if e.get("how") else "") + "."]
     if kind == "clock_ticked" and not story:
-        why = chapter.casefold() if e["why"] == "chapter" else e["why"]  # a new chapter, in the system's word
+        # a new chapter and a failed roll in the system's words (a journal before them says "blunder")
+        why = {"chapter": chapter.casefold(), "blunder": words.failure}.get(e["why"], e["why"])
         return [f"- {capitalized(words.clock)} moves {e['by']} ({why})."]
     return []
 
@@ -186,6 +188,8 @@ def _narration_lines(n: dict[str, Any], story: bool, words: Words = NEUTRAL) -> 
         return []  # teaching notes, prompts for the player's words or reading, the table's recaps: not the story
     if story and n["task"] == words.opening_task:
         n = {**n, "text": _without_question(n["text"])}
+    if story:  # a rule an adventure's obstacle names is the Director's, not the story's
+        n = {**n, "text": without_rules(n["text"], words.terms)}
     if n["task"] == "meaning":  # the oracle's words to read the telling above by, labelled as such
         return [f"*Read it as*: {n['text']}", ""]
     told, meaning = _apart(n["text"])  # a journal older than ``Narration.meaning`` wrote it into the words

@@ -9,11 +9,15 @@ from typing import Any
 
 from solo.kernel.narration import Narration
 from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.wording import first_sentence
 from solo.kernel.words import words_of
 from solo.kernel.events import TYPES, RecapWritten, session_event_to_dict
 from solo.kernel.protocol import RecapLine
 from solo.table.view import Decision, View
 
+# the oracle's answers with a second die's colour, told whole in a recap's clause (never a dangling "yes, and")
+SPOKEN = {"yes, and": "yes, and more besides", "yes, but": "yes, but with a catch", "no, and": "no, and worse",
+          "no, but": "no, but not wholly"}
 SCENE_RECAP_LINES = 12  # the happenings `recap scene` tells (its last ones); a campaign recap tells as many
 
 
@@ -49,13 +53,13 @@ def opened(v: View) -> str:
     return f"the {words_of(v.system).opening}: "
 
 
-def recap(v: View, chapter: bool, keep: int = 8) -> Narration:
+def recap(v: View, chapter: bool, keep: int = 8, since: int | None = None) -> Narration:
     """What has happened since the scene (or the chapter) began, from the
     journal: the rules' events as the system tells them, the places the Wide Shots opened on,
     the players' answers and their own narration, clues, oracle answers and how scenes ended.
-    A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings.
-    Retold by the model when one is loaded."""
-    lines = recap_lines(v) if chapter else recap_lines(v, since=scene_start(v) or 0)
+    A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings
+    (``since``: a scene's from that command on only). Retold by the model when one is loaded."""
+    lines = recap_lines(v) if chapter else recap_lines(v, since=scene_start(v) or 0 if since is None else since)
     mark = "chapter" if chapter else "scene"
     start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
     names: list[str] = []
@@ -70,7 +74,7 @@ def recap(v: View, chapter: bool, keep: int = 8) -> Narration:
         if line.text:
             scenes[-1].append(line.text)
             names += line.names
-    scene_word = v.system.scene_word
+    scene_word = _unit(v, lines, chapter)
     what = v.system.chapter_word if chapter else scene_word
     if chapter:
         told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") if scene
@@ -94,6 +98,15 @@ def recap(v: View, chapter: bool, keep: int = 8) -> Narration:
                      facts={"about": {"characters": list(dict.fromkeys(names))}})
 
 
+def _unit(v: View, lines: list[RecapLine], chapter: bool) -> str:
+    """What a scene's recap calls what it tells: a scene where one was opened and is all the lines tell, even
+    where the system's unit of play has another name (Beyond Code's turn, inside a scene: "So far in this
+    scene"), else the system's word."""
+    if not chapter and scene_start(v) is not None and sum(line.starts == "scene" for line in lines) == 1:
+        return "scene"
+    return v.system.scene_word
+
+
 def _scene_before(lines: list[RecapLine], start: int) -> list[str]:
     """What the recap's unit before the one under way told (its opening line included), where the scene
     holds more than one (Beyond Code's turns): empty where the one under way is the scene's first."""
@@ -114,7 +127,8 @@ def recap_lines(v: View, since: int = 0, until: int | None = None) -> list[Recap
         if kind == "scene_ended":
             line = RecapLine(text=f"the scene ended in {payload['outcome']}")
         elif kind in ("oracle_asked", "fate_asked"):
-            line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {payload['answer']}")
+            answer = str(payload["answer"])
+            line = RecapLine(text=f"the oracle, asked “{payload['question']}”, said {SPOKEN.get(answer, answer)}")
         elif kind not in TYPES:
             line = v.system.narration.recap(payload)
         if line is not None:
@@ -145,13 +159,42 @@ def last_success(v: View) -> Narration:
     raise RuleViolation("there is no success to tell yet")
 
 
-def scene_recap(v: View, ended_by: str | None = None) -> str:
-    """The scene under way in a few lines, from the journal (the Wide Shot, what happened)."""
-    told = recap(v, chapter=False).text
+def scene_recap(v: View, ended_by: str | None = None) -> str | None:
+    """The scene under way in a few lines, from the journal (the Wide Shot, what happened): the part since
+    its last stored recap where one was stored while it went on (a chapter ended in its middle), None
+    where it was told whole already (it ended, or nothing happened since), or a chapter ends after it."""
+    start = scene_start(v) or 0
+    if ended(v, start):
+        return None
     where = v.system.rules.where(v.state)
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    told = [e.command for e in v.reader.events_of(campaign.id, ["recap_written"]) if e.command not in undone
+            and e.command >= start and e.payload["level"] == "scene" and e.payload["scene"] == where.scene]
+    since = told[-1] + 1 if told else None
+    if since is not None and ended_by is None and not recap_lines(v, since=since):
+        return None
+    return _scene_told(v, where, recap(v, chapter=False, since=since).text, ended_by)
+
+
+def ended(v: View, start: int) -> bool:
+    """Whether the scene begun at command ``start`` has ended (a `scene end` journaled since)."""
+    campaign = v.need_campaign()
+    undone = v.reader.undone_commands(campaign.id)
+    return any(e.command >= start and e.command not in undone for e in v.reader.events_of(campaign.id, ["scene_ended"]))
+
+
+def _scene_told(v: View, where: Any, told: str, ended_by: str | None) -> str:
+    """A scene's stored recap: its number and title, what the recap told, how it ended. An ended scene
+    where nothing happened but its opening is told by its opening, never as "nothing much yet"."""
     title = f"Scene {where.scene}" + (f", {where.scene_title}" if where.scene_title else "")
-    body = told.removeprefix(f"So far in this {v.system.scene_word}: ").rstrip(".")
-    return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".")
+    word = "scene" if told.startswith(("So far in this scene", "Nothing much has happened yet in this scene")) \
+        else v.system.scene_word  # (a Beyond Code scene's recap says "scene", as `recap` does, not "turn")
+    body = told.removeprefix(f"So far in this {word}: ").rstrip(".")
+    if body.startswith(nothing := f"Nothing much has happened yet in this {word}"):
+        body = body.removeprefix(nothing).strip(" ()") if ended_by else body
+    return f"{title}: {body}" + (f"; it ended in {ended_by}." if ended_by else ".") if body else \
+        f"{title}: it ended in {ended_by}." if ended_by else f"{title}."
 
 
 def stored_recaps(v: View) -> list[dict[str, Any]]:
@@ -218,5 +261,4 @@ def last_time(v: View) -> str | None:
 
 def _first_sentence(text: str) -> str:
     """The first sentence of a narration, for a recap line."""
-    end = next((i for i, ch in enumerate(text) if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " ")), -1)
-    return (text[: end + 1] if end >= 0 else text).strip().rstrip(".")
+    return first_sentence(text).strip().rstrip(".")

@@ -291,7 +291,7 @@ def _next_game(r: Mapping[str, Any], story: bool) -> list[str]:
     if r.get("success") is False or r.get("over") == "won" or not nxt:
         return []
     if story:
-        return [_game(_int(nxt.get("game"))), f"- **{readable(_who(nxt))}** takes up the search.", _turn(1)]
+        return [_game(_int(nxt.get("game"))), f"- **{readable(_who(nxt))}** takes up the search."]
     shown = _revealed(nxt, _map(r.get("names")))
     return [_game(_int(nxt.get("game"))), f"- **{_who(nxt, names=_map(r.get('names')))}** plays; time on slot {_int(nxt.get('slot'))}; turned up: "
             f"{', '.join(shown) or 'none'}.", _turn(1)]
@@ -399,9 +399,9 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
         case "swap":
             return ["- Two cards change places."]
         case "turn_end":
-            return _lost_story(r) if _expired(r) else [_turn(_int(r.get("turn")))]
+            return _lost_story(r) if _expired(r) else []  # a turn is the game's clock: the story's parts are scenes
         case "campaign_new":
-            return [f"- **{readable(_who(r))}** takes up the search.", _turn(1)]
+            return [f"- **{readable(_who(r))}** takes up the search."]
         case "mission" if r.get("success") is False:
             return [f"- **{readable(_who(r))}** fails the Mission, and Chaos pours into the world."]
         case "mission":

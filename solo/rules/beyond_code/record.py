@@ -30,6 +30,7 @@ from ...llm.check import numbers_near
 from solo.kernel.outcome import OutcomeRecord
 from solo.kernel.narration import Narration
 from solo.kernel import prose
+from solo.kernel.wording import first_sentence
 from solo.kernel.words import plural
 from . import events as ev
 from .director import name_of
@@ -201,7 +202,7 @@ def cast(state: BeyondState) -> list[dict[str, str]]:
     out = []
     for c in deck.character:
         if c.id == state.character and state.over != "won":
-            mission = " ".join(c.mission.split()).split(". ")[0][:100]
+            mission = first_sentence(c.mission)[:100]
             role = f"plays game {state.game}" + (f"; Mission: {mission}" if mission else "")
         elif c.id in won:
             role = f"accomplished the Mission in game {won[c.id]}"

@@ -37,7 +37,7 @@ def peril_lines(changes: Sequence[Mapping[str, Any]]) -> list[str]:
         if p.get("ignored"):
             out.append(f"  {escape(p['character'])} is retired: Peril stays {p['before']}")
             continue
-        line = f"  {escape(p['character'])} Peril {p['before']} -> {p['after']} ({escape(p['cause'])})"
+        line = f"  {escape(p['character'])} Peril {p['before']} → {p['after']} ({escape(p['cause'])})"
         if p.get("knockout"):
             line += " [bold red]KNOCKOUT[/]"
         if p.get("retired"):
@@ -55,7 +55,7 @@ def resolution_lines(r: Mapping[str, Any]) -> list[str]:
     out += peril_lines(r.get("peril_changes", []))
     if r.get("hit"):
         h = r["hit"]
-        out.append(f"  {escape(h['enemy'])}: " + ("[bold]bested![/]" if h["defeated"] else f"{h['hits']} hit(s)"))
+        out.append(f"  {escape(h['enemy'])}: " + ("[bold]bested![/]" if h["defeated"] else plural(h['hits'], 'hit')))
     return out
 
 
@@ -72,8 +72,13 @@ def pending_lines(r: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _scene(status: Mapping[str, Any]) -> str:
+    """The scene under way by its number; none before a Leg's first (never "Scene 0")."""
+    return f"Scene {status['scene']}" if status["scene"] else "no scene yet"
+
+
 def status_lines(s: Mapping[str, Any]) -> list[str]:
-    where = f"Leg {s['leg']}, Scene {s['scene']}" + (f": {s['scene_title']}" if s.get("scene_title") else "")
+    where = f"Leg {s['leg']}, {_scene(s)}" + (f": {s['scene_title']}" if s.get("scene_title") else "")
     lines = [f"[bold]{escape(s['campaign'])}[/] — {escape(where)}"]
     for name, c in s["characters"].items():
         gauge = "#" * c["peril"] + "." * (6 - c["peril"])
@@ -153,7 +158,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
             lines.append(f"{escape(r['character'])} snoops: level {r['level']} of 6")
         case "Rest":
             for name, x in r["results"].items():
-                lines.append(f"  {escape(name)} rolls {x['die']}: Peril {x['peril_before']} -> {x['peril_after']}")
+                lines.append(f"  {escape(name)} rolls {x['die']}: Peril {x['peril_before']} → {x['peril_after']}")
         case "EnemyAct" | "EndRound":
             for turn in r.get("enemies", [r] if "enemy" in r else []):
                 split = ", ".join(f"{escape(n)} {a}" for n, a in turn["targets"].items()) or "nobody"
@@ -210,7 +215,7 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
     catchphrase (✦), then a pending roll. Where the long form would take more than two lines of
     ``width``, the short one: first names and ``L``uck, ``B``lammo, ``KO`` only when there are some
     (the frame wraps the fragments into lines)."""
-    where = f"Leg {status['leg']} · Scene {status['scene']}"
+    where = f"Leg {status['leg']} · {_scene(status)}"
     if status["tumult"]:
         where += f" · <style fg='ansired'>Tumult round {status['tumult']['round']}</style>"
     head = [f"<b>{_x(status['campaign'])}</b> · {where}"]
@@ -237,7 +242,7 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
     # the last resort, a Tumult of many: where the story stands without the campaign's name, each gauge as its
     # number, Blammo only when there is some
     if status["tumult"]:
-        head = [f"Leg {status['leg']} · Scene {status['scene']} · <style fg='ansired'>Tumult "
+        head = [f"Leg {status['leg']} · {_scene(status)} · <style fg='ansired'>Tumult "
                 f"{status['tumult']['round']}</style>"]
     return head + compact + (["<style fg='ansicyan'>roll pending: Enter</style>"] if status["pending"] else [])
 

@@ -144,7 +144,7 @@ SYSTEM: Manifest[GameState, rc.Command, ev.Event] = Manifest(
     data=folder("solo.rules.enigma", "data"), specs=SPECS, campaign_options=CAMPAIGN_OPTIONS,
     chapter_word="Leg",  # [Legs]
     scene_word="scene", chapter_is_part=True, toolbar_where=True,
-    words=Words(chapter_command="leg start", tracks=("peril", "blammo!?"), parts=("leg",), foe="enemy", opening="Wide Shot", opening_task="wide_shot",  # [Legs]
+    words=Words(chapter_command="leg start", party="the cast", failure="blunder", tracks=("peril", "blammo!?"), parts=("leg",), foe="enemy", opening="Wide Shot", opening_task="wide_shot",  # [Legs]
                 fight="Tumult", fight_keys=("tumult",), clock="the world's clock", chapter_key="leg",  # [Tumults]
                 first_move="What does the cast do first?",  # [The Wide Shot]
                 terms=("Blammo", "Peril", "Lucky Saves", "Lucky Save", "Catchphrase", "Leg", "Legs", "Tumult", "Gamble",

@@ -24,6 +24,7 @@ from ...kernel.payload import names as _names
 from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
 from .data_rules import STAGES, STRENGTHS
+from solo.kernel.wording import first_sentence
 from solo.kernel.words import is_group, plural, verb_for
 
 
@@ -50,7 +51,7 @@ def _degrees(n: int) -> str:
 
 def _first_sentence(text: str) -> str:
     """The description's first sentence, whole: a recap never cuts what it tells mid-way."""
-    return " ".join(text.split()).split(". ")[0].rstrip(".")
+    return first_sentence(text).rstrip(".")
 
 
 def _stage(r: Mapping[str, Any]) -> str:

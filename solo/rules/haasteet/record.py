@@ -54,6 +54,7 @@ from solo.kernel import prose
 from . import events as ev
 from .data_rules import STAGES
 from .state import HaasteetState
+from solo.kernel.wording import first_sentence
 from solo.kernel.words import plural
 
 EXAMPLE_NAMES = ("Thaddeus", "Delphine", "Ansel", "Corliss")  # the prompts' worked examples (data/prompts)
@@ -495,5 +496,5 @@ def check(text: str, record: OutcomeRecord) -> list[str]:
 
 def cast(state: HaasteetState) -> list[dict[str, str]]:
     """Who is in the story: each living character by the first sentence of its description."""
-    return [{"name": c.name, "description": (c.describe or "an investigator").split(". ")[0][:100]}
+    return [{"name": c.name, "description": first_sentence(c.describe or "an investigator")[:100]}
             for c in state.characters if not c.dead]

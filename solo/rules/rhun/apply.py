@@ -82,7 +82,7 @@ def apply(state: RhunState, event: ev.Event) -> RhunState:
         case ev.ChallengeLeft():
             foe = state.find_challenge(event.challenge)
             assert foe is not None
-            return state.with_challenge(foe.model_copy(update={"gave_up": True}))
+            return state.with_challenge(foe.model_copy(update={"gave_up": True, "left": event.how}))
         case ev.Tended():
             who = state.find(event.character)
             assert who is not None

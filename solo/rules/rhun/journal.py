@@ -15,6 +15,7 @@ from ...kernel.payload import link as _link
 from . import events as ev
 from .data_rules import RACES
 from .state import Challenge
+from .present import gone
 from solo.kernel.words import agree, is_group, verb_for
 
 OUTCOME = {"fail": "**Fail**", "success_with_consequence": "**success, with a consequence**",
@@ -380,7 +381,7 @@ def export_cast(status: Mapping[str, Any]) -> list[str]:
     if challenges:
         lines += ["", "### Challenges", ""]
     for name, c in challenges.items():
-        state = " (gave up)" if c["gave_up"] else " (defeated)" if c["defeated"] else ""
+        state = f" ({gone(c)})" if gone(c) else ""
         dice = "d÷2" if c["half"] else f"{c['effect_dice']}d"
         lines.append(f"- **{name}**{state}: {c['tier']}, Disposition {c['disposition']}/{c['disposition_max']}, "
                      f"Effect {dice}" + (", sentient." if c["sentient"] else "."))

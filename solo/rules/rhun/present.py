@@ -11,6 +11,14 @@ from solo.kernel.words import agree, placed
 OUTCOME = {"fail": "[bold red]Fail[/]", "success_with_consequence": "[yellow]success, with a consequence[/]",
            "success": "[bold green]success[/]"}
 MARK = {"stressed": "S", "broken": "B", "weary": "W"}
+NO_ONE = "No characters yet: `pc pregen` or `pc add` (`pc roll` first for its creation dice)."
+
+
+def gone(c: dict[str, Any]) -> str | None:
+    """Why a Challenge in `status` is out of play, as the table told it: it fled, surrendered or is gone (taken
+    off the board), it gave up (its Morale), it is defeated; None while it is in play."""
+    how = {"flee": "fled", "surrender": "surrendered", "removed": "gone"}.get(str(c.get("left")))
+    return how or ("gave up" if c["gave_up"] else "defeated" if c["defeated"] else None)
 
 
 def _harm(r: dict[str, Any]) -> str:
@@ -59,7 +67,9 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                 out.append(f"  Ego {r['ego']['before']}→{r['ego']['after']}" + (" [bold red]lost[/]" if r["lost"] else ""))
             if r["challenge"]:
                 c = r["challenge"]
-                out.append(f"  {escape(c['name'])}: Disposition {c['disposition']['before']}→{c['disposition']['after']}"
+                before, after = c["disposition"]["before"], c["disposition"]["after"]
+                out.append(f"  {escape(c['name'])}: Disposition " + (f"{before}→{after}" if before != after
+                                                                       else f"{after}, unchanged")
                            + (" [bold]defeated![/]" if c["defeated"] else ""))
             return out
         case "Strike":
@@ -110,7 +120,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                 f"  {escape(name)} rolls {' '.join(map(str, x['dice']))}: Grit {x['grit']['before']}→{x['grit']['after']}"
                 for name, x in r.get("results", {}).items()]
         case "ShowCharacter":
-            return [line for sheet in r.get("sheets", [r]) for line in _sheet(sheet["character"], sheet)]
+            return [line for sheet in r.get("sheets", [r]) for line in _sheet(sheet["character"], sheet)] or [NO_ONE]
         case "StartScene":
             return [f"[bold]{placed('session', r['session'], r['scene'])}[/]" + (f": {escape(r['title'])}" if r["title"] else "")]
         case "Status":
@@ -119,8 +129,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                 out += _sheet(name, c)
             for name, c in r.get("challenges", {}).items():
                 out.append(f"Challenge {escape(name)}: {c['tier']}, Disposition {c['disposition']}/{c['disposition_max']}"
-                           + (" (gave up)" if c["gave_up"] else " (defeated)" if c["defeated"] else ""))
-            return out or ["No characters yet: `pc pregen` or `pc add`."]
+                           + (f" ({gone(c)})" if gone(c) else ""))
+            return out or [NO_ONE]
     return None
 
 

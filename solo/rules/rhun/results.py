@@ -29,7 +29,7 @@ def hero_status(c: Hero) -> dict[str, Any]:
 def challenge_status(c: Challenge) -> dict[str, Any]:
     return {"tier": c.tier, "disposition": c.disposition, "disposition_max": c.disposition_max,
             "effect_dice": c.effect_dice, "half": c.half, "sentient": c.sentient, "defeated": c.defeated,
-            "gave_up": c.gave_up}
+            "gave_up": c.gave_up, "left": c.left}
 
 
 def status(state: RhunState) -> dict[str, Any]:

@@ -80,6 +80,7 @@ class Challenge(Frozen):
     half: bool
     sentient: bool = False
     gave_up: bool = False
+    left: str | None = None  # how the Director took it off the board (`challenge leave --how`): flee, surrender, removed
 
     @property
     def defeated(self) -> bool:

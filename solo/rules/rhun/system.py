@@ -121,7 +121,7 @@ def odds(state: RhunState, command: rc.Odds) -> dict[str, Any]:
 SYSTEM: Manifest[RhunState, rc.Command, Any] = Manifest(
     name="rhun", aliases=("rhûn", "terra", "terra rhun"), title="Rhûn", credit=CREDIT,
     data=folder("solo.rules.rhun", "data"), specs=SPECS, chapter_word="session",
-    words=Words(foe="Challenge", opening_task="wide_shot", fight="Challenge", fight_keys=("challenges",),
+    words=Words(foe="Challenge", party="the company", failure="a Fail", opening_task="wide_shot", fight="Challenge", fight_keys=("challenges",),
                 tracks=("grit", "ego", "disposition"), terms=("Grit", "Ego", "Disposition")),
     intro=("[bold]solo[/] — Rhûn. `help` lists commands; `pc pregen` offers ready-made characters; Tab completes; "
            "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
