@@ -296,7 +296,7 @@ class SceneModel(BaseModel):
             where = f"{self.title or ''} {self.place or ''}"
             heads = (m.group(1).removesuffix("'s") for m in _TOWARDS.finditer(text))
             to = next((h for h in heads if re.search(rf"\b{re.escape(h)}\b", where, re.I)), None)
-            if to:
+            if to and "outdoors" not in tags:  # inside it (out on the headland, tracks may lead up to the station)
                 return f"a way to the {to}, where the scene already is"
             if _STONE.search(text) and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I):
                 return "stone underfoot in a place of timber"
