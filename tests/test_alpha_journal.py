@@ -157,7 +157,7 @@ def test_export_md_writes_the_mechanics_in_full(played, tmp_path):
 
 
 def test_export_md_lists_the_cast_and_the_foes(played, tmp_path):
-    cast = exported(played, tmp_path / "full.md").split("## The cast now")[1].splitlines()
+    cast = exported(played, tmp_path / "full.md").split("## The party now")[1].splitlines()
     for line in ("- **[[Null]]**: LP 6/10; speed 6; attack d8, endure d10, navigate d6, glean d6.",
                  "  Breathers today: 0 of 2; not rested today.",
                  "- **[[Berrik Vane]]** (sacrificed): LP 0/4; speed 6; attack d6, endure d4, navigate d6, glean d10, "
@@ -170,7 +170,7 @@ def test_export_md_lists_the_cast_and_the_foes(played, tmp_path):
 def test_export_md_story_keeps_the_tale_and_drops_the_mechanics(played, tmp_path):
     story = exported(played, tmp_path / "story.md", story=True)
     assert SYSTEM.credit in story
-    tale = story.split("## The cast now")[0].splitlines()
+    tale = story.split("## The party now")[0].splitlines()
     for line in ("## Day 1", "- **[[Null]]** joins the party.", "- **Soldier 1** and **Soldier 2** stand against the "
                  "party.", "### Scene 1: The Ford", "- Foes strike from hiding: a fight breaks out.",
                  "- **Soldier 1** strikes Null.", "- **Null** slips out of sight of Soldier 2 and Warden.",

@@ -100,7 +100,7 @@ def test_the_full_export_tells_every_step_with_its_mechanics(run, tmp_path):
         "- **Decrypter**'s Mission succeeds in game 1: reserve 1, Triumph I.",
         "## Game 2",
         "- **Dark Messiah** plays; time on slot 2; turned up: 9 Room A.",
-        "## The cast now",
+        "## The party now",
         "- Game 2, turn 1; time 2 of 8 (reserve 5); Triumph I.",
         "- Playing: **Dark Messiah**.",
         "- The stack (face-down): Wanderer.",
@@ -129,7 +129,7 @@ def test_the_story_export_keeps_the_tale_and_leaves_out_the_mechanics(run, tmp_p
         "- **Dark Messiah** takes up the search.",
     ):
         assert line in text.splitlines(), line
-    body = text.split("# Run", 1)[1].split("## The cast now")[0]
+    body = text.split("# Run", 1)[1].split("## The party now")[0]
     for mechanics in ("→", "slot", "Position", "corner", "`", "Step", "reserve", "(oracle", "mansion."):
         assert mechanics not in body, mechanics
     assert_never_named(text, run.never_up())
@@ -142,7 +142,7 @@ def test_the_end_of_a_run_lost_to_time_to_a_failed_mission_and_won_with_its_fate
     assert "- Time 1 → 8." in full.splitlines()
     assert "- **Time has run out**: the token reached the last slot, Chaos breaks through, the run is lost." in full
     assert "- Time runs out. Chaos pours into the world through every crack." in story
-    assert "the run is **lost**" in full.split("## The cast now")[1]
+    assert "the run is **lost**" in full.split("## The party now")[1]
     (tmp_path / "b").mkdir()
     failed = Run(tmp_path / "b", "mission fail")
     assert "- **Wanderer**'s Mission fails: the run is lost." in exported(failed.session, tmp_path / "f.md")
@@ -156,7 +156,7 @@ def test_the_end_of_a_run_lost_to_time_to_a_failed_mission_and_won_with_its_fate
             "(reserve 3). The fate of the world is **Wanderer**'s, the largest reserve.") in full
     assert "- The third victory: Chaos is held back. The fate of the world is Wanderer's." in \
         exported(won.session, tmp_path / "ws.md", story=True)
-    cast = full.split("## The cast now")[1]
+    cast = full.split("## The party now")[1]
     assert "the run is **won**; the fate of the world is **Wanderer**'s" in cast and "Playing:" not in cast
 
 
@@ -167,7 +167,7 @@ def test_a_victory_is_told_in_the_game_it_ends_and_the_next_game_under_its_own_h
     won = Run(tmp_path, "choose 1 --card library", "mission success --draw decrypter", "choose 2", "time +2",
               "mission success", "mission success")
     for story, victory, nxt in ((False, "*Victory* (", "*Next game* ("), (True, "*Victory*:", "*Next game*:")):
-        text = exported(won.session, tmp_path / f"v{story}.md", story=story).split("## The cast now")[0]
+        text = exported(won.session, tmp_path / f"v{story}.md", story=story).split("## The party now")[0]
         games = text.split("\n## Game ")[1:]
         assert [g.split("\n", 1)[0] for g in games] == ["1", "2", "3"]
         for n, (game, winner) in enumerate(zip(games, ("Wanderer", "Decrypter", "Dark Messiah")), 1):

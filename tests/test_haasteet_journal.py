@@ -158,7 +158,7 @@ def test_export_md_writes_the_mechanics_in_full(played, tmp_path):
 
 
 def test_export_md_lists_the_cast_and_the_opponents(played, tmp_path):
-    cast = exported(played, tmp_path / "full.md").split("## The cast now")[1].splitlines()
+    cast = exported(played, tmp_path / "full.md").split("## The investigators now")[1].splitlines()
     for line in ("- **[[Ruth]]**: A reporter for the Arkham Advertiser. She never lets go.",
                  "  Daring 1/1, Tenacity 3/3, Instinct 1/1, Steadfastness 3/3; mind 1 (of 2).",
                  "  Sanity: unbalanced (symptoms eased); hits: 2 (Ghoul's attack); XP 5.",
@@ -173,7 +173,7 @@ def test_export_md_lists_the_cast_and_the_opponents(played, tmp_path):
 def test_export_md_story_keeps_the_tale_and_drops_the_dice(played, tmp_path):
     story = exported(played, tmp_path / "story.md", story=True)
     assert SYSTEM.credit in story
-    tale = story.split("## The cast now")[0].splitlines()
+    tale = story.split("## The investigators now")[0].splitlines()
     for line in ("## Session 1", "- **[[Ruth]]** joins the investigation: A reporter for the Arkham Advertiser. "
                  "She never lets go.", "- **Ghoul** steps in as an opponent.", "### Scene 1: The archive",
                  "- **Ruth** tries to *search the archive*.", "  - It works well.",

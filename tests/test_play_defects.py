@@ -484,7 +484,7 @@ def test_the_story_export_keeps_the_director_s_secrets(tmp_path, system):
     words = scheme.split()
     runs = [" ".join(words[i:i + 6]) for i in range(len(words) - 5)]
     assert not [r for r in runs if r in story], "the scheme's words are in the story export"
-    assert "scheme" not in story.split("## The cast now")[1] and "villain:" not in story
+    assert "scheme" not in re.split(r"## The \w+ now", story)[1] and "villain:" not in story
     told = " ".join(n["text"] for n in s.journal.narrations(s.campaign.id))
     clues = [c for part in adventure.parts for sc in part.scenes if sc.clues for c in (sc.clues.low, sc.clues.high)]
     for clue in clues:

@@ -143,7 +143,7 @@ def test_export_md_writes_each_event_with_its_numbers(played, tmp_path):
 
 
 def test_export_md_lists_the_cast_and_the_challenges(played, tmp_path):
-    cast = exported(played, tmp_path / "full.md").split("## The cast now")[1].splitlines()
+    cast = exported(played, tmp_path / "full.md").split("## The company now")[1].splitlines()
     for line in ("- **[[Anna]]**: Champion of the Men, Bold.",
                  "  Intuition 0, Reason 2, Finesse 0, Exertion 3, Psyche 2, Influence 2; Saves Evasion 1, "
                  "Fortitude 1, Resolve 2.",
@@ -160,7 +160,7 @@ def test_export_md_lists_the_cast_and_the_challenges(played, tmp_path):
 def test_export_md_story_keeps_the_tale_and_drops_the_dice(played, tmp_path):
     story = exported(played, tmp_path / "story.md", story=True)
     assert f"_{SYSTEM.credit}_" in story
-    tale = story.split("## The cast now")[0].splitlines()
+    tale = story.split("## The company now")[0].splitlines()
     for line in ("## Session 1", "- **[[Anna]]** joins the company: Champion of the Men, Bold.",
                  "- **Orc** stands in the way.", "### Scene 1: The ford", "- **Anna** tries to *hew the orc*.",
                  "  - It works.", "  - Orc is overcome.", "- **Anna** tries to *leap the stream*.",

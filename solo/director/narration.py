@@ -49,7 +49,8 @@ def crew(names: Sequence[str]) -> str:
         stem = re.sub(r"\s+\d+$", "", name)
         kinds[stem] = kinds.get(stem, 0) + 1
     told = [f"the {plural(2, stem.lower()).split(' ', 1)[1]}" if n > 1 else f"the {stem.lower()}" if stem not in names
-            else "the " + stem[4:] if stem.startswith("The ") else stem for stem, n in kinds.items()]
+            else stem[0].lower() + stem[1:] if stem.split(" ", 1)[0] in ("The", "A", "An") else stem
+            for stem, n in kinds.items()]
     if len(told) < 2:
         return "".join(told)
     return ", ".join(told[:-1]) + " and " + told[-1]

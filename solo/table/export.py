@@ -272,7 +272,7 @@ def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, stat
             yield ""
         for n in its_narrations:
             yield from _narration_lines(n, story, words_of(system))
-    yield from ["", "## The cast now", ""]
+    yield from ["", f"## {capitalized(words_of(system).party)} now", ""]  # the system's word for them
     if story:  # the tale's cast by name; their sheets (dice, tracks, points) are the mechanics
         yield from (f"- [[{name}]]" for name in system.presentation.export_names(status))
     else:
