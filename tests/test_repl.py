@@ -103,7 +103,7 @@ def test_create_roll_spend_luck_quit_and_find_everything_again(term_factory):
     t.line("n", "solo>")
     assert "Nara Quinn joins the cast" in t.text()
     lucky = int(t.toolbar().split("Luck ")[1].split()[0])
-    assert "Leg 1 · Scene 0" in t.toolbar() and "0/6" in t.toolbar()
+    assert "Leg 1 · no scene yet" in t.toolbar() and "0/6" in t.toolbar()
 
     t.line("scene start The collapsing bridge", "Your answer")
     t.line("A lantern swings from a beam", "solo>")
