@@ -14,7 +14,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from solo.kernel.acts import foe_kind
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
@@ -416,7 +415,7 @@ class OracleNarrator:
         stage = getattr(self.tables, "stage", None)
         if told.task == "path_forward" and isinstance(stage, SceneModel) and stage.improvised and stage.ended:
             how = "failure" if stage.ended == "failure" else "success"
-            foes = tuple(f for f in stage.stage.foes or () if foe_kind(f) in ("person", "beast"))  # who can hold ground
+            foes = stage.acting_foes()  # who can hold ground: people and beasts, not a hazard or a doubt
             held = {"foe": foes, "person": stage.stage.people}
             kinds = [f"lead_{how}_{k}" for k, names in held.items() if names]
             rng.shuffle(kinds)  # who the way on is told of: a foe still there, one of the scene's people
