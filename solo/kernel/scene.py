@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, gist, literal, locative, quotes, shares_run, verb_phrase
 from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
+from solo.kernel.things import floor_clash, places_with
 
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
@@ -52,6 +53,9 @@ SUCCESSES = frozenset({"success"})
 CLUES = frozenset({"snoop", "clue"})
 # Words for the placeholders a table entry fills that name a person or a foe.
 ROLES = ("character", "helper", "target", "enemy", "person", "villain")
+# Words for the placeholders that name a thing of an improvised scene's place (its ``things`` tables): what is
+# underfoot, what one can hide behind
+PLACE_ROLES = ("ground", "cover")
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 # (what a text says, why it clashes, the scene it clashes with: tags and what is on stage)
@@ -300,6 +304,9 @@ class SceneModel(BaseModel):
                 return f"a way to the {to}, where the scene already is"
             if _STONE.search(text) and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I):
                 return "stone underfoot in a place of timber"
+            floor = floor_clash(text, self.told[-8:])
+            if floor:
+                return floor
             if _BROKEN.search(text) and _COMING.search(" ".join((where, *self.stage.obstacles))):
                 return "a storm at its height that has not yet come"
             if _DOWNSTREAM.search(text) and "flood" not in tags and not _RIVER.search(f"{where} {text}"):
@@ -386,7 +393,7 @@ class SceneModel(BaseModel):
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
             return "an action where none was typed"
-        missing = [r for r in ("person", "thread") if r in placeholders and not context.get(r)]
+        missing = [r for r in ("person", "thread", *PLACE_ROLES) if r in placeholders and not context.get(r)]
         if missing:
             return f"a {missing[0]} the story does not know"
         return None
@@ -513,7 +520,13 @@ class SceneModel(BaseModel):
         """The tags a move for the action just typed is drawn by: where the scene is, the action's mode, and
         what the foe it tells of acts as ("foe_beast", "foe_person")."""
         kind = foe_kind(enemy) if enemy else None
-        return (self.tags or frozenset()) | act_tags(self.last.action) | ({f"foe_{kind}"} if kind else set())
+        return (self.tags or frozenset()) | act_tags(self.last.action) | ({f"foe_{kind}"} if kind else set()) | self.things()
+
+    def things(self) -> frozenset[str]:
+        """The things the scene's place has that a line may take for granted (``solo.kernel.things``: a door,
+        boards underfoot, a curtain), read from its title, place, features and what stands in it."""
+        s = self.stage
+        return places_with((self.title or "", self.place or "", *s.features, *s.obstacles), self.tags or ())
 
     def move_context(self, pick: Callable[[Sequence[str]], str]) -> dict[str, str]:
         """Words for a move's placeholders from what the scene holds (``pick`` chooses among several): the foe
