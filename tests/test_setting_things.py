@@ -206,3 +206,29 @@ def test_a_clue_of_the_place_is_not_told_again_of_another_of_its_things() -> Non
     for seed in range(30):
         found = narrator.of_scene(told, stage, random.Random(seed), "clue_place").text
         assert "torn from a coat" not in found, found
+
+
+def test_every_place_has_things_of_its_own_that_are_true_of_it() -> None:
+    """Every places table (the nouns an improvised title is read by) has what is underfoot and what one can hide
+    behind, told mid-sentence ("the grey ice", "a leaning headstone"); none takes for granted a thing the place
+    lacks (a door where there is none), and in each setting the place may be (burning, snowbound, flooded, in a
+    storm, by night) the ones that fit are not ruled out by the scene."""
+    nouns = sorted(t.removeprefix("places.") for t in TABLES.tables if t.startswith("places."))
+    wrong: list[str] = []
+    for noun in nouns:
+        for role in ("ground", "cover"):
+            name = f"things.{noun}_{role}"
+            if name not in TABLES:
+                wrong.append(f"{noun}: no {name}")
+                continue
+            for title in (f"the {noun}", f"a burning {noun}", f"a snowbound {noun}", f"a flooded {noun}",
+                          f"the {noun} in a storm", f"the {noun} at night"):
+                stage = _stage(title, "hide")
+                for entry in TABLES.tables[name].entries:
+                    if not re.match(r"(the|a|an) ", entry.text):
+                        wrong.append(f"{name}: {entry.text!r} is not told mid-sentence")
+                    if presupposes(entry.text) - stage.things():
+                        wrong.append(f"{title}: {entry.text!r} needs {sorted(presupposes(entry.text) - stage.things())}")
+                    if fits(entry.tags, stage.tags) and stage.clash(entry.text):
+                        wrong.append(f"{title}: {entry.text!r} ({stage.clash(entry.text)})")
+    assert not wrong, "\n".join(sorted(set(wrong)))

@@ -26,11 +26,12 @@ THINGS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     name: (re.compile(rf"\b({said})\b", re.I), re.compile(rf"\b({where})s?\b", re.I)) for name, said, where in (
         ("has_door", r"doors?|door ?frames?|doorways?|hinges?|the latch",
          rf"{_ROOMY}|crypt|vault|dungeon|basement|warehouse|factory|barn|stables|mill|foundry|hangar|garage|"
-         r"temple|tomb|mausoleum|ship|boat|barge|ferry|door|hatch|gate"),
+         r"temple|tomb|mausoleum|ship|boat|barge|ferry|door|hatch|gate|farm|street|alley|square|village|town|city"),
         ("has_boards", r"boards|floorboards?|planks?|planking",
          r"inn|tavern|pub|saloon|speakeasy|alehouse|taproom|barn|cabin|hut|shack|cottage|lodge|warehouse|theatre|"
          r"theater|opera|stables|mill|attic|ship|boat|barge|riverboat|steamer|ferry|raft|pier|jetty|dock|wharf|"
-         r"quay|houseboat|airship|deck|boards?|planks?|bridge|lighthouse|observatory|train|carriage|sleeper"),
+         r"quay|houseboat|airship|deck|boards?|planks?|bridge|lighthouse|observatory|train|carriage|sleeper|harbou?r|port|"
+         r"library|school|classroom|asylum|barracks|monastery|tower|swamp|shipwreck"),
         ("has_polish", r"polished (?:floor|boards|parquet)|parquet|marble floor",
          r"museum|mansion|manor|palace|ballroom|hotel|opera|theatre|theater|casino|library|embassy|bank|gallery|"
          r"lobby|foyer|salon|club|consulate|liner|yacht|parquet|polished"),
@@ -46,7 +47,8 @@ THINGS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
          r"bedroom|parlou?r|salon|kitchen|library|museum|office|bank|embassy|restaurant|cafe|casino|nightclub|"
          r"cabaret|shop|observatory|lodge|hut|shack|cottage|cabin|apartment|school|classroom|hospital|ward|"
          r"church|chapel|monastery|train|express|carriage|sleeper|dining car|cellar|riverboat|steamer|liner|"
-         r"yacht|workshop|laboratory|archive|barracks|castle|keep|lighthouse|market|bazaar|fish|table|shelf"),
+         r"yacht|workshop|laboratory|archive|barracks|castle|keep|lighthouse|market|bazaar|fish|table|shelf|asylum|"
+         r"prison|theatre|theater|casino|ward"),
         ("has_walls", r"walls?",
          rf"{_ROOMY}|crypt|vault|dungeon|basement|warehouse|factory|barn|mill|foundry|hangar|garage|temple|"
          r"tomb|mausoleum|catacombs?|sewer|tunnel|mine|cave|cavern|ruins?|street|alley|square|village|town|city|"
