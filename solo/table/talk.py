@@ -234,7 +234,8 @@ def scene(v: View) -> dict[str, Any]:
     start = max((i for i, line in enumerate(lines) if line.starts in ("scene", "chapter")), default=-1)
     shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]
                       if line.text.startswith("a clue: ")]
-    foes = v.stage(v.state).stage.foes or ()  # those standing: not one bested or dead
+    staged = v.stage(v.state)  # those standing: not one bested or dead; one the oracle told gone is still on the board
+    foes = (*(staged.stage.foes or ()), *staged.gone)
     status = v.system.rules.status(v.state)
     rows = {**(status.get("enemies") or {}), **(status.get("challenges") or {})} \
         if all(isinstance(status.get(k) or {}, dict) for k in ("enemies", "challenges")) else {}
