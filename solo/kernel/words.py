@@ -46,6 +46,16 @@ class Words:
             return self.opening.capitalize()  # headings are in sentence case, as a task's name is
         return task.replace("_", " ").capitalize()
 
+    def story_title(self, task: str) -> str | None:
+        """The heading of a narration ``task`` in the story export (`export md --story`), which promises no
+        mechanics: the neutral heading ("Opening" for the shot that opens a scene, "Path forward"), None where
+        that names one of the rules' ``terms`` (ENIGMA's "Snoop", Alpha's "Mortal Peril" and "Escalation"): the
+        telling stands with no heading of its own."""
+        title = self.task_titles.get(task) or NEUTRAL.title("opening" if task == self.opening_task else task)
+        if any(re.search(rf"\b{re.escape(t.casefold())}\b", title.casefold()) for t in self.terms):
+            return None
+        return title
+
     def fighting(self, status: Mapping[str, Any]) -> bool:
         """A fight is under way in ``status``."""
         return any(status.get(key) for key in self.fight_keys)

@@ -30,6 +30,9 @@ from .data_rules import CAPACITIES, LEFT
 from solo.kernel.words import plural, verb_for
 
 LEAVES = {"flee": "flees the fight", "surrender": "gives up the fight", "removed": "is taken away"}
+# a check of one of the rules' capacities as the story tells it: what is tried, never the capacity's name
+STORY_CHECK = {"attack": "puts their strength into it", "endure": "holds on through it", "navigate": "picks a way through",
+               "glean": "looks closer"}
 
 
 def _and(names: Sequence[str]) -> str:
@@ -424,9 +427,9 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
         case "unhide":
             return [f"- **{who}** is in plain sight again."]
         case "check":
-            capacity = _text(r.get("capacity"), "skill")
-            return [f"- **{who}** puts {capacity} to the test, and "
-                    + ("succeeds." if r.get("success") else "falls short.")]
+            capacity = _text(r.get("capacity"), "skill")  # one of the rules' four in words, a party's own as named
+            tried = STORY_CHECK.get(capacity.casefold(), f"puts {capacity} to the test")
+            return [f"- **{who}** {tried}, and " + ("succeeds." if r.get("success") else "falls short.")]
         case "act" | "react":
             text = _text(r.get("text"))
             return [f"- **{who}**: {text}."] if text else []
