@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from solo.kernel.wording import is_plural_place
+
 
 @dataclass(frozen=True)
 class Words:
@@ -163,16 +165,21 @@ def _base(verb: str) -> str:
 
 
 FOE_SLOTS = ("enemy", "foe")  # a table's slots that name what stands against the party, one or a group
+PLACE_SLOTS = ("place",)  # a table's slots that name the scene's place ("the docks", "the glass-house")
 NOT_VERBS = frozenset({"as", "across", "its", "this", "thus", "always", "perhaps", "towards", "afterwards"})
 
 
 def agreeing(template: str, values: Mapping[str, str]) -> str:
-    """``template`` (a table entry) with the verb right after each foe's slot agreeing with the name put
-    there: "{enemy} breaks off and withdraws" for "The Hill Wolves" becomes "{enemy} break off and withdraws"
-    ("{enemy} break off and withdraw": the slot's verb and those joined to it by "and" in its clause)."""
-    for slot in FOE_SLOTS:
+    """``template`` (a table entry) with the verb right after each foe's or place's slot agreeing with the name
+    put there: "{enemy} breaks off and withdraws" for "The Hill Wolves" becomes "{enemy} break off and withdraw"
+    (the slot's verb and those joined to it by "and" in its clause), "{place} comes into view" for "the docks"
+    "{place} come into view" (``is_plural_place``; "its" in the place's clause "their")."""
+    for slot in (*FOE_SLOTS, *PLACE_SLOTS):
         name = values.get(slot)
-        if name and is_group(name):
+        if name and slot in PLACE_SLOTS and is_plural_place(name):  # "the docks reach their stop"
+            template = re.sub(r"(\{" + slot + r"\} )([a-z]+)\b([^,.;:!?\"]*)",
+                              lambda m: re.sub(r"\bits\b", "their", _agreed(m)), template)
+        elif name and slot in FOE_SLOTS and is_group(name):
             template = re.sub(r"(\{" + slot + r"\} )([a-z]+)\b([^,.;:!?\"]*)", _agreed, template)
     return template
 
