@@ -2,7 +2,7 @@
 
 Found in a new player's play-through of the five systems (each failed before the fix): Rhûn told a Challenge's
 Effect by its band ("The Hill Wolves deals Halden Roe a troublesome blow"), Alpha its Escalation ("Round 2
-begins, at Escalation 2.", "*Mortal Peril*:" and "*Escalation*:" headings, "puts navigate to the test"), ENIGMA
+begins, at Escalation 2.", "*Mortal Peril*:" and "*Escalation*:" headings, "puts navigate to the test", "fails to glean"), ENIGMA
 its "**Tumult!**", "*Snoop*:", "*Blunder*:" and a character's "Knacks:" and "Catchphrase:". Each system's
 shipped adventure (Beyond Code: its example deck) is played, seeded, in solo play (the Director's moves and
 harm), through fights, failures, the pressure clock and chapter ends; the full export names the rules (the play
@@ -68,10 +68,10 @@ PLAYS: dict[str, tuple[str, ...]] = {
         "scene start", "choose 7", "turn end", "scene end failure"),
 }
 # each system's labels of a result, in any case, that the story tells in words of its own: Rhûn's bands of an
-# Effect, Alpha's capacities named as things rolled ("puts navigate to the test")
+# Effect, Alpha's capacities named as things rolled ("puts navigate to the test") or done ("fails to glean")
 LABELS: dict[str, tuple[str, ...]] = {
     "rhun": tuple(rf"{b} blow" for b in dict.fromkeys(band(e) for e in range(1, 30))),
-    "alpha": (r"(?:attack|endure|navigate|glean) (?:to the test|checks?|dice|die|rolls?)",)}
+    "alpha": (r"(?:attack|endure|navigate|glean) (?:to the test|checks?|dice|die|rolls?)", r"to glean")}
 SEEDS = (3, 8)
 
 
@@ -126,3 +126,13 @@ def test_the_story_export_names_no_rule_of_its_system(system, seed, tmp_path):
     label = re.compile("|".join(rf"\b{x}\b" for x in LABELS.get(system, ())) or r"(?!)", re.I)
     leaks = [line for line in _tale(story, rules.credit) if rule.search(line) or label.search(line)]
     assert not leaks, f"{system} (seed {seed}): rules words in the story export:\n" + "\n".join(leaks[:12])
+
+
+def test_a_band_of_foes_steps_in_as_several():
+    """Found in the same play-through (failed before the fix): Haasteet's story said "**The Brethren of the Tide**
+    steps in as an opponent."."""
+    from solo.rules.haasteet.journal import _resolved_story
+
+    assert _resolved_story("enemy_add", {"enemy": "The Brethren of the Tide"}) == [
+        "- **The Brethren of the Tide** step in as opponents."]
+    assert _resolved_story("enemy_add", {"enemy": "Amos Pike"}) == ["- **Amos Pike** steps in as an opponent."]

@@ -123,10 +123,10 @@ _COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "S
 
 
 def verb_phrase(facts: Mapping[str, Any]) -> str | None:
-    """What the actor tried, as words that follow "tries to" (the action typed, else the
-    capacity or strength rolled: "navigate"); None where the facts hold only a description
-    ("a navigate check against difficulty 6")."""
-    for key in ("action", "capacity", "strength"):
+    """What the actor tried, as words that follow "tries to" (the attempt a system tells in words for a roll
+    of its rules, "look closer" for Alpha's Glean; else the action typed, else the capacity or strength
+    rolled: "navigate"); None where the facts hold only a description ("a navigate check against difficulty 6")."""
+    for key in ("attempt", "action", "capacity", "strength"):
         value = facts.get(key)
         if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
             return value.strip()

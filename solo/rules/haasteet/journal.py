@@ -504,7 +504,8 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
             describe = _text(r.get("describe"))
             return [f"- **{_link(who)}** joins the investigation" + (f": {describe.rstrip('.')}." if describe else ".")]
         case "enemy_add":
-            return [f"- **{_who(r, 'enemy')}** steps in as an opponent."]
+            foe = _who(r, "enemy")  # a band takes the verb and the noun for several
+            return [f"- **{foe}** " + ("step in as opponents." if is_group(foe) else "steps in as an opponent.")]
         case "enemy_leave":
             return [f"- **{_who(r, 'enemy')}** {verb_for(_who(r, 'enemy'), LEAVES.get(_text(r.get('how')), 'leaves'))}."]
         case "challenge":
