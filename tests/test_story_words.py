@@ -3,7 +3,8 @@
 Found in a new player's play-through of the five systems (each failed before the fix): Rhûn told a Challenge's
 Effect by its band ("The Hill Wolves deals Halden Roe a troublesome blow"), Alpha its Escalation ("Round 2
 begins, at Escalation 2.", "*Mortal Peril*:" and "*Escalation*:" headings, "puts navigate to the test", "fails to glean"), ENIGMA
-its "**Tumult!**", "*Snoop*:", "*Blunder*:" and a character's "Knacks:" and "Catchphrase:". Each system's
+its "**Tumult!**", "*Snoop*:", "*Blunder*:", a character's "Knacks:" and "Catchphrase:" and a "**Group Gamble**"
+with each one's die; Haasteet a shaken mind's stage ("is now asymptomatic"). Each system's
 shipped adventure (Beyond Code: its example deck) is played, seeded, in solo play (the Director's moves and
 harm), through fights, failures, the pressure clock and chapter ends; the full export names the rules (the play
 exercised them), the story tells the same in words: no term of the system's ``Words.terms`` and none of the
@@ -19,6 +20,7 @@ import pytest
 
 from solo.kernel.registry import get_system
 from solo.kernel.words import words_of
+from solo.rules.haasteet.data_rules import STAGES
 from solo.rules.rhun.data_rules import band
 from solo.store.journal import Journal
 from solo.table.session import Session
@@ -28,7 +30,8 @@ PLAYS: dict[str, tuple[str, ...]] = {
     "enigma": (
         "campaign new A --from the_clockwork_zeppelin --seed {seed}", "pc pregen Felix --dice 3",
         "pc pregen Agathe --dice 4", "scene start", "gamble Felix 'climb the rope' --dice 1", "resolve",
-        "snoop Agathe the crates", "ask Is anyone watching?", "scene end failure", "scene start", "tumult start",
+        "snoop Agathe the crates", "group 'push the cart'", "ask Is anyone watching?", "scene end failure",
+        "scene start", "tumult start",
         "enemy add Goons --type minion", f"gamble Agathe 'strike the thug' --vs {FOE} --dice 6", "resolve",
         "round end", "hit Goons 1", "round end", "tumult end", "scene end success", "scene start",
         "gamble Felix 'pick the lock' --dice 1", "resolve", "rest", "scene end failure", "leg start",
@@ -49,7 +52,8 @@ PLAYS: dict[str, tuple[str, ...]] = {
         "challenge Leon 'calm the clerk' --rating 1", "ask Is anyone watching?", "scene end failure",
         "scene start", "combat start", f"declare Ruth attack {FOE} --rating 2",
         f"declare {FOE} attack Leon --rating 2 --weapon 1", "round roll", "round end", "combat end",
-        "shock Leon 'the drowned face' --rating 2", "scene end failure", "session end --votes Ruth,Ruth,Leon",
+        "shock Leon 'the drowned face' --rating 2", "shock Ruth 'the bell' --rating 3", "treat Ruth",
+        "scene end failure", "session end --votes Ruth,Ruth,Leon",
         "scene start", "challenge Ruth 'climb' --rating 1", "scene end success", "scene start",
         "scene end failure", "scene start The Old Mill", "scene end failure"),
     "alpha": (
@@ -68,10 +72,12 @@ PLAYS: dict[str, tuple[str, ...]] = {
         "scene start", "choose 7", "turn end", "scene end failure"),
 }
 # each system's labels of a result, in any case, that the story tells in words of its own: Rhûn's bands of an
-# Effect, Alpha's capacities named as things rolled ("puts navigate to the test") or done ("fails to glean")
+# Effect, Alpha's capacities named as things rolled ("puts navigate to the test") or done ("fails to glean"),
+# Haasteet's stages of a shaken mind ("is now unbalanced")
 LABELS: dict[str, tuple[str, ...]] = {
     "rhun": tuple(rf"{b} blow" for b in dict.fromkeys(band(e) for e in range(1, 30))),
-    "alpha": (r"(?:attack|endure|navigate|glean) (?:to the test|checks?|dice|die|rolls?)", r"to glean")}
+    "alpha": (r"(?:attack|endure|navigate|glean) (?:to the test|checks?|dice|die|rolls?)", r"to glean"),
+    "haasteet": tuple(STAGES[1:-1])}
 SEEDS = (3, 8)
 
 

@@ -74,6 +74,9 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         return [f"- **{e['character']}** tries to *{e['action']}*."]
     if story and t == "gamble_resolved":
         return [f"  - {'It works.' if e['success'] else 'It goes wrong.'}"]
+    if story and t == "group_gamble_rolled":  # [Group Gambles] told as the cast's one try, no one's die
+        return [f"- **The cast** try together to *{e['action']}*.",
+                f"  - {'It works.' if e['success'] else 'It goes wrong.'}"]
     if story and t in STORY_LINES:  # the tale of a fight without its numbers [Tumults; Peril]
         told = STORY_LINES[t](e)
         return [f"{'-' if first or t != 'peril_changed' else '  -'} {told}"] if told else []
