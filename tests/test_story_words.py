@@ -142,3 +142,14 @@ def test_a_band_of_foes_steps_in_as_several():
     assert _resolved_story("enemy_add", {"enemy": "The Brethren of the Tide"}) == [
         "- **The Brethren of the Tide** step in as opponents."]
     assert _resolved_story("enemy_add", {"enemy": "Amos Pike"}) == ["- **Amos Pike** steps in as an opponent."]
+
+
+def test_a_journal_written_before_the_fix_tells_its_escalation_without_the_rule():
+    """Alpha's narration kept "Round 2 begins, at Escalation 2." in journals written before the fix: the story
+    export leaves out the clause that names the rule, and the sentence stands whole."""
+    from solo.kernel.wording import without_rules
+
+    terms = words_of(get_system("alpha")).terms
+    told = "The fight grows uglier, and every blow now means more. Round 2 begins, at Escalation 2."
+    assert without_rules(told, terms) == "The fight grows uglier, and every blow now means more. Round 2 begins."
+    assert without_rules("Blood is up. The Escalation rises to 3.", terms) == "Blood is up."
