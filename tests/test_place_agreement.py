@@ -21,6 +21,16 @@ from solo.kernel.words import NOT_VERBS
 FIVE = ("enigma", "rhun", "haasteet", "alpha", "beyond-code")
 AFTER_PLACE = re.compile(r"\{place\} ([a-z]+)\b")
 SINGULAR_VERBS = frozenset({"is", "has", "was", "does", "goes"})
+# the words that open a clause whose subject follows them ("before {place} comes into view")
+OPENERS = frozenset("before after when while until till once where since because if though as then and".split())
+
+
+def _subject(template: str) -> bool:
+    """Whether ``{place}`` is the subject of the word after it: it opens the text, a sentence or a clause (after
+    punctuation or a word like "before"); after a preposition or a verb it is their object ("the storm over
+    {place} blows itself out", "{cast} leave {place} the way they came")."""
+    before = template.split("{place}")[0].rstrip()
+    return not before or before[-1] in ".!?:;,—" or before.rsplit(" ", 1)[-1].casefold() in OPENERS
 
 
 def _templates() -> dict[str, str]:
@@ -47,18 +57,31 @@ def _after(text: str, place: str) -> list[str]:
     return re.findall(rf"(?i:{re.escape(place)}) ([a-z]+)\b", text)
 
 
+SUBJECT = sorted(t for t in TEMPLATES if _subject(t))
+OBJECT = sorted(t for t in TEMPLATES if not _subject(t))
+
+
 def test_the_tables_put_verbs_after_places():
-    assert len(TEMPLATES) >= 5, sorted(TEMPLATES.values())  # the test reads the tables it means to
-    assert any("{place} comes into view" in t for t in TEMPLATES)
+    assert len(SUBJECT) >= 5 and len(OBJECT) >= 5, sorted(TEMPLATES.values())  # the tables the test means to read
+    assert any("{place} comes into view" in t for t in SUBJECT)
+    assert any("over {place} blows itself out" in t for t in OBJECT)
 
 
-@pytest.mark.parametrize("template", sorted(TEMPLATES), ids=[TEMPLATES[t] for t in sorted(TEMPLATES)])
+@pytest.mark.parametrize("template", SUBJECT, ids=[TEMPLATES[t] for t in SUBJECT])
 @pytest.mark.parametrize("place", ["the docks", "the Stairs of Kharn", "the Magnetic Gantries"])
 def test_a_verb_after_a_plural_place_is_the_verb_for_several(template, place):
     told = _filled(template, place)
     for word in _after(told, place):
         assert word not in SINGULAR_VERBS and (not word.endswith("s") or word in NOT_VERBS or word.endswith("ss")), told
     assert not re.search(rf"(?i:{re.escape(place)}) [^,.;:!?]*\bits\b", told), told
+
+
+@pytest.mark.parametrize("template", OBJECT, ids=[TEMPLATES[t] for t in OBJECT])
+@pytest.mark.parametrize("place", ["the docks", "the Stairs of Kharn"])
+def test_a_verb_whose_subject_is_not_the_place_stays_as_written(template, place):
+    """"The storm over {place} blows itself out": the storm blows, over one place or several."""
+    told = _filled(template, place)
+    assert _after(told, place) == AFTER_PLACE.findall(template), told
 
 
 @pytest.mark.parametrize("template", sorted(TEMPLATES), ids=[TEMPLATES[t] for t in sorted(TEMPLATES)])
@@ -74,6 +97,8 @@ def test_the_docks_come_into_view():
     assert _filled("{place} is quiet now.", "the stairs") == "The stairs are quiet now."
     assert _filled("When {place} reaches its stop, {cast} step off.", "the barges") == \
         "When the barges reach their stop, Ann and Bo step off."
+    assert _filled("The storm over {place} blows itself out.", "the docks") == "The storm over the docks blows itself out."
+    assert _filled("The crowd at {place} closes behind them.", "the docks") == "The crowd at the docks closes behind them."
 
 
 @pytest.mark.parametrize(("place", "many"), [
