@@ -38,8 +38,9 @@ _NOUNS: tuple[tuple[tuple[str, ...], str], ...] = (
                        r"belfry|frame|treadmill|mainspring|pedestal|plinth|rocks?|blocks|machine|launch|"
                        r"figurehead|cabinet|wardrobe|chest|anvil|engine|columns?|posts?|beams?|furnace|boiler|crane|café|cafe|"
                        r"houses?|buildings?|barn|hangar|boathouse|ramparts|smokestack|funnel|winch"),
-    (_BIG, r"tents?|sail|reeds|scrub|banners?|curtains?|dragon|camel|frames|skies|heap|pile|stack|hedge|bushes|"
-           r"snowdrifts?|drifts?|masts|rafts?|poles|horse-lines|wings?|tortoise|men|figures|box-kites|kites?"),
+    (_BIG, r"dragon|camel|frames|skies|heap|pile|stack|snowdrifts?|drifts?|masts|rafts?|poles|horse-lines|wings?|"
+           r"tortoise|men|figures|box-kites|kites?"),
+    (("near", "cover", "obstacle", "seen"), r"tents?|sail|reeds|scrub|grass|banners?|curtains?|hedge|bushes"),  # soft
     (("near", "solid", "cover", "obstacle", "surface", "seen", "hard"),
      r"counter|bar|table|tables|bench|benches|desk|workbench|bunk|stove|strongbox"),
     (("near", "solid", "route", "seen", "hard"),
