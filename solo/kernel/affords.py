@@ -43,16 +43,16 @@ _NOUNS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("near", "cover", "obstacle", "seen"), r"tents?|sail|reeds|scrub|grass|banners?|curtains?|hedge|bushes"),  # soft
     (("near", "solid", "cover", "obstacle", "surface", "seen", "hard"),
      r"counter|bar|table|tables|bench|benches|desk|workbench|bunk|stove|strongbox"),
-    (("near", "solid", "route", "seen", "hard"),
-     r"rail|railing|stairs?|steps|catwalk|walkway|causeway|ledge|quay|jetty|gangplank|gangway|slipway|landings?|"
-     r"gantry|gantries|terraces?|spiral|curve|fence|walls?|spine|bank|shore|street|alley|bridge|ladder|"
-     r"arcade|panelling|hull|gunwale|edge|edges"),
+    (("near", "solid", "route", "seen", "hard"), r"rail|railing|stairs?|fence|walls?|ladder|arcade|panelling|hull|gunwale"),
+    (("near", "route", "seen", "hard"),  # walked on, not held
+     r"steps|catwalk|walkway|causeway|ledge|quay|jetty|gangplank|gangway|slipway|landings?|gantry|gantries|"
+     r"terraces?|spiral|curve|spine|bank|shore|street|alley|bridge|edge|edges"),
     (("near", "solid", "seen", "hard"), r"bow|side|base|foot|back|ceiling"),
     (("near", "solid", "surface", "seen", "hard"), r"shelf|head|sill|altar|slab"),  # a barrel head is a top
     (("near", "solid", "seen"), r"rope|ropes|coils|lashings|net|nets|line|lines"),
     (("near", "seen"), r"coal|gravel|scree|snow|ice"),
     (("near", "route", "seen"), r"tunnels?|passages?|channels?|corridor"),
-    (("near", "solid", "route", "seen", "hard", "expanse"), r"planks|floor|deck|tiles|platform|yard|canvas|roof|stage|top"),
+    (("near", "route", "seen", "hard", "expanse"), r"planks|floor|deck|tiles|platform|yard|canvas|roof|stage|top"),
     (("near", "seen", "expanse"), r"sand|beach|mud|ground|cracks|pool|surf|water|lake|sea|sky|belly|hold|hall|room|"
                                   r"square"),
     (("near", "solid", "seen", "hard"),
@@ -114,6 +114,8 @@ def affordances(feature: str) -> frozenset[str]:
         found.add("noise")
     if re.search(r"\b(stone|iron|brass|bronze|steel|copper|granite|glass|rock|timber|wooden|mahogany)\b", text):
         found.add("hard")
+    if re.search(r"\b(velvet|felt|canvas|straw|cloth|cushion|papier-mache|paper|reed|wet rope)\b", text):
+        found.discard("hard")  # nothing rings off velvet or felt
     if "light" in found or _HOT.search(text):  # by a light one is seen; against a hot thing nobody leans
         found -= {"cover", "solid", "surface"}
         if "light" in found:
