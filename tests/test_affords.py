@@ -183,6 +183,13 @@ def test_a_feature_may_say_what_it_affords_and_a_wrong_word_is_refused(tmp_path)
     bad.write_text(text.replace('affords = ["seen", "hard"]', 'affords = ["seen", "shiny"]'), encoding="utf-8")
     with pytest.raises((SoloError, ValueError), match=r"features\[1\].*unknown affordance 'shiny'"):
         load_adventure(bad)
+    stray = tmp_path / "stray.toml"  # said of no feature of the scene
+    stray.write_text(text.replace('{ text = "the crate marked STAGE SCENERY", affords = ["seen", "hard"] }',
+                                  '"the crate marked STAGE SCENERY"').replace(
+        'features = ["the rusty crane"', 'affords = [["the moon", ["seen"]]]\nfeatures = ["the rusty crane"'),
+        encoding="utf-8")
+    with pytest.raises((SoloError, ValueError), match=r"affords names 'the moon', which is none of the scene's"):
+        load_adventure(stray)
 
 
 # where a scene's location puts another place than the scene ("the cellar under Hatch's ship chandlery": the

@@ -170,15 +170,26 @@ class Scene(Strict):
                 try:
                     feature = Feature.model_validate(raw)
                 except ValueError as exc:
-                    errors = getattr(exc, "errors", lambda: [{"msg": str(exc)}])()
-                    raise ValueError(f"features[{i}]: {errors[0]['msg']}; write a feature as a text, or as "
-                                     f'{{ text = "...", affords = [...] }} with affordances from '
-                                     f"{', '.join(AFFORDANCES)}") from None
+                    error = getattr(exc, "errors", lambda: [{"msg": str(exc), "loc": ()}])()[0]
+                    at = ".".join(str(k) for k in error.get("loc", ()))
+                    raise ValueError(f"features[{i}]{'.' + at if at else ''}: "
+                                     f"{str(error['msg']).removeprefix('Value error, ')}; write a feature as a text, "
+                                     'or as { text = "...", affords = [...] }') from None
                 features.append(feature.text)
                 affords.append((feature.text, feature.affords))
             else:
                 features.append(raw)
         return {**data, "features": features, "affords": affords}
+
+    @model_validator(mode="after")
+    def _affords_features(self) -> Scene:
+        """What the file says a feature affords is said of one of the scene's features, in known words."""
+        for feature, affords in self.affords:
+            if feature not in self.features:
+                raise ValueError(f"affords names {feature!r}, which is none of the scene's features; write it in "
+                                 'features as { text = "...", affords = [...] }')
+            Feature(text=feature, affords=affords)
+        return self
 
     @model_validator(mode="after")
     def _fight_has_enemies(self) -> Scene:
