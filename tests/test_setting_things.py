@@ -25,7 +25,7 @@ from solo.director.tables import OracleTables, default_folder, fits
 from solo.kernel.acts import act_tags
 from solo.kernel.narration import Narration
 from solo.kernel.scene import Action, SceneModel, Stage
-from solo.kernel.things import THING_TAGS, places_with, presupposes
+from solo.kernel.things import HAS_TAGS, places_with, presupposes
 from solo.store.journal import Journal
 from solo.table.session import Session
 
@@ -77,7 +77,7 @@ def test_the_things_a_place_has_are_read_from_its_title_and_where_it_is() -> Non
     no polished floor; a ballroom has one; a crypt has walls and a door but no curtain; any room has walls."""
     def things(title: str) -> frozenset[str]:
         return places_with((title,), tags_from_words(title))
-    assert not things("a frozen lake at dawn") & THING_TAGS
+    assert not things("a frozen lake at dawn") & HAS_TAGS
     assert {"has_boards", "has_door", "has_curtain", "has_walls"} <= things("a snowbound village inn")
     assert "has_polish" not in things("a snowbound village inn") and "has_polish" in things("the palace ballroom")
     assert {"has_walls", "has_door"} <= things("a flooded crypt at midnight")

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from solo.kernel.affords import thing_tags
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.acts import act_tags
@@ -352,8 +353,10 @@ class OracleNarrator:
         acted and what they tried; ``told`` itself where the scene has nothing to bind."""
         kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
         # the scene's own things (an adventure scene's features): not one told in the last few narrations
-        fresh = stage.fresh_features()
         thing = "success_feature" if success else "feature"
+        # and only one that affords what a line of this action needs (a hide needs cover, "the way past" a thing one
+        # moves past): a feature that affords nothing of it gives way to the obstacle, the setting, a foe
+        fresh = self.afforded(stage, thing)
         voiced = stage.last.mode == "voice" and bool(stage.stage.people)  # a voice is answered by whom it is spoken to
         if fresh and not voiced and not stage.over and stage.last.actor and stage.last.action and f"moves.{thing}" in self.tables:
             kinds = [thing, *kinds]
@@ -372,10 +375,11 @@ class OracleNarrator:
         own = place_things(stage, self.tables, rng)  # an improvised scene's things: what is underfoot, what hides
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
-            if kind == thing:
-                context["feature"] = rng.choice(fresh)
             context.update(own)
             tags = stage.move_tags(context.get("enemy"))  # where, what was tried, what the foe acts as
+            if kind == thing:  # and what the thing of the place it is told against affords
+                context["feature"] = rng.choice(fresh)
+                tags |= thing_tags(stage.stage.affords_of(context["feature"]))
             for key in ("enemy", "person"):  # a name told mid-sentence: "one of the Brethren of the Tide"
                 name = one_of(context[key]) if key == "enemy" and key in context else context.get(key)
                 if name:
@@ -402,6 +406,15 @@ class OracleNarrator:
                 return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                "facts": {**told.facts, "move": kind}})
         return told
+
+    def afforded(self, stage: SceneModel, kind: str) -> list[str]:
+        """The scene's fresh features (``fresh_features``) that afford what some line of ``moves.<kind>`` told of the
+        action just typed needs of its thing (its ``thing_*`` tags): the ones a move over them may be told against."""
+        if f"moves.{kind}" not in self.tables:
+            return []
+        entries, acted = self.tables.tables[f"moves.{kind}"].entries, stage.move_tags()
+        return [f for f in stage.fresh_features()
+                if any(fits(e.tags, acted | thing_tags(stage.stage.affords_of(f))) for e in entries)]
 
     def drawn_opening(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """A scene's opening shot from the shared tables: where the scene opens (the title, else a place

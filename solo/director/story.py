@@ -576,6 +576,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
         title=where.scene_title, place=scene.location if scene else where.scene_title,
         improvised=progress.improvised, tags=progress.scene_tags,
         stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else (),
-                    features=scene.features if scene and not over else (), described=described),
+                    features=scene.features if scene and not over else (),
+                    affords=scene.affords if scene and not over else (), described=described),
         last=action, told=told, secrets=secrets, absent=tuple(dict.fromkeys((*absent, *gone))), over=over,
         ended=progress.outcome if over else None, gone=gone)

@@ -31,7 +31,7 @@ from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.acts import ACT_TAGS
 from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts
-from solo.kernel.things import THING_TAGS
+from solo.kernel.things import HAS_TAGS
 from solo.kernel.wording import locative
 from solo.kernel.services import Tables
 from solo.kernel.words import NEUTRAL, agreeing
@@ -108,10 +108,10 @@ class Entry(BaseModel):
     @field_validator("tags")
     @classmethod
     def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS | ACT_TAGS | THING_TAGS]
+        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS | ACT_TAGS | HAS_TAGS]
         if unknown:
             raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}, an action's "
-                             f"{', '.join(sorted(ACT_TAGS))}, a thing of the place's {', '.join(sorted(THING_TAGS))} "
+                             f"{', '.join(sorted(ACT_TAGS))}, a thing of the place's {', '.join(sorted(HAS_TAGS))} "
                              "(or !tag)")
         return tags
 

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, gist, literal, locative, quotes, shares_run, verb_phrase
+from solo.kernel.affords import affordances
 from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
 from solo.kernel.things import floor_clash, places_with
 
@@ -196,9 +197,14 @@ class Stage(BaseModel):
     items: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
     features: tuple[str, ...] = ()  # concrete things of the place (an adventure scene's ``features``), told mid-sentence
+    affords: tuple[tuple[str, tuple[str, ...]], ...] = ()  # what a feature affords, where the adventure file says
     # what the adventure file says of the scene's people and foes (a person's description, a foe's tactics),
     # by name: what they carry and how they are, for the lines that tell them
     described: tuple[tuple[str, str], ...] = ()
+
+    def affords_of(self, feature: str) -> frozenset[str]:
+        """What ``feature`` affords (solo.kernel.affords): as the adventure file says, else as its wording tells."""
+        return next((frozenset(a) for f, a in self.affords if f == feature), None) or affordances(feature)
 
     def said_of(self, name: str) -> str | None:
         """What the file says of ``name`` (a group's "NAME 3" is its NAME); None: nothing."""
@@ -438,13 +444,17 @@ class SceneModel(BaseModel):
         lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
         if placed and action and self.over:  # after the end, told of no place: the cast left it
             lead += " afterwards"
-        elif placed and action and self.fresh_features():  # a stock line, nothing else of the scene to bind: told
-            things = self.fresh_features()             # by a thing of the place
+        elif placed and action and self.near_features():  # a stock line, nothing else of the scene to bind: told
+            things = self.near_features()              # by a thing of the place one can be by
             lead += f" by {things[len(self.told) % len(things)]}"
         elif placed and action and self.place and gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
+
+    def near_features(self) -> tuple[str, ...]:
+        """The fresh features one can stand by (``near``: not a lantern overhead, not the pylon ahead)."""
+        return tuple(f for f in self.fresh_features() if "near" in self.stage.affords_of(f))
 
     def fresh_features(self) -> tuple[str, ...]:
         """The scene's features (concrete things of the place) not told in the last ``FRESH`` narrations."""

@@ -66,7 +66,7 @@ THINGS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
          rf"{_ROOMY}|lamp|chandelier"),
     )
 }
-THING_TAGS = frozenset(THINGS)
+HAS_TAGS = frozenset(THINGS)
 
 
 def presupposes(text: str) -> frozenset[str]:

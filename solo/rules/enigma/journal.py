@@ -57,7 +57,9 @@ STORY_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "enemy_acted": lambda e: (f"{agree(e['enemy'], 'attacks')} {' and '.join(e['targets'])}." if e["targets"]
                               else f"{agree(e['enemy'], 'finds')} nobody in reach."),
     "thing_produced": lambda e: f"{e['character']} has just the thing: {e['item']}.",
-    "flashpoint_bought": lambda e: "**Flashpoint!**",
+    "flashpoint_bought": lambda e: "**In a flash, everything changes!**",
+    "tumult_started": lambda e: "**A fight breaks out!**",
+    "tumult_ended": lambda e: "The fight is over.",
 }
 
 
@@ -89,6 +91,9 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         return [f"- **{e['character']}** tries to *{e['action']}*."]
     if story and t == "gamble_resolved":
         return [f"  - {'It works.' if e['success'] else 'It goes wrong.'}"]
+    if story and t == "group_gamble_rolled":  # [Group Gambles] told as the cast's one try, no one's die
+        return [f"- **The cast** try together to *{e['action']}*.",
+                f"  - {'It works.' if e['success'] else 'It goes wrong.'}"]
     if story and t in STORY_LINES:  # the tale of a fight without its numbers [Tumults; Peril]
         told = STORY_LINES[t](e)
         return [f"{'-' if first or t != 'peril_changed' else '  -'} {told}"] if told else []
@@ -98,12 +103,14 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         desc = f" ({', '.join(bits)})" if bits else ""
         saves = "" if story else f"; {e['lucky_die']} Lucky Save{'' if e['lucky_die'] == 1 else 's'}"
         lines.append(f"- **[[{e['name']}]]** joins the cast{desc}{saves}.")
+        # the story tells what the sheet's Knacks, Equipment and Catchphrase hold in words of its own
+        labels = ("Good at", "Carries", "Likes to say") if story else ("Knacks", "Equipment", "Catchphrase")
         if e.get("knacks"):
-            lines.append(f"  Knacks: {', '.join(e['knacks'])}.")
+            lines.append(f"  {labels[0]}: {', '.join(e['knacks'])}.")
         if e.get("equipment"):
-            lines.append(f"  Equipment: {', '.join(e['equipment'])}.")
+            lines.append(f"  {labels[1]}: {', '.join(e['equipment'])}.")
         if e.get("catchphrase"):
-            lines.append(f"  Catchphrase: “{e['catchphrase']}”")
+            lines.append(f"  {labels[2]}: “{e['catchphrase']}”")
     elif t in ("leg_started", "scene_started"):  # the scene it ends keeps its foes, told there (``export_opening``)
         lines += [f"- {agree(name, 'stays')} behind." for name in e.get("left", [])]
     elif t == "gamble_rolled":
