@@ -70,8 +70,9 @@ def test_the_cost_of_a_climb_is_never_a_crossing_nor_a_run_a_collapse_in_the_ope
 CLIMB_ONLY = re.compile(r"\b(handhold|the hold gives|every hold|on the way up|halfway and sticks|way down is)\b", re.I)
 CROSSING = re.compile(r"\b(is across|already across|cut off on the far side|clears the gap|jumps short|lands short|"
                       r"misjudges it by a yard|swings across|the same leap)\b", re.I)
-# the tables that tell the body moving: the systems' own of a move, and the Director's shared moves
-MOVE_TABLES = re.compile(r"^(consequences\.(blunder_move|cost_move\w*)|complication\.fail_move|checks\.\w+|moves\.\w+)$")
+# the tables that tell the body moving in an action typed: the systems' own of a move, and the Director's shared moves
+MOVE_TABLES = re.compile(r"^(consequences\.(blunder_move|cost_move\w*)|complication\.fail_move|moves\.\w+)$")
+BODY_MOVING = re.compile(rf"{CLIMB_ONLY.pattern}|{CROSSING.pattern}|\b(takes it at a run|wrong turning|rough ground)\b", re.I)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -91,6 +92,17 @@ def test_a_line_of_a_climb_is_never_told_of_a_run_or_a_leap_nor_a_crossing_of_a_
                 checked += 1
                 assert not fits(entry.tags, None, climb | {"foe_beast"}), (table_id, entry.text)
     assert checked >= 2
+
+
+def test_an_alpha_check_of_a_capacity_that_moves_no_one_is_never_told_as_a_climb_or_a_leap():
+    """Alpha's check names a capacity, not a typed action: a line of the body moving (a handhold, a jump, a way
+    found) is told of "navigate" only, never of "endure" or "glean" (before, any check could draw one)."""
+    tables = system_tables(get_system("alpha").data)
+    moving = [e for t in ("checks.success", "checks.failure") for e in tables.tables[t].entries if BODY_MOVING.search(e.text)]
+    assert len(moving) >= 6
+    for entry in moving:
+        assert fits(entry.tags, None, act_tags("navigate")), entry.text
+        assert not fits(entry.tags, None, act_tags("endure")) and not fits(entry.tags, None, act_tags("glean")), entry.text
 
 
 @pytest.mark.parametrize("system", ["enigma", "haasteet"])
