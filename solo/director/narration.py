@@ -19,6 +19,7 @@ from solo.kernel.services import Chooser
 from solo.kernel.acts import act_tags, foe_kind
 from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group, plural
+from solo.kernel.wording import shares_run
 from solo.director.tables import Draw, OracleTables, TableError, fits
 
 # How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
@@ -199,12 +200,12 @@ class OracleNarrator:
         for setting in stage.unshown(told.text):
             table = f"setting.{setting}"
             if table in self.tables:
-                for _ in range(4):  # one that does not belie the shot's own words, where the table has one
+                for _ in range(8):  # one that neither belies nor says again the shot's own words
                     line, drawn = teller.draw(table, rng, {})
-                    if not contradicts(line, text):
+                    if not contradicts(line, text) and not shares_run(line, text):
+                        lines.append(line)
+                        origins.append(drawn.origin())
                         break
-                lines.append(line)
-                origins.append(drawn.origin())
         if not lines:
             return told
         asked = told.question if told.question and text.endswith(told.question) else ""

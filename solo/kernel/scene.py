@@ -250,6 +250,9 @@ class SceneModel(BaseModel):
     spoken: str = ""  # the oracle's own words a retelling tells again (``for_retelling``): what they name may be named
     ended: str | None = None  # how the scene ended, as it ends (`scene end success|failure`)
     over: bool = False  # the adventure's last scene has ended: its people and foes are off stage
+    # foes an oracle's answer told gone (fled, gave up) that the board may still hold until their leave command:
+    # off stage for the story, and among ``absent``
+    gone: tuple[str, ...] = ()
 
     @property
     def settings(self) -> frozenset[str]:
@@ -396,6 +399,9 @@ class SceneModel(BaseModel):
             return "one person in two roles"
         if _AWAY.search(text) and context.get("person") in self.named():
             return "someone on stage told of as away"
+        gone = next((n for n in named if n and n in self.gone), None)
+        if gone:  # the oracle told it gone: no line has it stand, act or be held at bay here
+            return f"{gone} is gone from the scene"
         if _GESTURE.search(text) and BEASTS.search(context.get("enemy", "")):
             return "a beast that acts as a person"
         actor = next((context[r] for r in used if context.get(r)), None)  # the line's first role: who acts in it

@@ -61,6 +61,23 @@ STORY_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
+def export_opening(e: Mapping[str, Any], story: bool) -> list[str]:
+    """The section a Leg's or a scene's start opens (its heading; a Leg's Lucky Saves and who retires, a scene's
+    place and who is back on their feet), written after what the start ended: the last scene's foes stay behind
+    in that scene's section, not the next one's."""
+    if e.get("type") == "leg_started":
+        saves = ", ".join(f"{n} {d}" for n, d in e["rolls"].items())
+        return [f"\n## Leg {e['leg']}\n", *([f"- Lucky Saves rolled: {saves}."] if saves and not story else []),
+                *(f"- {name} retires from the cast." for name in e.get("departed", []))]
+    if e.get("type") != "scene_started":
+        return []
+    title = f": {e['title']}" if e.get("title") else ""
+    lines = [f"\n### Scene {e['scene']}{title}\n"]
+    if e.get("title"):
+        lines.append(f"- At [[{e['title']}]].")  # the place, as a note an Obsidian vault can link
+    return lines + [f"- {name} is back on their feet." for name in e.get("recovered", [])]
+
+
 def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
     """Markdown for one stored ENIGMA event; ``story`` leaves out the mechanics."""
     t = e["type"]
@@ -87,18 +104,7 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
             lines.append(f"  Equipment: {', '.join(e['equipment'])}.")
         if e.get("catchphrase"):
             lines.append(f"  Catchphrase: “{e['catchphrase']}”")
-    elif t == "leg_started":
-        lines.append(f"\n## Leg {e['leg']}\n")
-        saves = ", ".join(f"{n} {d}" for n, d in e["rolls"].items())
-        if saves and not story:
-            lines.append(f"- Lucky Saves rolled: {saves}.")
-        lines += [f"- {name} retires from the cast." for name in e.get("departed", [])]
-    elif t == "scene_started":
-        title = f": {e['title']}" if e.get("title") else ""
-        lines.append(f"\n### Scene {e['scene']}{title}\n")
-        if e.get("title"):
-            lines.append(f"- At [[{e['title']}]].")  # the place, as a note an Obsidian vault can link
-        lines += [f"- {name} is back on their feet." for name in e.get("recovered", [])]
+    elif t in ("leg_started", "scene_started"):  # the scene it ends keeps its foes, told there (``export_opening``)
         lines += [f"- {agree(name, 'stays')} behind." for name in e.get("left", [])]
     elif t == "gamble_rolled":
         pool = len(e["dice"]) + (1 if e.get("help") else 0)
