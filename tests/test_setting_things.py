@@ -64,9 +64,9 @@ def test_every_setting_line_tags_the_things_it_takes_for_granted() -> None:
 def test_a_line_of_the_body_moving_never_tells_it_standing_still() -> None:
     """A line any action of the body moving may draw (a navigate, a run, a climb, a leap) tells it moving:
     never stamping the cold out of one's feet, sitting, leaning on a wall."""
-    moving = [frozenset({"act_move", "act_body", way}) for way in ("act_run", "act_climb", "act_balance")]
+    moving = [frozenset({"act_move", "act_body", way}) for way in ("act_run", "act_climb", "act_leap", "act_balance")]
     still = [f"{table}: {e.text!r}" for table in SETTING_TABLES for e in TABLES.tables[table].entries
-             if any(t in e.tags for t in ("act_move", "act_run", "act_climb", "act_balance"))
+             if any(t in e.tags for t in ("act_move", "act_run", "act_climb", "act_leap", "act_balance"))
              and any(fits(e.tags, m | {t.removeprefix("!") for t in e.tags if not t.startswith(("!", "act_"))})
                      for m in moving) and _STILL.search(e.text)]
     assert not still, "\n".join(still)
@@ -155,7 +155,7 @@ def test_a_way_picked_through_is_a_move_not_a_hand_at_work() -> None:
     never told as "blowing on fingers numb with cold" or "fumbles ... what they were working with drops"."""
     from solo.rules.alpha.data_rules import ATTEMPTS
     assert act_tags(ATTEMPTS["navigate"]) == {"act_move", "act_body", "act_run"}
-    assert act_tags("find a way across") == act_tags("pick their way down") == {"act_move", "act_body", "act_run"}
+    assert act_tags("find a way through") == act_tags("pick their way down") == {"act_move", "act_body", "act_run"}
     assert act_tags("pick the lock") == {"act_hands"} and act_tags("find the key") == {"act_look"}
 
 

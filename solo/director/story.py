@@ -538,11 +538,11 @@ def _described(story: Story | None, scene: Scene | None) -> tuple[tuple[str, str
 
 
 def scene_model(status: dict[str, Any], progress: Progress, story: Story | None, where: Where,
-                told: tuple[str, ...] = (), last: dict[str, Any] | None = None) -> SceneModel:
+                told: tuple[str, ...] = (), last: dict[str, Any] | None = None, told_here: tuple[str, ...] = ()) -> SceneModel:
     """The scene under way as the Director knows it (solo.kernel.scene): its place and setting
     from the adventure file or the improvised title, who is on stage from the rules' ``status``,
     ``last`` (a system's ``about`` of the command's event), ``told`` (the narration of the last
-    commands) and the adventure's secrets: its villain's scheme and its clues (a clue is told by
+    commands), ``told_here`` (the part of it told in the scene under way) and the adventure's secrets: its villain's scheme and its clues (a clue is told by
     the adventure's own snooping, never by a table)."""
     scene = story.current(progress, where) if story is not None else None
     foes = standing_foes(status)
@@ -578,5 +578,5 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
         stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else (),
                     features=scene.features if scene and not over else (),
                     affords=scene.affords if scene and not over else (), described=described),
-        last=action, told=told, secrets=secrets, absent=tuple(dict.fromkeys((*absent, *gone))), over=over,
-        ended=progress.outcome if over else None, gone=gone)
+        last=action, told=told, here=told_here, secrets=secrets, absent=tuple(dict.fromkeys((*absent, *gone))),
+        over=over, ended=progress.outcome if over else None, gone=gone)

@@ -27,6 +27,7 @@ from solo.kernel.events import SessionEvent, session_event_to_dict
 from solo.kernel.protocol import DirectorPolicy, StoryView
 from solo.kernel.registry import AnySystem
 from solo.kernel.scene import TOLD_WINDOW, SceneModel
+from solo.kernel.words import words_of
 from solo.store.journal import Campaign, Head, StoredEvent
 from solo.store.ledger import Event, Folded, Ledger, command_rng
 from solo.kernel.calls import ModelCall
@@ -272,9 +273,14 @@ class View:
         progress = self.progress if progress is None else progress
         campaign = self.need_campaign()
         since = max(0, self.head.command + 1 - TOLD_WINDOW)
-        recent = tuple(r["text"] for r in self.reader.narrations(campaign.id, since=since)) + tuple(n.text for n in told)
+        rows = [(r["task"], r["text"]) for r in self.reader.narrations(campaign.id, since=since)]
+        rows += [(n.task, n.text) for n in told]
+        recent = tuple(text for _, text in rows)
+        # the scene under way's own narration: from its opening shot on (the window's whole, where it opened before)
+        opened = max((i for i, (task, _) in enumerate(rows) if task == words_of(self.system).opening_task), default=0)
         last = next((f for f in (self.system.narration.about(e) for e in reversed(list(events))) if f), None)
-        return scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent, last)
+        return scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent, last,
+                           told_here=recent[opened:])
 
     def staged(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
                told: Sequence[Narration] = ()) -> tuple[OracleNarrator, SceneModel] | None:
