@@ -18,7 +18,8 @@ from solo.kernel.affords import thing_tags
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.acts import act_tags, foe_kind
-from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, PLACE_ROLES, SceneModel, SUCCESSES, contradicts
+from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SceneModel, SUCCESSES, contradicts
+from solo.kernel.things import PLACE_ROLES
 from solo.kernel.words import is_group, plural
 from solo.kernel.wording import shares_run
 from solo.director.tables import Draw, OracleTables, TableError, fits

@@ -67,6 +67,9 @@ THINGS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     )
 }
 HAS_TAGS = frozenset(THINGS)
+# Words for the placeholders that name a thing of an improvised scene's place (its ``things`` tables): what is
+# underfoot, what one can hide behind
+PLACE_ROLES = ("ground", "cover")
 
 
 def presupposes(text: str) -> frozenset[str]:
