@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from solo.rules.alpha.data_rules import ATTEMPTS
 from solo.table import chronicle as table_chronicle
 from solo.director.adventure import load_adventure, shipped_adventures
 from solo.store.journal import Journal
@@ -266,7 +267,9 @@ def test_no_one_plays_two_roles_in_play_with_a_cast_of_two(tmp_path, system):
                 assert all(name in n["text"] for name in cast), n["text"]
 
 
-ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk", "navigate", "endure")
+# the actions typed, and Alpha's capacities as its story tells them (its rules' words stay out of the story)
+ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk", "navigate", "endure",
+           *ATTEMPTS.values())
 
 
 def scene_things(stage: SceneModel) -> list[str]:
