@@ -238,7 +238,8 @@ def _console() -> InertConsole:
 def _print(session: Session, outcome: Outcome, console: InertConsole | None = None) -> None:
     from solo.faces.render import render
 
-    (console or _console()).print(render(outcome, session.system))
+    console = console or _console()
+    console.print(render(outcome, session.system, width=console.width))
 
 
 def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
