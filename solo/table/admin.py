@@ -19,7 +19,7 @@ from solo.kernel.adventure import Adventure
 from solo.kernel.narration import Narration
 from solo.director.story import Story, fold_name
 from solo.kernel.board import met_in_every_scene
-from solo.kernel.errors import InvalidCommand, JournalError, RuleViolation, SoloError
+from solo.kernel.errors import echo, InvalidCommand, JournalError, RuleViolation, SoloError
 from solo.kernel.events import FOLDED, TYPES, CommandUndone, OracleChosen, session_event_to_dict
 from solo.kernel.inert import inert
 from solo.kernel.protocol import PregenEntry
@@ -193,7 +193,7 @@ def help(v: View, name: str | None) -> dict[str, Any]:
                              for s in parser.all_specs(v.system)], "rules": v.system.name}
     spec = parser.usage(name, v.system)
     if spec is None:
-        raise InvalidCommand(f"no command {name[:40]!r}: type `help` for the list")
+        raise InvalidCommand(f"no command {echo(name, 40)}: type `help` for the list")
     return {"command": spec.name, "usage": parser.usage_line(spec), "summary": spec.summary,
             "aliases": list(spec.aliases)}
 

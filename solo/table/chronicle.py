@@ -32,7 +32,7 @@ from solo.director.adventure import sign_of
 from solo.director.narration import DEFAULT_CONTEXT
 from solo.kernel.narration import Narration
 from solo.kernel.scene import SceneModel
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.events import Kind
 from solo.kernel.words import words_of
 from solo.kernel.events import (
@@ -104,7 +104,7 @@ def show(v: View, command: commands.CanonShow) -> dict[str, Any]:
 def need(v: View, name: str, canon: Canon | None = None) -> Entry:
     entry = (canon or v.canon).find(name)
     if entry is None:
-        raise RuleViolation(f"nothing in the canon is called {name[:40]!r}: `canon` lists what is")
+        raise RuleViolation(f"nothing in the canon is called {echo(name, 40)}: `canon` lists what is")
     return entry
 
 

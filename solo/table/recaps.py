@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from solo.kernel.narration import Narration
-from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.errors import echo, InvalidCommand, RuleViolation
 from solo.kernel.wording import first_sentence
 from solo.kernel.words import words_of
 from solo.kernel.events import TYPES, RecapWritten, session_event_to_dict
@@ -44,7 +44,7 @@ def chapter_level(v: View, level: str) -> bool:
     the scene; ``InvalidCommand`` naming the choices for any other word."""
     word = v.system.chapter_word.casefold()
     if level not in ("scene", "chapter", word):
-        raise InvalidCommand(f"recap the {v.system.scene_word}, the {word} or the campaign, not {level[:30]!r}")
+        raise InvalidCommand(f"recap the {v.system.scene_word}, the {word} or the campaign, not {echo(level, 30)}")
     return level != "scene"
 
 
