@@ -54,3 +54,15 @@ def test_every_system_s_errors_echo_whole_words(system, tmp_path):
             errors += 1
             whole_words(outcome.error or "", LONG if LONG in line else "note to self: never trust a curator")
     assert errors >= 3
+
+
+@pytest.mark.parametrize("system", ["enigma", "rhun", "haasteet", "alpha", "beyond-code"])
+def test_undo_echoes_the_command_without_its_trailing_comment(system, tmp_path):
+    """Found: `undo` said "undone: mission success               # your verdict: …" (the README's
+    trailing comment ends a command, so it is no part of what was undone); `canon add place Room #4` keeps its #4."""
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    deck = " --deck example" if system == "beyond-code" else ""
+    assert session.execute(f"campaign new W --rules {system} --seed 1{deck}").ok
+    assert session.execute("canon add place Room #4 of the inn      # your verdict: a comment").ok
+    undone = session.execute("undo")
+    assert undone.ok and (undone.result or {})["undone"] == ["canon add place Room #4 of the inn"], undone

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from solo.director.story import lowered
 from solo.table.export import CANON_HEADINGS
+from solo.kernel.inert import inert
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, placed, plural, words_of
 from solo.table.session import Outcome
@@ -33,7 +34,7 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
     text = _render(outcome, system, narration, hints)
     if width is None or outcome.kind not in SHEETS or not outcome.ok:
         return text
-    return "\n".join(line for row in text.split("\n") for line in folded(row, width))
+    return "\n".join(line for row in inert(text).split("\n") for line in folded(row, width))
 
 
 def folded(row: str, width: int) -> list[str]:

@@ -121,8 +121,7 @@ def posix_split(line: str) -> list[str]:
     pieces = list(_PIECE.finditer(line))
     for i, match in enumerate(pieces):
         kind = match.lastgroup
-        if (kind == "plain" and match.group() == "#" and not started
-                and (i + 1 == len(pieces) or pieces[i + 1].lastgroup == "space")):
+        if not started and _comment(pieces, i):
             break  # a trailing comment
         if kind == "space":
             if started:
@@ -137,6 +136,21 @@ def posix_split(line: str) -> list[str]:
     if started:
         words.append("".join(parts))
     return words
+
+
+def _comment(pieces: list[re.Match[str]], i: int) -> bool:
+    """The piece at ``i`` (at a word's start) opens a trailing comment: a ``#`` standing alone."""
+    return (pieces[i].lastgroup == "plain" and pieces[i].group() == "#"
+            and (i + 1 == len(pieces) or pieces[i + 1].lastgroup == "space"))
+
+
+def uncommented(line: str) -> str:
+    """A command line as typed, without its trailing comment (the rule of ``posix_split``), to echo:
+    "mission success   # your verdict" is "mission success"."""
+    pieces = list(_PIECE.finditer(line))
+    starts = [i for i, m in enumerate(pieces) if i == 0 or pieces[i - 1].lastgroup == "space"]
+    cut = next((pieces[i].start() for i in starts if _comment(pieces, i)), len(line))
+    return line[:cut].rstrip()
 
 
 def split_line(line: str) -> list[str]:

@@ -21,6 +21,7 @@ from solo.director.story import Story, fold_name
 from solo.kernel.board import met_in_every_scene
 from solo.kernel.errors import echo, InvalidCommand, JournalError, RuleViolation, SoloError
 from solo.kernel.events import FOLDED, TYPES, CommandUndone, OracleChosen, session_event_to_dict
+from solo.kernel.grammar import uncommented
 from solo.kernel.inert import inert
 from solo.kernel.protocol import PregenEntry
 from solo.kernel.registry import AnySystem, broken, default_system, get_system, installed
@@ -225,7 +226,7 @@ def undone(v: View, decision: Decision) -> dict[str, Any]:
     """What `undo` shows once journaled: the lines it reverted and their command numbers."""
     targets = decision.events[0].commands
     lines = {c["id"]: c["line"] for c in v.reader.commands(v.need_campaign().id)}
-    return {"undone": [lines[t] for t in targets], "commands": list(targets)}
+    return {"undone": [uncommented(lines[t]) for t in targets], "commands": list(targets)}
 
 
 def undo_targets(v: View) -> list[int]:
