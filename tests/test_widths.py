@@ -73,3 +73,30 @@ def test_a_row_breaks_between_fields_then_words_never_inside_one():
     assert " ".join(out).replace("[bold]", "").replace("[/bold]", "").split() == \
         prose.replace("[bold]", "").replace("[/]", "").split()
     assert folded("x" * 50, 40) == ["x" * 40, "    " + "x" * 10]  # a word wider than a line: cut at its end
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_bar_names_every_foe_standing_or_says_it_left_some_out(system, tmp_path):
+    """Found: Haasteet's bar with four investigators showed no foe and no "…" (it never listed its enemies;
+    ENIGMA's left out a Tumult's foes), where Rhûn's lists its Challenges and marks what it cuts."""
+    t = four_at_a_scene(tmp_path, system)
+    foes = t.foes()
+    if not foes:
+        pytest.skip(f"{system}: no foe on the board in this play")
+    for width in (80, 160):
+        bar = " ".join(t.bar(width))
+        assert len(t.bar(width)) <= 2
+        assert "…" in bar or all(foe in bar for foe in foes), (width, foes, bar)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_status_leaves_biographies_to_pc_show(system, tmp_path):
+    """Found: resuming a Haasteet campaign (its status) printed every investigator's full biography before
+    the prompt; `status` says who is in the cast and how they stand, `pc show` gives the rest."""
+    t = four_at_a_scene(tmp_path, system)
+    described = [c.get("describe") for c in t.status().get("characters", {}).values() if c.get("describe")]
+    status = " ".join(lines_of(render(t.session.execute("status"), t.session.system)))
+    assert not [d for d in described if d[:40] in status], status
+    if described:
+        shown = " ".join(lines_of(render(t.session.execute("pc show"), t.session.system)))
+        assert described[0][:40] in shown
