@@ -17,6 +17,7 @@ import pytest
 
 from playing import ok
 from solo.director.canon import canon_key, foe_key
+from solo.kernel.words import words_of
 from solo.store.journal import Journal
 from solo.table import chronicle
 from solo.table.session import Session
@@ -49,7 +50,7 @@ def test_a_question_s_first_word_is_no_name(system, tmp_path):
 @pytest.mark.parametrize("system", ["enigma", "rhun", "haasteet", "alpha"])
 def test_a_foe_on_the_board_is_never_offered(system, tmp_path):
     t = in_a_fight(tmp_path, system)
-    foes = chronicle.board_foes(t.status())
+    foes = chronicle.board_foes(t.status(), words_of(t.session.system).fight_keys)
     assert foes
     for foe in foes:
         group = re.sub(r" \d+$", "", foe)

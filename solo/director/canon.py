@@ -343,12 +343,12 @@ def kind_in_file(name: str, adventure: Adventure) -> tuple[Literal["person", "pl
     Toll-Mother, calm ..."); ("place", ``name``) where the file's words make it a vessel or a place ("the salt-barge
     Patient Goose"); None where the file does not say."""
     key = canon_key(name)
-    for part in adventure.parts:
-        for scene in part.scenes:
-            for foe in scene.enemies:
-                called = canon_key(str(foe.get("name") or ""))
-                if called and (called == key or called.startswith(key + " ") or foe_key(name) == foe_key(called)):
-                    return "foe", str(foe.get("name"))
+    foes = [str(foe.get("name") or "") for part in adventure.parts for scene in part.scenes for foe in scene.enemies]
+    for same in (lambda called: called == key or called.startswith(key + " "),  # the name, then one of a group
+                 lambda called: foe_key(name) == foe_key(called)):
+        for foe in foes:
+            if foe and same(canon_key(foe)):
+                return "foe", foe
     people = [(p.name, p.description) for part in adventure.parts for sc in part.scenes for p in sc.npcs]
     for who, description in (*people, (adventure.villain.name, adventure.villain.description)):
         if canon_key(who) != key and re.match(rf"(?:the |a |an )?{re.escape(name)}\b[,:;. ]", description, re.I):

@@ -22,7 +22,7 @@ from solo.table.session import Outcome
 
 
 # what is shown as a sheet, folded to the screen's width between its fields
-SHEETS = frozenset({"Status", "SceneShow", "ShowCharacter"})
+SHEETS = frozenset({"Status", "SceneShow", "ShowCharacter", "CastShow"})
 FIELD = re.compile(r"(?<=;) |(?<=\S)  +(?=\S)")  # "a; b" and "a  b": where a row may break
 
 
@@ -340,6 +340,9 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
             # a foe of the file on the board as a group (Reed Scout 1, Reed Scout 2) is named once, by them
             written = [e for e in r.get("enemies", []) if not any(re.fullmatch(re.escape(e) + r" \d+", b) for b in board)]
             lines.append("  enemies: " + escape(", ".join(dict.fromkeys(written + board))))
+    elif kind == "CastShow":  # `pc show` of a system with no sheets of its own: who is in the story
+        lines += [f"[bold]{escape(m['name'])}[/]" + "".join(f"; {escape(str(x))}" for k, x in m.items() if k != "name" and x)
+                  for m in r["cast"]]
     elif kind == "Search":
         lines += [f"  {escape('[' + h['kind'] + ']')} {escape(h['text'])}" for h in r["hits"]] or ["  nothing found"]
     elif kind == "Log":

@@ -393,7 +393,7 @@ def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tu
             found.append(("person", name, description))
     words = vocabulary(v)
     scene = scene_words(v)
-    foes = {foe_key(f) for f in board_foes(v.system.rules.status(v.state))}
+    foes = {foe_key(f) for f in board_foes(v.system.rules.status(v.state), words_of(v.system).fight_keys)}
     for kind, name in proposed_names(text, [*names, *people, *(f for _, f, _ in found)]):
         if " " not in name and name.casefold() in words:
             continue  # one word the system's own texts use ("Navigate", "Warden"): its vocabulary
@@ -417,11 +417,11 @@ def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tu
     return found
 
 
-def board_foes(status: dict[str, Any]) -> list[str]:
+def board_foes(status: dict[str, Any], fight_keys: tuple[str, ...] = ()) -> list[str]:
     """Every foe the rules' board has met in ``status``, standing or not: its ``enemies`` and ``challenges``,
-    and the foes of a fight kept apart (ENIGMA's Tumult)."""
-    fight = status.get("tumult")
-    groups = [status.get("enemies"), status.get("challenges"), fight.get("enemies") if isinstance(fight, dict) else None]
+    and the ``enemies`` of a fight kept under one of ``fight_keys`` (``Words.fight_keys``)."""
+    fights = [status.get(k) for k in fight_keys]
+    groups = [status.get("enemies"), status.get("challenges"), *(f.get("enemies") for f in fights if isinstance(f, dict))]
     return [str(n) for g in groups if g for n in (g if isinstance(g, dict) else
                                                    [r.get("name") for r in g if isinstance(r, dict)]) if n]
 

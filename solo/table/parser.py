@@ -24,7 +24,7 @@ from solo.kernel.registry import AnySystem, default_system, fallback_system, get
 from solo.table.commands import (
     CampaignNew, CampaignUse, CampaignList, CampaignValidate, Note, Undo, Status, RulesReference,
     ExportMarkdown, Recap, Search, Help, Ask, Answer, Tell, Accept, Reroll, Edit, Treasure, SceneEnd,
-    OracleUse, Chaos, FateChance, WithOracle, SceneShow, PregenAdd, Draw, Log, Replay, CanonShow, CanonAdd,
+    OracleUse, Chaos, FateChance, WithOracle, SceneShow, CastShow, PregenAdd, Draw, Log, Replay, CanonShow, CanonAdd,
     CanonEdit, CanonClose, CanonPin, CanonAccept, Clock, ODDS
 )
 
@@ -242,6 +242,8 @@ def kernel_specs() -> SpecTable:
              max_args=1),
         Spec("scene show", "scene show", "the scene under way: where, who is on stage, what is in the way, clues "
              "found, enemies", lambda a: SceneShow(), max_args=0),
+        Spec("pc show", "pc show [NAME]", "who is in the story and what each does (where the rule system keeps no "
+             "character sheets of its own)", lambda a: CastShow(name=" ".join(a.positionals) or None)),
         Spec("pc pregen", "pc pregen [NAME] [--dice N]",
              "add a ready-made character (no name: list the adventure's and the rule system's)", _pregen,
              (Option("--dice", "dice"),)),

@@ -214,7 +214,7 @@ def _short_names(names: list[str]) -> dict[str, str]:
 
 def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
     """Leg, Scene and round, then each character's Peril gauge, Knockouts, Luck, Blammo! dice and
-    catchphrase (✦), then a pending roll, then the Tumult's foes still standing. Where the long form would take more than two lines of
+    catchphrase (✦), then a pending roll. Where the long form would take more than two lines of
     ``width``, the short one: first names and ``L``uck, ``B``lammo, ``KO`` only when there are some
     (the frame wraps the fragments into lines)."""
     where = f"Leg {status['leg']} · {_scene(status)}"
@@ -238,17 +238,15 @@ def toolbar(status: Mapping[str, Any], width: int) -> list[str]:
         blammo = f" B{c['blammo']}" if c["blammo"] else ""
         compact.append(f"<b>{_x(short[name])}</b> <style fg='{colour}'>{c['peril']}/6</style>{kos} L{c['lucky_saves']}"
                        f"{blammo}{phrase.strip()}{knocked}{' ret' if c['retired'] else ''}")
-    foes = [f"{_x(n)} {e['hits']}/{e['threshold']}" for n, e in (status["tumult"] or {}).get("enemies", {}).items()
-            if not e["defeated"]]  # the foes still standing, last: the frame cuts them first, marking "…"
     for form in (head + long_form + tail, head + short_form + tail):
         if visible_width(" │ ".join(form)) + 16 <= 2 * width - 20:  # two lines at most, with the tension
-            return form + foes
+            return form
     # the last resort, a Tumult of many: where the story stands without the campaign's name, each gauge as its
     # number, Blammo only when there is some
     if status["tumult"]:
         head = [f"Leg {status['leg']} · {_scene(status)} · <style fg='ansired'>Tumult "
                 f"{status['tumult']['round']}</style>"]
-    return head + compact + (["<style fg='ansicyan'>roll pending: Enter</style>"] if status["pending"] else []) + foes
+    return head + compact + (["<style fg='ansicyan'>roll pending: Enter</style>"] if status["pending"] else [])
 
 
 def _dice(count: int) -> str:
