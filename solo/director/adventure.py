@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from solo.kernel.adventure import Adventure, spelled
 from solo.kernel.datafile import DataFileError, load_toml
-from solo.kernel.errors import RuleViolation, SoloError
+from solo.kernel.errors import echo, RuleViolation, SoloError
 from solo.kernel.scene import SceneModel
 from solo.kernel.wording import locative
 from solo.director.tables import fits
@@ -135,7 +135,7 @@ def find_adventure(name: str, base: Path | None = None) -> Path:
         if key in shipped:
             return shipped[key]
     names = sorted(dict.fromkeys(p.stem for p in available_adventures()))
-    raise AdventureError(f"no adventure {name[:80]!r}: give a file, or one of {', '.join(names) or 'none installed'}")
+    raise AdventureError(f"no adventure {echo(name, 80)}: give a file, or one of {', '.join(names) or 'none installed'}")
 
 
 def loadable_adventures() -> list[tuple[str, str, str]]:

@@ -263,6 +263,9 @@ scene scenes oracle
 cast meaning narration director player hero heroes next here chapter round
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december god gods heaven hell ok okay oh ah alas well good great new old""".split())
+# the words that open a question ("Will Nara make it?", "Does the sentry flee?"): a question's first word, never a name
+QUESTION_OPENERS = frozenset("""will would shall should can could does do did is are was were has have had may might
+must""".split())
 PLACE_BEFORE = frozenset("in at to from into toward towards near inside outside across through beyond on onto along "
                           "beside past".split())
 # the last word of a name that is no one's: a building or a body of people ("Chronos Aerial Freight",
@@ -304,6 +307,18 @@ def is_group(name: str) -> bool:
     return False
 
 
+def foe_key(name: str) -> str:
+    """A foe's name as the board and the prose both say it: one of a group by its singular ("Tick-Tock Men":
+    "tick-tock man"), a numbered member by its group ("Reed Scout 2": "reed scout")."""
+    words = re.sub(r" \d+$", "", canon_key(name)).split()
+    if not words:
+        return ""
+    head, _, last = words[-1].rpartition("-")
+    one = ("man" if last == "men" else "woman" if last == "women" else last[:-3] + "y" if last.endswith("ies")
+           else last[:-1] if last.endswith("s") and not last.endswith("ss") and len(last) > 3 else last)
+    return " ".join([*words[:-1], f"{head}-{one}" if head else one])
+
+
 def kind_in(name: str, texts: list[str]) -> Kind | None:
     """What the scene's own words call ``name``: a place where they say it is a barge, a village, a
     company ("the Brown Maud, a broad river barge"; "aboard the Brown Maud"); None where they do not say."""
@@ -328,12 +343,12 @@ def kind_in_file(name: str, adventure: Adventure) -> tuple[Literal["person", "pl
     Toll-Mother, calm ..."); ("place", ``name``) where the file's words make it a vessel or a place ("the salt-barge
     Patient Goose"); None where the file does not say."""
     key = canon_key(name)
-    for part in adventure.parts:
-        for scene in part.scenes:
-            for foe in scene.enemies:
-                called = canon_key(str(foe.get("name") or ""))
-                if called and (called == key or called.startswith(key + " ") or canon_key(name.rstrip("s")) == called):
-                    return "foe", str(foe.get("name"))
+    foes = [str(foe.get("name") or "") for part in adventure.parts for scene in part.scenes for foe in scene.enemies]
+    for same in (lambda called: called == key or called.startswith(key + " "),  # the name, then one of a group
+                 lambda called: foe_key(name) == foe_key(called)):
+        for foe in foes:
+            if foe and same(canon_key(foe)):
+                return "foe", foe
     people = [(p.name, p.description) for part in adventure.parts for sc in part.scenes for p in sc.npcs]
     for who, description in (*people, (adventure.villain.name, adventure.villain.description)):
         if canon_key(who) != key and re.match(rf"(?:the |a |an )?{re.escape(name)}\b[,:;. ]", description, re.I):
@@ -385,6 +400,7 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
     found: list[tuple[Kind, str]] = []
     for sentence in re.split(r"(?<=[.!?…])\s+|[\"“”:;,()—–]", text):
         words = [(m.group(0), m.start()) for m in _WORD.finditer(sentence)]
+        asked = sentence.rstrip().endswith("?")
         i = 0
         while i < len(words):
             word = words[i][0]
@@ -411,8 +427,10 @@ def proposed_names(text: str, known: list[str]) -> list[tuple[Kind, str]]:
                 j += 1
             start = first = i
             i = j
-            while run and run[0].casefold() in common and not (run[0].casefold() in HONORIFICS and len(run) > 1):
-                # "The Baron", "Suddenly Olga" (but "Old Tomas" keeps its title)
+            while run and (run[0].casefold() in common or (run[0].casefold() in QUESTION_OPENERS and (
+                    asked or start == 0))) and not (run[0].casefold() in HONORIFICS and len(run) > 1):
+                # "The Baron", "Suddenly Olga" (but "Old Tomas" keeps its title); "Will Nara make it?": a question's
+                # first word
                 run, start = run[1:], start + 1
             # "the Great Tuning Fork", "his Pendulum", "the stolen Dawn Stone": a determiner before the name
             lead = [w.casefold() for w, _ in words[max(0, first - 2):start]]

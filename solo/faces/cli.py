@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
-from solo.kernel.errors import SoloError
+from solo.kernel.errors import echo, SoloError
 from solo.kernel.i18n import set_language
 from solo.kernel.inert import inert
 from solo import ENGINE_INTRO
@@ -109,7 +109,7 @@ def _global_options(argv: list[str]) -> tuple[Options, list[str]]:
         from solo.llm.remote import APIS
 
         if opts.llm_api not in APIS:
-            raise SoloError(f"--llm-api takes chat, completions or auto, not {opts.llm_api[:40]!r}")
+            raise SoloError(f"--llm-api takes chat, completions or auto, not {echo(opts.llm_api, 40)}")
     return opts, rest
 
 
@@ -238,7 +238,8 @@ def _console() -> InertConsole:
 def _print(session: Session, outcome: Outcome, console: InertConsole | None = None) -> None:
     from solo.faces.render import render
 
-    (console or _console()).print(render(outcome, session.system))
+    console = console or _console()
+    console.print(render(outcome, session.system, width=console.width))
 
 
 def script_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:

@@ -11,17 +11,81 @@ import re
 from typing import Any
 
 from rich.markup import escape
+from rich.text import Text
 
 from solo.director.story import lowered
 from solo.table.export import CANON_HEADINGS
+from solo.kernel.inert import inert
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, placed, plural, words_of
 from solo.table.session import Outcome
 
 
-def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: bool = True) -> str:
+# what is shown as a sheet, folded to the screen's width between its fields
+SHEETS = frozenset({"Status", "SceneShow", "ShowCharacter", "CastShow"})
+FIELD = re.compile(r"(?<=;) |(?<=\S)  +(?=\S)")  # "a; b" and "a  b": where a row may break
+
+
+def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: bool = True,
+           width: int | None = None) -> str:
     """Rich text for one outcome; ``narration=False`` leaves the told story to the caller,
-    ``hints=False`` the choices of a pending roll (the REPL shows them itself)."""
+    ``hints=False`` the choices of a pending roll (the REPL shows them itself). With ``width``, a
+    sheet (status, scene, character) is folded to it: no line wider, no word cut."""
+    text = _render(outcome, system, narration, hints)
+    if width is None or outcome.kind not in SHEETS or not outcome.ok:
+        return text
+    return "\n".join(line for row in inert(text).split("\n") for line in folded(row, width))
+
+
+def folded(row: str, width: int) -> list[str]:
+    """One line of markup as lines of at most ``width`` cells: broken between its fields ("; ", two
+    spaces) where it can, else between words, never inside one (a word wider than the line is cut
+    at the line's end); a continuation is indented under the row's first field."""
+    text = Text.from_markup(row)
+    if text.cell_len <= width:
+        return [row]
+    lead = len(text.plain) - len(text.plain.lstrip(" "))
+    indent = Text(" " * min(lead + 4, width // 2))
+    words: list[tuple[str, Text]] = []
+    for sep, field in _pieces(text, FIELD):
+        if field.cell_len <= width - len(indent):
+            words.append((sep, field))
+        else:
+            words += [(sep if i == 0 else between, word) for i, (between, word) in enumerate(_pieces(field, SPACES))]
+    lines: list[Text] = []
+    line = Text()
+    for sep, word in words:
+        if line.plain.strip() and line.cell_len + len(sep) + word.cell_len > width:
+            lines.append(line)
+            line, sep = indent.copy(), ""
+        while line.cell_len + len(sep) + word.cell_len > width:  # one word wider than a line: cut at its end
+            room = width - line.cell_len - len(sep)
+            lines.append(Text.assemble(line, sep, word[:room]))
+            line, sep, word = indent.copy(), "", word[room:]
+        line = Text.assemble(line, sep, word)
+    lines.append(line)
+    return [ln.markup.rstrip() for ln in lines]
+
+
+SPACES = re.compile(" +")
+
+
+def _pieces(text: Text, sep: re.Pattern[str]) -> list[tuple[str, Text]]:
+    """``text`` split at ``sep``: each piece with the separator before it, styles kept."""
+    plain, pieces, start, before = text.plain, [], 0, ""
+    for m in sep.finditer(plain):
+        if m.start() > start:
+            pieces.append((before, text[start:m.start()]))
+            before = m.group()
+        else:
+            before += m.group()
+        start = m.end()
+    if start < len(plain):
+        pieces.append((before, text[start:]))
+    return pieces
+
+
+def _render(outcome: Outcome, system: AnySystem, narration: bool, hints: bool) -> str:
     if not outcome.ok:
         return f"[bold red]error:[/] {escape(outcome.error or '')}"
     r = outcome.result or {}
@@ -276,6 +340,9 @@ def _kernel(kind: str, r: dict[str, Any], system: AnySystem) -> list[str]:
             # a foe of the file on the board as a group (Reed Scout 1, Reed Scout 2) is named once, by them
             written = [e for e in r.get("enemies", []) if not any(re.fullmatch(re.escape(e) + r" \d+", b) for b in board)]
             lines.append("  enemies: " + escape(", ".join(dict.fromkeys(written + board))))
+    elif kind == "CastShow":  # `pc show` of a system with no sheets of its own: who is in the story
+        lines += [f"[bold]{escape(m['name'])}[/]" + "".join(f"; {escape(str(x))}" for k, x in m.items() if k != "name" and x)
+                  for m in r["cast"]]
     elif kind == "Search":
         lines += [f"  {escape('[' + h['kind'] + ']')} {escape(h['text'])}" for h in r["hits"]] or ["  nothing found"]
     elif kind == "Log":

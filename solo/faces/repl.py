@@ -225,7 +225,7 @@ class Repl:
     # output -----------------------------------------------------------------------------
 
     def show(self, outcome: Outcome) -> None:
-        text = render(outcome, self.session.system, narration=False, hints=False)
+        text = render(outcome, self.session.system, narration=False, hints=False, width=self._width())
         result = outcome.result or {}
         if text != "ok" or not (result.get("narration") or result.get("suggestions")):
             self.console.print(text)

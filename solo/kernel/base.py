@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic
 from pydantic import BaseModel, TypeAdapter
 
 from solo.kernel.datafile import DataFileError, load_toml
-from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.errors import echo, InvalidCommand, RuleViolation
 from .calls import ModelCall
 from .narration import Narration
 from .outcome import OutcomeRecord
@@ -312,7 +312,7 @@ class PlainPresentation(Part):
         found = [k for k in topics if k == key] or [k for k in topics if key and k.startswith(key)]
         if len(found) != 1:
             known = ", ".join(sorted(topics)) or "none"
-            raise InvalidCommand(f"no single {m.title} rules topic {topic[:30]!r}: topics are {known}")
+            raise InvalidCommand(f"no single {m.title} rules topic {echo(topic, 30)}: topics are {known}")
         t = topics[found[0]]
         return {"topic": found[0], "title": t.get("title", found[0]), "section": t.get("section", ""),
                 "text": t.get("text", ""), "credit": m.credit}

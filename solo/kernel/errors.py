@@ -37,3 +37,18 @@ class JournalDamage(JournalError):
 
 class NarratorError(SoloError):
     """A narrator could not produce text; callers fall back to the oracle."""
+
+
+ECHO = 40  # characters of a typed value an error quotes back
+
+
+def echo(text: str, limit: int = ECHO) -> str:
+    """A value the player typed, quoted back in an error: whole if it is short, else cut at the last
+    whole word within ``limit`` characters and marked "…" ("'note to self: never trust a…'", never
+    "'never trust a cu'"); a single word longer than the limit is cut at it."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return repr(text)
+    head = text[:limit + 1]
+    cut = head.rsplit(" ", 1)[0] if " " in head else text[:limit]
+    return repr(cut.rstrip(" ,;:.") + "…")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from solo.kernel.errors import InvalidCommand
+from solo.kernel.errors import echo, InvalidCommand
 
 _NUMBER = re.compile(r"^[+-]?[0-9]+$")  # ASCII digits only: int() refuses some str.isdigit() characters
 _FACE = re.compile(r"^[0-9]{1,3}$")
@@ -121,8 +121,7 @@ def posix_split(line: str) -> list[str]:
     pieces = list(_PIECE.finditer(line))
     for i, match in enumerate(pieces):
         kind = match.lastgroup
-        if (kind == "plain" and match.group() == "#" and not started
-                and (i + 1 == len(pieces) or pieces[i + 1].lastgroup == "space")):
+        if not started and _comment(pieces, i):
             break  # a trailing comment
         if kind == "space":
             if started:
@@ -137,6 +136,21 @@ def posix_split(line: str) -> list[str]:
     if started:
         words.append("".join(parts))
     return words
+
+
+def _comment(pieces: list[re.Match[str]], i: int) -> bool:
+    """The piece at ``i`` (at a word's start) opens a trailing comment: a ``#`` standing alone."""
+    return (pieces[i].lastgroup == "plain" and pieces[i].group() == "#"
+            and (i + 1 == len(pieces) or pieces[i + 1].lastgroup == "space"))
+
+
+def uncommented(line: str) -> str:
+    """A command line as typed, without its trailing comment (the rule of ``posix_split``), to echo:
+    "mission success   # your verdict" is "mission success"."""
+    pieces = list(_PIECE.finditer(line))
+    starts = [i for i, m in enumerate(pieces) if i == 0 or pieces[i - 1].lastgroup == "space"]
+    cut = next((pieces[i].start() for i in starts if _comment(pieces, i)), len(line))
+    return line[:cut].rstrip()
 
 
 def split_line(line: str) -> list[str]:
@@ -214,7 +228,7 @@ def parse_args(spec: Spec, tokens: list[str], alias: str = "") -> Any:
         raise args.fail("missing arguments")
     if spec.max_args is not None and count > spec.max_args:
         extra = " ".join(args.positionals[spec.max_args:])
-        raise args.fail(f"unexpected {extra[:60]!r} (quote text that has spaces)")
+        raise args.fail(f"unexpected {echo(extra, 60)} (quote text that has spaces)")
     return spec.build(args)
 
 
@@ -225,7 +239,7 @@ def number(args: Args, text: str, what: str, lo: int | None = None, hi: int | No
     """A whole number in ASCII digits within [lo, hi]."""
     text = text.strip()
     if not _NUMBER.match(text) or len(text) > MAX_DIGITS:
-        raise args.fail(f"{what} must be a whole number, not {text[:30]!r}")
+        raise args.fail(f"{what} must be a whole number, not {echo(text, 30)}")
     value = int(text)
     if lo is not None and value < lo or hi is not None and value > hi:
         bounds = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
@@ -239,7 +253,7 @@ def face(args: Args, text: str, sides: int = 6) -> int:
     if "," in text:
         raise args.fail(f"this roll needs 1 die, got {text.count(',') + 1}: give 1 value with --dice")
     if not _FACE.match(text) or not 1 <= int(text) <= sides:
-        raise args.fail(f"{text[:30]!r} is not a d{sides} face: dice show 1 to {sides}")
+        raise args.fail(f"{echo(text, 30)} is not a d{sides} face: dice show 1 to {sides}")
     return int(text)
 
 
@@ -247,7 +261,7 @@ def faces(args: Args, text: str, sides: int = 6) -> tuple[int, ...]:
     """Faces separated by commas: ``1,5``."""
     parts = text.split(",")
     if not text.strip() or any(not p.strip() for p in parts):
-        raise args.fail(f"dice are faces 1-{sides} separated by commas (e.g. --dice 1,5), not {text[:30]!r}")
+        raise args.fail(f"dice are faces 1-{sides} separated by commas (e.g. --dice 1,5), not {echo(text, 30)}")
     return tuple(face(args, p, sides) for p in parts)
 
 
@@ -263,7 +277,7 @@ def named_faces(args: Args, values: list[str], sides: int = 6) -> dict[str, tupl
                 name, _, rolled = part.partition("=")
                 name = name.strip()
                 if not name:
-                    raise args.fail(f"name the character before '=' in {value[:40]!r}")
+                    raise args.fail(f"name the character before '=' in {echo(value, 40)}")
                 if name.casefold() in folded:
                     raise args.fail(f"dice for {name} are given twice")
                 folded.add(name.casefold())
@@ -271,7 +285,7 @@ def named_faces(args: Args, values: list[str], sides: int = 6) -> dict[str, tupl
                 out[current] = []
                 part = rolled
             if current is None:
-                raise args.fail(f"start the dice with a name, e.g. --dice Nara=5,6, not {value[:40]!r}")
+                raise args.fail(f"start the dice with a name, e.g. --dice Nara=5,6, not {echo(value, 40)}")
             out[current].append(face(args, part, sides))
     return {name: tuple(rolled) for name, rolled in out.items()}
 
@@ -285,7 +299,7 @@ def pairs(args: Args, values: list[str], what: str, lo: int = -99, hi: int = 99)
             name, sep, amount = part.strip().rpartition(":")
             name = name.strip()
             if not sep or not name:
-                raise args.fail(f"{what} are NAME:N, not {part.strip()[:40]!r}")
+                raise args.fail(f"{what} are NAME:N, not {echo(part.strip(), 40)}")
             if name.casefold() in folded:
                 raise args.fail(f"{name} is named twice in the {what}")
             folded.add(name.casefold())
@@ -306,4 +320,4 @@ def choice(args: Args, value: str | None, enum: type[EnumT], what: str) -> EnumT
     try:
         return enum(value.casefold())
     except ValueError:
-        raise args.fail(f"{value[:30]!r} is not {what}: choose from {', '.join(e.value for e in enum)}") from None
+        raise args.fail(f"{echo(value, 30)} is not {what}: choose from {', '.join(e.value for e in enum)}") from None

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from solo.kernel.errors import NarratorError
+from solo.kernel.errors import echo, NarratorError
 
 if TYPE_CHECKING:
     from .completion import Completion
@@ -82,7 +82,7 @@ def _checked_url(url: str) -> str:
         ok = False
     if not ok:
         raise NarratorError(f"--llm-url needs an http:// or https:// address such as http://127.0.0.1:8080, "
-                            f"not {url[:60]!r}")
+                            f"not {echo(url, 60)}")
     return url.strip().rstrip("/")
 
 
@@ -103,7 +103,7 @@ class OpenAIBackend:
                  read_timeout: float | None = None, max_retries: int = 0, api_key: str | None = None):
         api = api or os.environ.get("SOLO_LLM_API") or "auto"
         if api not in APIS:
-            raise NarratorError(f"--llm-api takes chat, completions or auto, not {api[:40]!r}")
+            raise NarratorError(f"--llm-api takes chat, completions or auto, not {echo(api, 40)}")
         if importlib.util.find_spec("openai") is None:
             raise NarratorError("--llm-url needs the openai client: `pip install 'solo[remote]'` (make play installs it), "
                                 "or play with --no-model")

@@ -18,9 +18,11 @@ from solo.director.adventure import find_adventure, load_adventure
 from solo.kernel.adventure import Adventure
 from solo.kernel.narration import Narration
 from solo.director.story import Story, fold_name
+from solo.director.canon import canon_key
 from solo.kernel.board import met_in_every_scene
-from solo.kernel.errors import InvalidCommand, JournalError, RuleViolation, SoloError
+from solo.kernel.errors import echo, InvalidCommand, JournalError, RuleViolation, SoloError
 from solo.kernel.events import FOLDED, TYPES, CommandUndone, OracleChosen, session_event_to_dict
+from solo.kernel.grammar import uncommented
 from solo.kernel.inert import inert
 from solo.kernel.protocol import PregenEntry
 from solo.kernel.registry import AnySystem, broken, default_system, get_system, installed
@@ -182,6 +184,11 @@ def pregen_command(v: View, name: str, dice: int | None) -> Any:
 
 
 def pregen_list(v: View) -> dict[str, Any]:
+    """`pc pregen` with no name: the ready-made characters; none at all is said, with what to type instead."""
+    if not pregens(v):
+        instead = "`pc show` shows who is in it" if parser.find_spec(["pc", "add"], v.system) is None else \
+            "`pc add NAME` makes a character"
+        raise RuleViolation(f"no ready-made characters in this {v.system.title} campaign: {instead}")
     return {"pregens": [{"name": p.name, "summary": p.summary, **{k: x for k, x in p.data.items()
                                                                   if k in ("archetype", "profession")}}
                         for p in pregens(v)]}
@@ -193,7 +200,11 @@ def help(v: View, name: str | None) -> dict[str, Any]:
                              for s in parser.all_specs(v.system)], "rules": v.system.name}
     spec = parser.usage(name, v.system)
     if spec is None:
-        raise InvalidCommand(f"no command {name[:40]!r}: type `help` for the list")
+        group = [s for s in parser.all_specs(v.system) if s.name.split()[0] == name.casefold().strip()]
+        if group:  # `help pc`: the commands it begins
+            return {"commands": [{"command": s.name, "usage": parser.usage_line(s), "summary": s.summary}
+                                 for s in group], "rules": v.system.name}
+        raise InvalidCommand(f"no command {echo(name, 40)}: type `help` for the list")
     return {"command": spec.name, "usage": parser.usage_line(spec), "summary": spec.summary,
             "aliases": list(spec.aliases)}
 
@@ -225,7 +236,7 @@ def undone(v: View, decision: Decision) -> dict[str, Any]:
     """What `undo` shows once journaled: the lines it reverted and their command numbers."""
     targets = decision.events[0].commands
     lines = {c["id"]: c["line"] for c in v.reader.commands(v.need_campaign().id)}
-    return {"undone": [lines[t] for t in targets], "commands": list(targets)}
+    return {"undone": [uncommented(lines[t]) for t in targets], "commands": list(targets)}
 
 
 def undo_targets(v: View) -> list[int]:
@@ -274,7 +285,8 @@ def read(v: View, command: Any) -> dict[str, Any] | None:
 
 def reads_fresh(command: Any, system: AnySystem) -> bool:
     """Whether ``command`` reads the campaign as the journal now holds it (``read_fresh``)."""
-    return isinstance(command, (commands.Status, commands.SceneShow, commands.CanonShow, commands.ExportMarkdown)) \
+    return isinstance(command, (commands.Status, commands.SceneShow, commands.CanonShow, commands.ExportMarkdown,
+                                commands.CastShow)) \
         or (isinstance(command, commands.Clock) and command.by == 0) \
         or (not isinstance(command, commands.Meta) and system.flow.is_query(command))
 
@@ -293,7 +305,30 @@ def read_fresh(v: View, command: Any, journal: Journal) -> dict[str, Any]:
             return {"world": chronicle.clock(v)}
         case commands.ExportMarkdown():
             return export(v, command, journal)
+        case commands.CastShow():
+            return cast_show(v, command.name)
     return v.system.flow.query(v.state, command)
+
+
+def cast_show(v: View, name: str | None) -> dict[str, Any]:
+    """`pc show [NAME]` of a system with no sheets of its own: its cast as its narration knows it."""
+    cast = [m for m in v.system.narration.cast(v.state) if m.get("name")]
+    if name is not None:
+        cast = [m for m in cast if canon_key(m["name"]) == canon_key(name)] or \
+            [m for m in cast if canon_key(name) in canon_key(m["name"])]
+        if not cast:
+            known = ", ".join(m["name"] for m in v.system.narration.cast(v.state) if m.get("name")) or "nobody yet"
+            raise RuleViolation(f"no one named {echo(name, 40)} in the story (in it: {known})")
+    if not cast:
+        raise RuleViolation(f"nobody in the story yet: {_cast_hint(v.system)}")
+    return {"cast": cast}
+
+
+def _cast_hint(system: AnySystem) -> str:
+    """What to type to bring someone into a campaign of ``system``."""
+    if parser.find_spec(["pc", "add"], system) is not None:
+        return "`pc add NAME` makes a character"
+    return "`status` shows how the game stands"
 
 
 def status(v: View, folded: Folded | None = None) -> dict[str, Any]:

@@ -26,13 +26,13 @@ from typing import Any
 
 from solo.kernel.adventure import Adventure
 from solo.director.canon import CLOCK_SIZE, PRESSURE, VILLAIN, Canon, Entry, canon_key, canon_step, focus_text, \
-    kind_in, kind_in_file, proposed_names
+    foe_key, kind_in, kind_in_file, proposed_names
 from solo.director.canon import focus as canon_focus
 from solo.director.adventure import sign_of
 from solo.director.narration import DEFAULT_CONTEXT
 from solo.kernel.narration import Narration
 from solo.kernel.scene import SceneModel
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.events import Kind
 from solo.kernel.words import words_of
 from solo.kernel.events import (
@@ -104,7 +104,7 @@ def show(v: View, command: commands.CanonShow) -> dict[str, Any]:
 def need(v: View, name: str, canon: Canon | None = None) -> Entry:
     entry = (canon or v.canon).find(name)
     if entry is None:
-        raise RuleViolation(f"nothing in the canon is called {name[:40]!r}: `canon` lists what is")
+        raise RuleViolation(f"nothing in the canon is called {echo(name, 40)}: `canon` lists what is")
     return entry
 
 
@@ -393,9 +393,14 @@ def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tu
             found.append(("person", name, description))
     words = vocabulary(v)
     scene = scene_words(v)
+    foes = {foe_key(f) for f in board_foes(v.system.rules.status(v.state), words_of(v.system).fight_keys)}
     for kind, name in proposed_names(text, [*names, *people, *(f for _, f, _ in found)]):
         if " " not in name and name.casefold() in words:
             continue  # one word the system's own texts use ("Navigate", "Warden"): its vocabulary
+        if foe_key(name) in foes:
+            continue  # a foe on the board ("Tick-Tock Man" of the board's "Tick-Tock Men"): the rules hold it
+        if _owned_in_own_words(name, taken_, words):
+            continue  # "Wanderer's Mission": someone known and a word of the system's own texts
         if (_campaign_id(v), canon_key(name)) in v.passed:
             continue  # offered once and passed over: not offered again
         filed = kind_in_file(name, v.story.adventure) if v.story is not None else None
@@ -405,8 +410,28 @@ def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tu
         met = taken_ | {canon_key(f) for _, f, _ in found}
         if filed[0] == "foe" or (canon_key(filed[1]) != canon_key(name) and canon_key(filed[1]) in met):
             continue  # one of the file's foes (the rules' board holds it), or the title of someone known
+        if filed[0] == "person" and canon_key(filed[1]) != canon_key(name):  # "the Nightingale of Lyon": her epithet
+            found.append(("person", filed[1], people.get(filed[1], "")))
+            continue
         found.append(("person" if filed[0] == "person" else "place", name, ""))  # the file's word, not a guess
     return found
+
+
+def board_foes(status: dict[str, Any], fight_keys: tuple[str, ...] = ()) -> list[str]:
+    """Every foe the rules' board has met in ``status``, standing or not: its ``enemies`` and ``challenges``,
+    and the ``enemies`` of a fight kept under one of ``fight_keys`` (``Words.fight_keys``)."""
+    fights = [status.get(k) for k in fight_keys]
+    groups = [status.get("enemies"), status.get("challenges"), *(f.get("enemies") for f in fights if isinstance(f, dict))]
+    return [str(n) for g in groups if g for n in (g if isinstance(g, dict) else
+                                                   [r.get("name") for r in g if isinstance(r, dict)]) if n]
+
+
+def _owned_in_own_words(name: str, known_keys: set[str], words: frozenset[str]) -> bool:
+    """Whether ``name`` is someone known's thing in the system's own words ("Wanderer's Mission")."""
+    run = name.split()
+    owner = " ".join(run[:-1])
+    return len(run) > 1 and owner.endswith(("'s", "’s")) and canon_key(owner[:-2]) in known_keys and \
+        run[-1].casefold() in words
 
 
 def _a_foe_of_the_file(v: View, name: str) -> bool:

@@ -159,6 +159,13 @@ class SceneShow(Meta):
     """The scene under way: where, who is on stage, what stands in the way, clues found, enemies."""
 
 
+class CastShow(Meta):
+    """`pc show [NAME]` where a rule system keeps no character sheets of its own (Beyond Code's Characters come
+    from the deck): who is in the story and what each does, as the system tells its cast."""
+
+    name: str | None = None
+
+
 class PregenAdd(Meta):
     """Add a ready-made character from the adventure or the rule system's pregens."""
 
@@ -226,7 +233,7 @@ class Clock(Meta):
 
 # Read-only commands leave open business (a pending Gamble) open (Ruling *What resolves a pending Gamble*).
 READ_ONLY = (Status, Help, RulesReference, Search, ExportMarkdown, Log, CampaignList, CampaignValidate, Replay, Reroll,
-             SceneShow, CanonShow)
+             SceneShow, CanonShow, CastShow)
 CANON_WRITES = (CanonAdd, CanonEdit, CanonClose, CanonPin, CanonAccept, Clock)
 JOURNAL_ONLY = (Note, Ask, Answer, Treasure, Draw, Tell, Accept, Edit, SceneEnd, Recap, *CANON_WRITES)
 

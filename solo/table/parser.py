@@ -17,14 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from solo.director import mythic
 from solo.kernel.events import Kind
-from solo.kernel.errors import InvalidCommand, SoloError
+from solo.kernel.errors import echo, InvalidCommand, SoloError
 from solo.kernel.inert import refusal
 from solo.kernel.grammar import Args, Option, Spec, SpecTable, faces, number, parse_args, split_line, text
 from solo.kernel.registry import AnySystem, default_system, fallback_system, get_system, installed
 from solo.table.commands import (
     CampaignNew, CampaignUse, CampaignList, CampaignValidate, Note, Undo, Status, RulesReference,
     ExportMarkdown, Recap, Search, Help, Ask, Answer, Tell, Accept, Reroll, Edit, Treasure, SceneEnd,
-    OracleUse, Chaos, FateChance, WithOracle, SceneShow, PregenAdd, Draw, Log, Replay, CanonShow, CanonAdd,
+    OracleUse, Chaos, FateChance, WithOracle, SceneShow, CastShow, PregenAdd, Draw, Log, Replay, CanonShow, CanonAdd,
     CanonEdit, CanonClose, CanonPin, CanonAccept, Clock, ODDS
 )
 
@@ -64,7 +64,7 @@ def _oracle(a: Args, word: str | None) -> Literal["classic", "mythic"] | None:
         return "mythic"
     if found == "classic":
         return "classic"
-    raise a.fail(f"the oracle is classic or mythic, not {word[:30]!r}")
+    raise a.fail(f"the oracle is classic or mythic, not {echo(word, 30)}")
 
 
 def _ask(a: Args) -> Ask:
@@ -72,7 +72,7 @@ def _ask(a: Args) -> Ask:
     given = a.one("odds")
     odds = mythic.odds_name(given) if given is not None else None
     if given is not None and odds is None:
-        raise a.fail(f"{given[:30]!r} are not odds: choose from {', '.join(mythic.ODDS)} (50-50 is even)")
+        raise a.fail(f"{echo(given, 30)} are not odds: choose from {', '.join(mythic.ODDS)} (50-50 is even)")
     if given is None:
         odds, words = _trailing_odds(words)
     dice = a.one("dice")
@@ -104,7 +104,7 @@ def _chart(a: Args) -> FateChance:
         return FateChance()
     odds = mythic.odds_name(" ".join(a.positionals)) or _trailing_odds(list(a.positionals))[0]
     if odds is None:
-        raise a.fail(f"{' '.join(a.positionals)[:30]!r} are not odds: choose from {', '.join(mythic.ODDS)}")
+        raise a.fail(f"{echo(' '.join(a.positionals), 30)} are not odds: choose from {', '.join(mythic.ODDS)}")
     return FateChance(odds=odds)
 
 
@@ -113,7 +113,7 @@ def _move(a: Args, word: str | None) -> Literal["up", "down", "same"] | None:
         return None
     moves: dict[str, Literal["up", "down", "same"]] = {"up": "up", "down": "down", "same": "same"}
     if word.casefold() not in moves:
-        raise a.fail(f"--chaos moves the Chaos Factor up, down or same, not {word[:30]!r}")
+        raise a.fail(f"--chaos moves the Chaos Factor up, down or same, not {echo(word, 30)}")
     return moves[word.casefold()]
 
 
@@ -131,7 +131,7 @@ def _scene_end(a: Args) -> SceneEnd:
         "success": "success", "won": "success", "win": "success", "failure": "failure", "lost": "failure",
         "fail": "failure"}
     if word not in outcomes:
-        raise a.fail(f"say how the scene ended: success or failure, not {word[:30]!r}")
+        raise a.fail(f"say how the scene ended: success or failure, not {echo(word, 30)}")
     return SceneEnd(outcome=outcomes[word], closes=tuple(a.many("closes")), chaos=_move(a, a.one("chaos")))
 
 
@@ -144,7 +144,7 @@ def _pregen(a: Args) -> PregenAdd:
 
 def _export(a: Args) -> ExportMarkdown:
     if a.positionals[0].casefold() != "md":
-        raise a.fail(f"the export format is md, not {a.positionals[0][:30]!r}")
+        raise a.fail(f"the export format is md, not {echo(a.positionals[0], 30)}")
     return ExportMarkdown(file=text(a, "the file", a.positionals[1:]), story=a.flag("story"), force=a.flag("force"))
 
 
@@ -157,7 +157,7 @@ def _kind(a: Args, word: str) -> Any:
 
     found = kind_of(word)
     if found is None:
-        raise a.fail(f"{word[:30]!r} is no kind of canon entry: choose from {', '.join(KINDS)}")
+        raise a.fail(f"{echo(word, 30)} is no kind of canon entry: choose from {', '.join(KINDS)}")
     return found
 
 
@@ -204,7 +204,7 @@ def _clock(a: Args) -> Clock:
     if not words:
         return Clock()
     if words[0].casefold() != "tick":
-        raise a.fail(f"`clock` shows the world's clock and `clock tick [N]` moves it, not {words[0][:30]!r}")
+        raise a.fail(f"`clock` shows the world's clock and `clock tick [N]` moves it, not {echo(words[0], 30)}")
     by = number(a, words[1], "the ticks", 1, 12) if len(words) > 1 else 1
     return Clock(by=by, why=a.one("why"))
 
@@ -242,6 +242,8 @@ def kernel_specs() -> SpecTable:
              max_args=1),
         Spec("scene show", "scene show", "the scene under way: where, who is on stage, what is in the way, clues "
              "found, enemies", lambda a: SceneShow(), max_args=0),
+        Spec("pc show", "pc show [NAME]", "who is in the story and what each does (where the rule system keeps no "
+             "character sheets of its own)", lambda a: CastShow(name=" ".join(a.positionals) or None)),
         Spec("pc pregen", "pc pregen [NAME] [--dice N]",
              "add a ready-made character (no name: list the adventure's and the rule system's)", _pregen,
              (Option("--dice", "dice"),)),
@@ -369,11 +371,11 @@ def parse(line: str, system: AnySystem | None = None, *, campaign: bool = True) 
             titles = " or ".join(o.title for o in others)
             if not campaign:
                 rules = " or ".join(f"`--rules {o.name}`" for o in others)
-                raise InvalidCommand(f"{words[0][:30]!r} is a command of the {titles} rules and no campaign is open: "
+                raise InvalidCommand(f"{echo(words[0], 30)} is a command of the {titles} rules and no campaign is open: "
                                      f"`campaign new NAME` with {rules}, or `campaign use NAME`")
-            raise InvalidCommand(f"{words[0][:30]!r} is a command of the {titles} rules; this campaign plays "
+            raise InvalidCommand(f"{echo(words[0], 30)} is a command of the {titles} rules; this campaign plays "
                                  f"{system.title} (`help` lists its commands)")
-        raise InvalidCommand(f"unknown command {words[0][:30]!r}: type `help` for the list")
+        raise InvalidCommand(f"unknown command {echo(words[0], 30)}: type `help` for the list")
     spec, used = found
     tokens = words[used:]
     if spec.name in ORACLE_EXTENDED and spec in system_specs(system).specs:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from solo.kernel.narration import Narration
-from solo.kernel.errors import InvalidCommand, RuleViolation
+from solo.kernel.errors import echo, InvalidCommand, RuleViolation
 from solo.kernel.wording import first_sentence
 from solo.kernel.words import words_of
 from solo.kernel.events import TYPES, RecapWritten, session_event_to_dict
@@ -43,9 +43,11 @@ def chapter_level(v: View, level: str) -> bool:
     """Whether `recap LEVEL` asks for the chapter (`chapter` or the system's word for it) rather than
     the scene; ``InvalidCommand`` naming the choices for any other word."""
     word = v.system.chapter_word.casefold()
-    if level not in ("scene", "chapter", word):
-        raise InvalidCommand(f"recap the {v.system.scene_word}, the {word} or the campaign, not {level[:30]!r}")
-    return level != "scene"
+    scene = v.system.scene_word.casefold()
+    if level not in ("scene", scene, "chapter", word):
+        said = dict.fromkeys(("scene", scene, word, "campaign"))  # "recap scene, turn, game or campaign"
+        raise InvalidCommand(f"recap {', '.join(list(said)[:-1])} or campaign, not {echo(level, 30)}")
+    return level not in ("scene", scene)
 
 
 def opened(v: View) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from solo.director import oracle
 from solo.director.narration import DEFAULT_CONTEXT
 from solo.kernel.narration import Narration
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.words import words_of
 from solo.kernel.events import TYPES, CanonClosed, Narrated, OracleAsked, SceneTagged, SessionEvent, session_event_to_dict
 from solo.kernel.calls import ModelCall
@@ -163,7 +163,7 @@ def _draw(v: View, command: commands.Draw, decision: Decision, state: Any, rng: 
     if table not in tables:  # a unique table whose id starts or whose name is the words given
         near = [t for t in tables.tables if t.startswith(table) or t.split(".", 1)[-1] == table]
         if len(near) != 1:
-            raise RuleViolation(f"no single oracle table {table[:40]!r}"
+            raise RuleViolation(f"no single oracle table {echo(table, 40)}"
                                 f"{' (' + ', '.join(near[:6]) + ')' if near else ''}: "
                                 "`draw` with no name lists them")
         table = near[0]

@@ -18,7 +18,7 @@ from typing import Any
 
 from solo.kernel.adventure import Adventure
 from solo.kernel.datafile import DataFileError, load_toml
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from . import commands as rc
 from .data_rules import CAPACITIES, DEFAULT_DIE, LADDER, capacity_name, die_label, fold, parse_die
 
@@ -75,7 +75,7 @@ def _fields(entry: object, where: str, allowed: frozenset[str], what: str) -> Ma
         raise ValueError(f"{where}: {what} is a table (name, dice, ...)")
     extra = sorted(str(k) for k in entry if k not in allowed)
     if extra:
-        raise ValueError(f"{where}: unknown field {extra[0][:30]!r} ({what} has {', '.join(sorted(allowed))})")
+        raise ValueError(f"{where}: unknown field {echo(extra[0], 30)} ({what} has {', '.join(sorted(allowed))})")
     return entry
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from solo.kernel import dice, named
 from solo.kernel.dispatch import Dispatch
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.grammar import quote
 from .data_rules import ACTIONS, LEFT, MAX_DEBT, die_label, fold
 from .state import AlphaState, Combat, Creature, Side
@@ -41,10 +41,10 @@ def find(state: AlphaState, name: str, side: Side | None = None) -> Creature:
     if len(starts) == 1:
         return starts[0]
     if starts:
-        raise RuleViolation(f"{name[:40]!r} could be {', '.join(c.name for c in starts)}: give the whole name")
+        raise RuleViolation(f"{echo(name, 40)} could be {', '.join(c.name for c in starts)}: give the whole name")
     what = {"party": "party member", "foes": "foe", None: "creature"}[side]
     known = ", ".join(c.name for c in pool) or "none yet: `pc add NAME` / `enemy add NAME` first"
-    raise RuleViolation(f"no {what} named {name[:40]!r} (in play: {known})")
+    raise RuleViolation(f"no {what} named {echo(name, 40)} (in play: {known})")
 
 
 def active(who: Creature) -> Creature:
@@ -70,7 +70,7 @@ def capacity(who: Creature, name: str) -> str:
     starts = [cap for cap in who.dice if key and cap.startswith(key)]
     if len(starts) == 1:
         return starts[0]
-    raise RuleViolation(f"{who.name} has no capacity {name[:24]!r} (capacities: {', '.join(who.dice)})")
+    raise RuleViolation(f"{who.name} has no capacity {echo(name, 24)} (capacities: {', '.join(who.dice)})")
 
 
 def die(sides: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.grammar import quote
 from . import combat  # noqa: F401  (its rules register themselves in RULES)
 from . import commands as rc
@@ -32,7 +32,7 @@ def _name(state: AlphaState, name: str) -> str:
     if not clean:
         raise RuleViolation("give a name")
     if any(ch in clean for ch in ",="):
-        raise RuleViolation(f"a name cannot hold ',' or '=' (they separate names in lists): {clean[:40]!r}")
+        raise RuleViolation(f"a name cannot hold ',' or '=' (they separate names in lists): {echo(clean, 40)}")
     taken = state.get(clean)
     if taken is not None:
         raise RuleViolation(f"the name {taken.name} is taken: choose another")
@@ -45,7 +45,7 @@ def _dice(given: dict[str, int]) -> dict[str, int]:
     for cap, sides in given.items():
         key = capacity_name(cap)
         if key is None:
-            raise RuleViolation(f"{cap[:24]!r} cannot be a capacity's name (letters, digits, - and _)")
+            raise RuleViolation(f"{echo(cap, 24)} cannot be a capacity's name (letters, digits, - and _)")
         out[key] = sides
     return out
 
@@ -158,7 +158,7 @@ def _hide(state: AlphaState, c: rc.Hide, rng: random.Random) -> Step:
         match = [f for f in foes if fold(f.name) == fold(name)] or [f for f in foes
                                                                      if fold(f.name).startswith(fold(name))]
         if len(match) != 1:
-            raise RuleViolation(f"{name[:40]!r} is not one foe rolling against {who.name}'s hide (rolling: "
+            raise RuleViolation(f"{echo(name, 40)} is not one foe rolling against {who.name}'s hide (rolling: "
                                 f"{', '.join(f.name for f in foes)})")
         if match[0].name in typed:
             raise RuleViolation(f"{match[0].name}'s face is given twice in --against")
@@ -216,7 +216,7 @@ def _unhide(state: AlphaState, c: rc.Unhide) -> Step:
             match = [n for n in who.hidden_from if fold(n) == fold(name)] or [
                 n for n in who.hidden_from if fold(n).startswith(fold(name))]
             if len(match) != 1:
-                raise RuleViolation(f"{who.name} is not hidden from {name[:40]!r} (hidden from: "
+                raise RuleViolation(f"{who.name} is not hidden from {echo(name, 40)} (hidden from: "
                                     f"{', '.join(who.hidden_from)})")
             if match[0] not in revealed:
                 revealed.append(match[0])

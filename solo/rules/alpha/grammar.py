@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ...kernel.errors import echo
 from ...kernel.grammar import Args, Option, Spec, number, text
 from . import commands as rc
 from .data_rules import CAPACITIES, LEFT, parse_die
@@ -23,7 +24,7 @@ def start_command(name: str, seed: int, options: Mapping[str, list[str]]) -> rc.
 def _face(a: Args, value: str, flag: str) -> int:
     value = value.strip()
     if not _FACE.match(value):
-        raise a.fail(f"{flag} takes die faces (whole numbers) separated by commas, not {value[:30]!r}")
+        raise a.fail(f"{flag} takes die faces (whole numbers) separated by commas, not {echo(value, 30)}")
     return int(value)
 
 
@@ -39,14 +40,14 @@ def _one_face(a: Args, dest: str = "against") -> int | None:
     if value is None:
         return None
     if "," in value:
-        raise a.fail(f"--{dest} takes one face (the opposing die's), not {value[:30]!r}")
+        raise a.fail(f"--{dest} takes one face (the opposing die's), not {echo(value, 30)}")
     return _face(a, value, f"--{dest}")
 
 
 def _die(a: Args, value: str, what: str) -> int:
     sides = parse_die(value)
     if sides is None:
-        raise a.fail(f"{what} is a die of the ladder: d4, d6, d8, d10 or d12, not {value[:12]!r}")
+        raise a.fail(f"{what} is a die of the ladder: d4, d6, d8, d10 or d12, not {echo(value, 12)}")
     return sides
 
 
@@ -62,7 +63,7 @@ def _capacity_dice(a: Args) -> dict[str, int]:
             name, sep, sides = part.partition("=")
             key = "_".join(name.strip().casefold().split())
             if not sep or not key:
-                raise a.fail(f"--capacity is CAP=dN (e.g. --capacity influence=d8), not {part.strip()[:30]!r}")
+                raise a.fail(f"--capacity is CAP=dN (e.g. --capacity influence=d8), not {echo(part.strip(), 30)}")
             if key in out:
                 raise a.fail(f"the {key} die is given twice")
             out[key] = _die(a, sides, f"--capacity {key}")
@@ -102,7 +103,7 @@ def _enemy_add(a: Args) -> rc.AddEnemy:
 def _enemy_leave(a: Args) -> rc.LeaveEnemy:
     how = (a.one("how") or "flee").strip().casefold()
     if how not in LEFT:
-        raise a.fail(f"--how is flee, surrender or removed, not {how[:20]!r}")
+        raise a.fail(f"--how is flee, surrender or removed, not {echo(how, 20)}")
     return rc.LeaveEnemy(name=text(a, "the foe's name", a.positionals), how=how)  # type: ignore[arg-type]
 
 
@@ -133,7 +134,7 @@ def _hide(a: Args) -> rc.Hide:
                 name, sep, face = part.partition("=")
                 name = " ".join(name.split())
                 if not sep or not name:
-                    raise a.fail(f"--against is FOE=F,FOE=F (one face a foe), not {part.strip()[:30]!r}")
+                    raise a.fail(f"--against is FOE=F,FOE=F (one face a foe), not {echo(part.strip(), 30)}")
                 if name.casefold() in seen:
                     raise a.fail(f"{name} is named twice in --against")
                 seen.add(name.casefold())
@@ -156,7 +157,7 @@ def _check(a: Args) -> rc.Check:
 def _fate(a: Args) -> rc.Fate:
     choice = a.positionals[1].strip().casefold()
     if choice not in ("sacrifice", "survive"):
-        raise a.fail(f"the choice is sacrifice or survive, not {a.positionals[1][:20]!r}")
+        raise a.fail(f"the choice is sacrifice or survive, not {echo(a.positionals[1], 20)}")
     return rc.Fate(character=a.positionals[0], choice=choice, cost=a.one("cost"))  # type: ignore[arg-type]
 
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from . import commands as rc
 from . import events as ev
 from .apply import apply
@@ -108,7 +108,7 @@ def _check_pos(pos: int) -> None:
 def known_card(deck: DeckFile, card: str) -> str:
     found = deck.find_card(card)
     if found is None:
-        raise RuleViolation(f"no card {card[:40]!r} in this deck (cards: {', '.join(c.id for c in deck.card)})")
+        raise RuleViolation(f"no card {echo(card, 40)} in this deck (cards: {', '.join(c.id for c in deck.card)})")
     return found.id
 
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, field_validator
 
 from solo.kernel.datafile import DataFileError, parse_toml
-from solo.kernel.errors import InvalidCommand
+from solo.kernel.errors import echo, InvalidCommand
 from solo.kernel.frozen import Frozen
 from solo.kernel.resources import folder
 
@@ -62,12 +62,12 @@ def parse_step(text: str) -> Step:
     """A step in canonical form; ``ValueError`` saying what a step looks like."""
     found = _STEP.match(" ".join(text.casefold().split()))
     if found is None:
-        raise ValueError(f"{text[:40]!r} is not a step: write 'token take|return chaos|decryption' or 'time +N|-N'")
+        raise ValueError(f"{echo(text, 40)} is not a step: write 'token take|return chaos|decryption' or 'time +N|-N'")
     take, token, sign, amount = found.groups()
     if take is not None:
         return Step.model_validate({"kind": "token", "action": take, "token": token})
     if int(amount) < 1:
-        raise ValueError(f"{text[:40]!r}: a time step moves at least 1 slot")
+        raise ValueError(f"{echo(text, 40)}: a time step moves at least 1 slot")
     return Step(kind="time", amount=int(amount) if sign == "+" else -int(amount))
 
 
@@ -98,7 +98,7 @@ class Card(Frozen):
     @classmethod
     def _id(cls, value: str) -> str:
         if not CARD_ID.match(value):
-            raise ValueError(f"{value[:40]!r} is not a card id: use a-z, 0-9 and '-'")
+            raise ValueError(f"{echo(value, 40)} is not a card id: use a-z, 0-9 and '-'")
         return value
 
     @field_validator("do", "do_with_chaos")

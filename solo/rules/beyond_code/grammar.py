@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from solo.kernel.errors import InvalidCommand
+from solo.kernel.errors import echo, InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, number
 from . import commands as rc
 from .deck import EXAMPLE, load_deck
@@ -37,7 +37,7 @@ def start_command(name: str, seed: int, options: Mapping[str, list[str]]) -> rc.
     easy = [e.strip().casefold() for v in options.get("easy", []) for e in v.split(",") if e.strip()]
     unknown = [e for e in easy if e not in EASY]
     if unknown:
-        raise InvalidCommand(f"--easy takes late-expiry and keep-tokens (comma separated), not {unknown[0][:30]!r}")
+        raise InvalidCommand(f"--easy takes late-expiry and keep-tokens (comma separated), not {echo(unknown[0], 30)}")
     draws = options.get("draw", [])
     if len(draws) > 1:
         raise InvalidCommand("give --draw once: the Character drawn first")
@@ -89,7 +89,7 @@ def _solowork(a: Args) -> rc.Solowork:
             raise a.fail("`solowork 1` takes nothing more: it takes the Chaos token, or returns it if held")
         return rc.Solowork(effect=1)
     if which != "2":
-        raise a.fail(f"Solowork has effects 1 and 2, not {which[:20]!r}")
+        raise a.fail(f"Solowork has effects 1 and 2, not {echo(which, 20)}")
     if len(a.positionals) != 2:
         raise a.fail("`solowork 2 POS` names the card to pick")
     return rc.Solowork(effect=2, pos=position(a, a.positionals[1]), card=_card(a), silence_from=_silence_from(a))
@@ -98,16 +98,16 @@ def _solowork(a: Args) -> rc.Solowork:
 def _token(a: Args) -> rc.Token:
     action, token = (p.casefold() for p in a.positionals)
     if action not in ("take", "return"):
-        raise a.fail(f"a token is taken or returned, not {action[:20]!r}")
+        raise a.fail(f"a token is taken or returned, not {echo(action, 20)}")
     if token not in ("chaos", "decryption"):
-        raise a.fail(f"the tokens are chaos and decryption, not {token[:20]!r}")
+        raise a.fail(f"the tokens are chaos and decryption, not {echo(token, 20)}")
     return rc.Token(action=action, token=token)  # type: ignore[arg-type]
 
 
 def _time(a: Args) -> rc.Time:
     text = a.positionals[0].strip()
     if text[:1] not in ("+", "-"):
-        raise a.fail(f"say which way the token moves: +N or -N, not {text[:20]!r}")
+        raise a.fail(f"say which way the token moves: +N or -N, not {echo(text, 20)}")
     delta = number(a, text, "the slots moved", -99, 99)
     if delta == 0:
         raise a.fail("the token moves at least 1 slot: +N or -N with N >= 1")
@@ -127,7 +127,7 @@ def _reveal_list(a: Args) -> tuple[tuple[int, str | None], ...] | None:
         for part in value.split(","):
             where, eq, card = part.strip().partition("=")
             if not where.strip() or eq and not card.strip():
-                raise a.fail(f"--reveal is POS or POS=ID separated by commas, not {value[:40]!r}")
+                raise a.fail(f"--reveal is POS or POS=ID separated by commas, not {echo(value, 40)}")
             out.append((position(a, where, "a position to reveal"), card.strip().casefold() if eq else None))
     return tuple(out)
 
@@ -142,7 +142,7 @@ def _used(a: Args) -> tuple[rc.TokenName, ...]:
             elif word == "decryption":
                 out.append("decryption")
             else:
-                raise a.fail(f"--used names the tokens the Mission used: chaos, decryption; not {part.strip()[:20]!r}")
+                raise a.fail(f"--used names the tokens the Mission used: chaos, decryption; not {echo(part.strip(), 20)}")
     return tuple(dict.fromkeys(out))
 
 
@@ -153,7 +153,7 @@ VERDICTS = {"success": True, "succeed": True, "succeeded": True, "won": True, "w
 def _mission(a: Args) -> rc.Mission:
     word = a.positionals[0].casefold()
     if word not in VERDICTS:
-        raise a.fail(f"give the verdict: success or fail, not {word[:20]!r}")
+        raise a.fail(f"give the verdict: success or fail, not {echo(word, 20)}")
     return rc.Mission(success=VERDICTS[word], reveal=_reveal_list(a), draw=_draw(a), used=_used(a))
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Literal
 
-from solo.kernel.errors import InvalidCommand
+from solo.kernel.errors import echo, InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, choice, face, faces, named_faces, number, pairs, text
 from . import commands as rc
 from .state import OPTIONAL_RULES, Archetype, EnemyType
@@ -26,7 +26,7 @@ def start_command(name: str, seed: int, options: Mapping[str, list[str]]) -> rc.
         for rule in value.split(","):
             rule = rule.strip().casefold()
             if rule not in OPTIONAL_RULES:
-                raise InvalidCommand(f"unknown optional rule {rule[:30]!r}: choose from {', '.join(OPTIONAL_RULES)}")
+                raise InvalidCommand(f"unknown optional rule {echo(rule, 30)}: choose from {', '.join(OPTIONAL_RULES)}")
             optional.append(rule)
     return rc.StartCampaign(name=name, seed=seed, optional=tuple(dict.fromkeys(optional)))
 
@@ -54,7 +54,7 @@ def _help_spec(a: Args, value: str) -> rc.HelpSpec:
     if len(parts) >= 3 and re.fullmatch(r"\s*[0-9]+\s*", parts[-1]):
         die = face(a, parts.pop())
     if len(parts) < 2 or not parts[0].strip() or not ":".join(parts[1:]).strip():
-        raise a.fail(f"--help takes HELPER:ASSET[:DIE], e.g. --help Max:boxing:6, not {value[:40]!r}")
+        raise a.fail(f"--help takes HELPER:ASSET[:DIE], e.g. --help Max:boxing:6, not {echo(value, 40)}")
     return rc.HelpSpec(helper=parts[0].strip(), asset=":".join(parts[1:]).strip(), die=die)
 
 
@@ -122,7 +122,7 @@ def _group(a: Args) -> rc.GroupGamble:
     for value in a.many("with"):
         name, sep, asset = value.partition(":")
         if not sep or not name.strip() or not asset.strip():
-            raise a.fail(f"--with takes NAME:ASSET, not {value[:40]!r}")
+            raise a.fail(f"--with takes NAME:ASSET, not {echo(value, 40)}")
         assets.append((name.strip(), asset.strip()))
     return rc.GroupGamble(action=text(a, "the action", a.positionals), assets=tuple(assets),
                           dice=named_faces(a, a.many("dice")))
@@ -145,7 +145,7 @@ def _single_dice(a: Args) -> dict[str, tuple[int, ...]]:
 def _peril(a: Args) -> rc.AssignPeril:
     amount = a.positionals[1].strip()
     if not re.fullmatch(r"[+-][0-9]+", amount):
-        raise a.fail(f"give the change as +N or -N, not {amount[:30]!r}")
+        raise a.fail(f"give the change as +N or -N, not {echo(amount, 30)}")
     return rc.AssignPeril(character=a.positionals[0], amount=number(a, amount, "the Peril change", -99, 99),
                           cause=a.one("cause"))
 
@@ -175,7 +175,7 @@ def _enemy_leave(a: Args) -> rc.RemoveEnemy:
         "flee": "flee", "fled": "flee", "flees": "flee", "surrender": "surrender", "surrenders": "surrender",
         "removed": "removed", "remove": "removed"}
     if how not in ways:
-        raise a.fail(f"an enemy leaves by flee, surrender or removed, not {how[:20]!r}")
+        raise a.fail(f"an enemy leaves by flee, surrender or removed, not {echo(how, 20)}")
     return rc.RemoveEnemy(enemy=text(a, "the enemy's name", a.positionals), how=ways[how])
 
 

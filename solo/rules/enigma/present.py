@@ -80,13 +80,14 @@ def _scene(status: Mapping[str, Any]) -> str:
 def status_lines(s: Mapping[str, Any]) -> list[str]:
     where = f"Leg {s['leg']}, {_scene(s)}" + (f": {s['scene_title']}" if s.get("scene_title") else "")
     lines = [f"[bold]{escape(s['campaign'])}[/] — {escape(where)}"]
+    column = max(map(len, s["characters"]), default=0)  # the names' column: as wide as the longest
     for name, c in s["characters"].items():
         gauge = "#" * c["peril"] + "." * (6 - c["peril"])
         flags = [f for f, on in (("KO", c["incapacitated"]), ("retired", c["retired"])) if on]
         phrase = "catchphrase ready" if c["catchphrase_available"] else "no catchphrase"
         lines.append(
-            f"  {escape(name):<16} Peril {escape('[' + gauge + ']')} {c['peril']}/6  KOs {c['knockouts']}  "
-            f"Luck {c['lucky_saves']}  Blammo! {c['blammo']}  {phrase} {' '.join(flags)}")
+            f"  {escape(name) + ' ' * (column - len(name))}  Peril {escape('[' + gauge + ']')} {c['peril']}/6  KOs {c['knockouts']}  "
+            f"Luck {c['lucky_saves']}  Blammo! {c['blammo']}  {phrase}" + "".join(f"  {f}" for f in flags))
     if s.get("tumult"):
         t = s["tumult"]
         lines.append(f"  Tumult, round {t['round']}")

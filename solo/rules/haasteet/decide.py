@@ -10,7 +10,7 @@ from typing import Any
 
 from solo.kernel import dice
 from solo.kernel.dispatch import Dispatch
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.grammar import quote
 from solo.kernel.frozen import Frozen
 from . import commands as rc
@@ -34,7 +34,7 @@ def character(state: HaasteetState, name: str, *, acting: bool = False) -> Chara
     who = state.find(name)
     if who is None:
         known = ", ".join(c.name for c in state.characters) or "none yet: `pc add NAME` first"
-        raise RuleViolation(f"no character named {name[:40]!r} (characters: {known})")
+        raise RuleViolation(f"no character named {echo(name, 40)} (characters: {known})")
     if who.dead:
         raise RuleViolation(f"{who.name} is dead")
     if acting and who.out_of_action:
@@ -47,7 +47,7 @@ def fighter(state: HaasteetState, name: str) -> Someone:
     who = state.fighter(name)
     if who is None:
         known = ", ".join([c.name for c in state.characters] + [e.name for e in state.enemies]) or "none yet"
-        raise RuleViolation(f"no character or enemy named {name[:40]!r} (in play: {known})")
+        raise RuleViolation(f"no character or enemy named {echo(name, 40)} (in play: {known})")
     if who.dead:
         raise RuleViolation(f"{who.name} is dead")
     _here(who)
@@ -101,7 +101,7 @@ def pay(who: Someone, spend: tuple[str, int] | None, what: str = "") -> tuple[So
     name, points = spend
     key = strength(name)
     if key is None:
-        raise RuleViolation(f"no strength {name[:20]!r}: {', '.join(STRENGTHS)}")
+        raise RuleViolation(f"no strength {echo(name, 20)}: {', '.join(STRENGTHS)}")
     if not 1 <= points <= 3:
         raise RuleViolation(f"spend 1 to 3 points of a strength, not {points}")
     left = who.strengths[key]
@@ -156,7 +156,7 @@ def _strengths(given: dict[str, int], creation: bool) -> dict[str, int]:
     for name, value in given.items():
         key = strength(name)
         if key is None:
-            raise RuleViolation(f"no strength {name[:20]!r}: {', '.join(STRENGTHS)}")
+            raise RuleViolation(f"no strength {echo(name, 20)}: {', '.join(STRENGTHS)}")
         out[key] = value
     if creation:
         if any(not CREATION_POINTS[0] <= v <= CREATION_POINTS[1] for v in out.values()):
@@ -222,7 +222,7 @@ def _repair(state: HaasteetState, c: rc.Repair) -> tuple[Any, ...]:
         raise RuleViolation(f"{who.name}'s latest challenge is not a lost `--clue` one: nothing to repair")
     key = strength(c.strength)
     if key is None:
-        raise RuleViolation(f"no strength {c.strength[:20]!r}: {', '.join(STRENGTHS)}")
+        raise RuleViolation(f"no strength {echo(c.strength, 20)}: {', '.join(STRENGTHS)}")
     paid, _ = pay(who, (key, 1), " to repair with")
     after = paid.model_copy(update={"last_challenge": last.model_copy(update={"success": True, "repaired": True})})
     return (ev.CharacterSet(character=after),  # type: ignore[arg-type]
@@ -345,7 +345,7 @@ def _leave_enemy(state: HaasteetState, c: rc.LeaveEnemy) -> tuple[Any, ...]:
     foe = state.find_enemy(c.name)
     if foe is None:
         known = ", ".join(e.name for e in state.enemies if e.gone is None) or "none"
-        raise RuleViolation(f"no enemy named {c.name[:40]!r} (enemies: {known})")
+        raise RuleViolation(f"no enemy named {echo(c.name, 40)} (enemies: {known})")
     if foe.gone is not None:
         raise RuleViolation(f"{foe.name} has left the scene already ({_LEFT[foe.gone]})")
     gone = foe.model_copy(update={"gone": c.how})
@@ -738,7 +738,7 @@ def _raise(state: HaasteetState, c: rc.Raise) -> tuple[Any, ...]:
     who = character(state, c.character)
     key = strength(c.strength)
     if key is None:
-        raise RuleViolation(f"no strength {c.strength[:20]!r}: {', '.join(STRENGTHS)}")
+        raise RuleViolation(f"no strength {echo(c.strength, 20)}: {', '.join(STRENGTHS)}")
     if key in who.raised_this_session:
         raise RuleViolation(f"{who.name} has raised {key} this session already")
     if who.xp < RAISE_COST:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from solo.kernel.errors import InvalidCommand
+from solo.kernel.errors import echo, InvalidCommand
 from ...kernel.grammar import Args, Option, Spec, face, faces, named_faces, number, text
 from . import commands as rc
 from .data_rules import (CHARACTER_RATING, DIES, EXTRA_DICE, MIND, OPPONENT_RATING, STRENGTH_POINTS, STRENGTHS,
@@ -27,7 +27,7 @@ def start_command(name: str, seed: int, options: Mapping[str, list[str]]) -> rc.
         raw = values[0].strip().casefold().removeprefix("d")
         if not raw.isascii() or not raw.isdigit() or int(raw[:3]) not in DIES:
             raise InvalidCommand(f"the campaign die is 8, 10, 12 or 20 (a d6 never beats the hard threshold 6), "
-                                 f"not {values[0][:10]!r}")
+                                 f"not {echo(values[0], 10)}")
         die = int(raw)
     return rc.StartCampaign(name=name, seed=seed, die=die)
 
@@ -40,7 +40,7 @@ def _spend(a: Args, dest: str) -> tuple[str, int] | None:
     key = strength(name) if sep else None
     if key is None:
         raise a.fail(f"--spend is STRENGTH:N with a strength of {', '.join(STRENGTHS)} (or its Finnish name), "
-                     f"not {value[:30]!r}")
+                     f"not {echo(value, 30)}")
     return key, number(a, points, "the points spent", 1, 3)
 
 
@@ -107,7 +107,7 @@ def _shock(a: Args) -> rc.Shock:
 def _declare(a: Args) -> rc.Declare:
     kind = KINDS.get(a.positionals[1].casefold())
     if kind is None:
-        raise a.fail(f"an action is bonus or attack, not {a.positionals[1][:20]!r}")
+        raise a.fail(f"an action is bonus or attack, not {echo(a.positionals[1], 20)}")
     return rc.Declare(actor=a.positionals[0], action=kind, target=text(a, "the target", a.positionals[2:]),  # type: ignore[arg-type]
                       rating=_count(a, "rating", "--rating", *OPPONENT_RATING) or 1, spend=_spend(a, "spend"),
                       extra=_count(a, "extra", "--extra") or 0, weapon=_count(a, "weapon", "--weapon", *WEAPON) or 0,
@@ -140,7 +140,7 @@ def _session_end(a: Args) -> rc.EndSession:
 def _enemy_leave(a: Args) -> rc.LeaveEnemy:
     how = (a.one("how") or "flee").strip().casefold()
     if how not in ("flee", "surrender", "removed"):
-        raise a.fail(f"--how is flee, surrender or removed, not {how[:20]!r}")
+        raise a.fail(f"--how is flee, surrender or removed, not {echo(how, 20)}")
     return rc.LeaveEnemy(name=text(a, "the enemy's name", a.positionals), how=how)  # type: ignore[arg-type]
 
 

@@ -69,9 +69,11 @@ def _grid(r: dict[str, Any]) -> str:
     return (tr("hits {hits}", hits=hits) if hits else tr("hits none")) + "".join(f", {e}" for e in effects if e)
 
 
-def _sheet(name: str, c: dict[str, Any]) -> list[str]:
+def _sheet(name: str, c: dict[str, Any], biography: bool = True) -> list[str]:
+    """A character's sheet; ``biography=False`` (`status`, a campaign resumed): the numbers under the name
+    alone, the description left to `pc show`."""
     strengths = ", ".join(f"{term(s)} {c['strengths'][s]}/{c['strengths_max'][s]}" for s in STRENGTHS)
-    out = [f"[bold]{escape(name)}[/]" + (f": {escape(c['describe'])}" if c.get("describe") else ""),
+    out = [f"[bold]{escape(name)}[/]" + (f": {escape(c['describe'])}" if biography and c.get("describe") else ""),
            f"  {strengths}; " + tr("mind {mind}", mind=c["mind_now"])
            + (" " + tr("(of {mind})", mind=c["mind"]) if c["mind_now"] != c["mind"] else ""),
            "  " + tr("sanity: {stage}", stage=term(c["stage"]))
@@ -208,7 +210,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
         case "Status" | "ShowCharacter":
             out = []
             for name, c in r.get("characters", {}).items():
-                out += _sheet(name, c)
+                out += _sheet(name, c, biography=kind == "ShowCharacter")
             for name, e in r.get("enemies", {}).items():
                 gone = f" ({tr(LEFT[e['left']])})" if e.get("left") in LEFT else ""
                 out.append(f"{escape(name)}{gone}: {_grid(e)}; " + tr("bonus dice {n}", n=e["bonus_dice"]))
@@ -222,7 +224,7 @@ def _html(text: str) -> str:
 
 def toolbar(status: dict[str, Any], width: int) -> list[str]:
     """Fragments, most important first: a waiting hit, the round, then each character's strengths,
-    sanity stage, hits and their effects, bonus dice and XP."""
+    sanity stage, hits and their effects, bonus dice and XP; then the foes still standing, with their hits."""
     parts = [f"<b>{_html(str(status.get('campaign', '')))}</b>"]
     if status.get("pending"):
         parts.append(f"<b>{_html(tr('soak!'))}</b> " + _html(", ".join(f"{h['target']} {h['damage']}"
@@ -239,6 +241,10 @@ def toolbar(status: dict[str, Any], width: int) -> list[str]:
         bit += f" +{c['bonus_dice']}b" if c["bonus_dice"] else ""
         bit += " " + tr("xp{xp}", xp=c["xp"])
         parts.append(_html(bit))
+    for name, e in status.get("enemies", {}).items():  # the foes still standing, as Rhûn's bar has its Challenges
+        if not e["dead"] and not e["left"] and not e["out_of_action"]:
+            hits = ",".join(str(h["size"]) for h in e["hits"])
+            parts.append(_html(name + (" " + tr("hits {hits}", hits=hits) if hits else "")))
     return parts
 
 

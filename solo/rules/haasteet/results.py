@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from solo.kernel.board import on_board
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from . import commands as rc
 from . import events as ev
 from .data_rules import fold
@@ -55,7 +55,7 @@ def sheets(state: HaasteetState, command: rc.ShowCharacter) -> dict[str, Any]:
     if command.character:
         found = state.find(command.character)
         if found is None:
-            raise RuleViolation(f"no character named {command.character[:40]!r} "
+            raise RuleViolation(f"no character named {echo(command.character, 40)} "
                                 f"(characters: {', '.join(c.name for c in state.characters) or 'none yet'})")
         chosen = [found]
     return {"characters": {c.name: character(c) for c in chosen}}

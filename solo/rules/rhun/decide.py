@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from solo.kernel import dice, named
 from solo.kernel.dispatch import Dispatch
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.words import agree, is_group
 from . import commands as rc
 from . import events as ev
@@ -50,7 +50,7 @@ def _named(items: Sequence[_T], name: str, what: str, add: str) -> _T:
     found = found or (starts[0] if starts else None)
     if found is None:
         known = ", ".join(x.name for x in items) or f"none yet: `{add}` first"
-        raise RuleViolation(f"no {what} named {name[:40]!r} ({what}s: {known})")
+        raise RuleViolation(f"no {what} named {echo(name, 40)} ({what}s: {known})")
     return found
 
 
@@ -80,7 +80,7 @@ def active(found: Challenge) -> Challenge:
 def advancement(name: str) -> Advancement:
     found = ADVANCEMENT_BY_KEY.get(fold(name))
     if found is None:
-        raise RuleViolation(f"no advancement {name[:40]!r}: `rules advancement` lists them")
+        raise RuleViolation(f"no advancement {echo(name, 40)}: `rules advancement` lists them")
     return found
 
 
@@ -128,15 +128,15 @@ def _add_hero(state: RhunState, c: rc.AddHero) -> tuple[ev.Event, ...]:
         raise RuleViolation("no creation dice: `pc roll` first, or give --dice I,P,R,G,E")
     archetype = named.find(ARCHETYPES, c.archetype, fold)
     if archetype is None:
-        raise RuleViolation(f"no archetype {c.archetype[:30]!r}: choose from {', '.join(a.name for a in ARCHETYPES)}")
+        raise RuleViolation(f"no archetype {echo(c.archetype, 30)}: choose from {', '.join(a.name for a in ARCHETYPES)}")
     race = fold(c.race).replace(" ", "")
     if race not in RACES:
-        raise RuleViolation(f"no race {c.race[:30]!r}: choose from {', '.join(RACES)}")
+        raise RuleViolation(f"no race {echo(c.race, 30)}: choose from {', '.join(RACES)}")
     aspects = []
     for name in c.aspects:
         found = next((a for a in ALL_ASPECTS if fold(a) == fold(name)), None)
         if found is None:
-            raise RuleViolation(f"no aspect {name[:30]!r}: `roll aspect` or `rules creation` lists them")
+            raise RuleViolation(f"no aspect {echo(name, 30)}: `roll aspect` or `rules creation` lists them")
         aspects.append(found)
     if len(aspects) > 2 or len(set(aspects)) != len(aspects):
         raise RuleViolation("a character has at most 2 different aspects")
@@ -191,7 +191,7 @@ def _armour(worn: Sequence[str]) -> tuple[str, ...]:
     pieces = [fold(a) for a in worn if fold(a) != "none"]
     for piece in pieces:
         if piece not in ARMOUR:
-            raise RuleViolation(f"no armour {piece[:20]!r}: leather, mail, shield or none")
+            raise RuleViolation(f"no armour {echo(piece, 20)}: leather, mail, shield or none")
     if len(set(pieces)) != len(pieces) or sum(p in BODY_ARMOUR for p in pieces) > 1:
         raise RuleViolation("a character wears one body armour (leather or mail) and at most one shield")
     return tuple(pieces)
@@ -209,7 +209,7 @@ def resolve_stat(stat: str) -> tuple[str, str]:
         return key, "attribute"
     if key in SAVES:
         return key, "save"
-    raise RuleViolation(f"no Attribute or Save {stat[:30]!r}: {', '.join(ATTRIBUTES)}; evasion, fortitude, resolve")
+    raise RuleViolation(f"no Attribute or Save {echo(stat, 30)}: {', '.join(ATTRIBUTES)}; evasion, fortitude, resolve")
 
 
 def light_pool(state: RhunState, who: Hero, c: rc.Risk) -> tuple[int, int, list[Advancement]]:
@@ -242,7 +242,7 @@ def light_pool(state: RhunState, who: Hero, c: rc.Risk) -> tuple[int, int, list[
     if c.weapon is not None:
         weapon = WEAPONS.get(fold(c.weapon))
         if weapon is None:
-            raise RuleViolation(f"no weapon {c.weapon[:20]!r}: {', '.join(WEAPONS)}")
+            raise RuleViolation(f"no weapon {echo(c.weapon, 20)}: {', '.join(WEAPONS)}")
         dice += weapon[0]
         effect += weapon[1]
     if c.approach is not None:
@@ -386,7 +386,7 @@ def _add_challenge(state: RhunState, c: rc.AddChallenge) -> tuple[ev.Event, ...]
     """[Tiers] Disposition and Effect dice by Tier; Exceptional may have more."""
     tier = fold(c.tier)
     if tier not in TIERS:
-        raise RuleViolation(f"no Tier {c.tier[:20]!r}: {', '.join(TIERS)}")
+        raise RuleViolation(f"no Tier {echo(c.tier, 20)}: {', '.join(TIERS)}")
     disposition, dice, half = TIERS[tier]
     if (c.disposition is not None or c.effect_dice is not None) and tier != "exceptional":
         raise RuleViolation("--disposition and --effect-dice are for Exceptional Challenges only")
@@ -412,7 +412,7 @@ def harm_done(who: Hero, amount: int, track: str | None) -> ev.HarmDone:
     harm of 1+ marks a track; the third mark, or no track left, is a Mortal Wound; harm to the
     Mortally Wounded kills."""
     if track is not None and track not in TRACKS:
-        raise RuleViolation(f"no Trauma track {track[:20]!r}: {', '.join(TRACKS)}")
+        raise RuleViolation(f"no Trauma track {echo(track, 20)}: {', '.join(TRACKS)}")
     done = ev.HarmDone(character=who.name, amount=amount, grit_before=who.grit, grit_after=who.grit)
     if amount <= 0:
         return done
@@ -504,7 +504,7 @@ def _tend(state: RhunState, c: rc.Tend, rng: random.Random) -> tuple[ev.Event, .
     if c.attribute is not None:
         asked, kind = resolve_stat(c.attribute)
         if kind != "attribute":
-            raise RuleViolation(f"--attribute names an Attribute, not {c.attribute[:20]!r}")
+            raise RuleViolation(f"--attribute names an Attribute, not {echo(c.attribute, 20)}")
         if group is not None and asked not in SAVES[group]:
             raise RuleViolation(f"Malaise {face} lowers {' or '.join(SAVES[group])}, not {asked}")
     if group is not None:
@@ -525,7 +525,7 @@ def _recover(state: RhunState, c: rc.Recover) -> tuple[ev.Event, ...]:
     who = hero(state, c.character)
     track = fold(c.track)
     if track not in TRACKS:
-        raise RuleViolation(f"no Trauma track {c.track[:20]!r}: {', '.join(TRACKS)}")
+        raise RuleViolation(f"no Trauma track {echo(c.track, 20)}: {', '.join(TRACKS)}")
     if who.mortally_wounded:
         raise RuleViolation(f"{who.name} is Mortally Wounded: `tend` first")
     if not who.trauma[track]:
@@ -579,7 +579,7 @@ def _path(who: Hero, path: str | None, die: int | None, rng: random.Random) -> e
     if path is not None:
         found = PATH_BY_KEY.get(fold(path))
         if found is None:
-            raise RuleViolation(f"no Shadow Path {path[:30]!r}: {', '.join(n for n, _ in SHADOW_PATHS)}")
+            raise RuleViolation(f"no Shadow Path {echo(path, 30)}: {', '.join(n for n, _ in SHADOW_PATHS)}")
         return ev.PathChosen(character=who.name, path=found[0])
     face = dice.one(6, die, rng, f"{who.name}'s Shadow Path roll")
     return ev.PathChosen(character=who.name, path=SHADOW_PATHS[face - 1][0], dice=(face,))
@@ -642,7 +642,7 @@ def _advance(state: RhunState, c: rc.Advance) -> tuple[ev.Event, ...]:
             raise RuleViolation("Prowess raises one Attribute: name it with --attribute")
         attribute, kind = resolve_stat(c.attribute)
         if kind != "attribute":
-            raise RuleViolation(f"--attribute names an Attribute, not {c.attribute[:20]!r}")
+            raise RuleViolation(f"--attribute names an Attribute, not {echo(c.attribute, 20)}")
         if who.attributes[attribute] >= 4:
             raise RuleViolation(f"{who.name}'s {attribute} is already 4")
         if sum(who.attributes.values()) >= 10:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ...kernel.errors import echo
 from ...kernel.grammar import Args, Option, Spec, face, faces, named_faces, number, text
 from . import commands as rc
 from .data_rules import ATTRIBUTE_RATING, ATTRIBUTES, DISPOSITION, EFFECT_DICE
@@ -33,7 +34,7 @@ def _five(a: Args, value: str | None) -> tuple[int, int, int, int, int] | None:
 def _roll(a: Args) -> rc.TableRoll:
     table = a.positionals[0].casefold()
     if table not in ("archetype", "aspect", "fortune"):
-        raise a.fail(f"no table {table[:20]!r}: archetype, aspect or fortune")
+        raise a.fail(f"no table {echo(table, 20)}: archetype, aspect or fortune")
     dice = a.one("dice")
     return rc.TableRoll(table=table, dice=faces(a, dice) if dice is not None else None)  # type: ignore[arg-type]
 
@@ -59,7 +60,7 @@ def _mods(a: Args) -> tuple[int, ...]:
     for value in a.many("mod"):
         match = _MOD.match(value.strip().casefold())
         if not match:
-            raise a.fail(f"--mod is dice, like +1d or -2d, not {value[:20]!r}")
+            raise a.fail(f"--mod is dice, like +1d or -2d, not {echo(value, 20)}")
         out.append(int(match.group(1)))
     return tuple(out)
 
@@ -67,7 +68,7 @@ def _mods(a: Args) -> tuple[int, ...]:
 def _risk_parts(a: Args) -> dict[str, object]:
     approach = a.one("approach")
     if approach is not None and approach.strip().casefold() not in _APPROACH:
-        raise a.fail(f"--approach is -1e, 0 or +1e, not {approach[:20]!r}")
+        raise a.fail(f"--approach is -1e, 0 or +1e, not {echo(approach, 20)}")
     return {"character": a.positionals[0], "stat": a.positionals[1],
             "action": " ".join(a.positionals[2:]).strip() or None,
             "dark": number(a, a.one("dark") or "0", "--dark", 0, 12), "mods": _mods(a),
@@ -127,7 +128,7 @@ def _strike(a: Args) -> rc.Strike:
 def _leave(a: Args) -> rc.LeaveChallenge:
     how = (a.one("how") or "flee").casefold()
     if how not in ("flee", "surrender", "removed"):
-        raise a.fail(f"--how is flee, surrender or removed, not {how[:20]!r}")
+        raise a.fail(f"--how is flee, surrender or removed, not {echo(how, 20)}")
     return rc.LeaveChallenge(challenge=" ".join(a.positionals), how=how)  # type: ignore[arg-type]
 
 
@@ -148,7 +149,7 @@ def _shadow(a: Args) -> rc.ChooseShadow:
 
 def _scene_end(a: Args) -> rc.EndScene:
     if a.positionals and a.positionals[0].casefold() not in ("success", "failure"):
-        raise a.fail(f"a scene ends in success or failure, not {a.positionals[0][:20]!r}")
+        raise a.fail(f"a scene ends in success or failure, not {echo(a.positionals[0], 20)}")
     return rc.EndScene(outcome=a.positionals[0].casefold() if a.positionals else None)  # type: ignore[arg-type]
 
 

@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 
 from solo.kernel import dice
-from solo.kernel.errors import RuleViolation
+from solo.kernel.errors import echo, RuleViolation
 from solo.kernel.inert import escape
 from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Cancelled, Conversation, DiceNeed, PregenEntry, ask_choice, ask_required, meant
@@ -100,7 +100,7 @@ def _aspects(talk: Conversation, rng: random.Random) -> tuple[str, ...]:
         else:
             found = next((a for a in ALL_ASPECTS if fold(a) == fold(answer)), "")
             if not found:
-                talk.error(f"no aspect {answer[:30]!r}: a number from 1 to {len(ALL_ASPECTS)}, a name, or r")
+                talk.error(f"no aspect {echo(answer, 30)}: a number from 1 to {len(ALL_ASPECTS)}, a name, or r")
                 continue
         if found in chosen:
             talk.error(f"{found} is taken already: choose another")
