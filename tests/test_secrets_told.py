@@ -59,3 +59,31 @@ def test_a_reading_goes_the_way_its_answer_does(system, tmp_path):
     assert any(scheme in r for r in worse + better), "the scheme was never read: the test proves nothing"
     assert not [r for r in worse if f"sets {scheme} back" in r], "good news read into a 'no, and'"
     assert not [r for r in better if f"bears on {scheme}, which moves" in r], "bad news read into a 'yes, and'"
+
+
+def _villain_lines(t, oracle: str) -> list[str]:
+    """What a campaign's readings, random events and world moves told of a villain, over many questions and
+    clock fills in scenes of their own."""
+    lines: list[str] = []
+    if oracle == "mythic":
+        t.ok("oracle mythic")
+    for n in range(6):
+        t.run("scene end success")
+        lines += told(t.ok(f"scene start The Mill {n}"))
+        for i in range(8):
+            dice = f"--dice {(i % 6) + 1},{(i * 5) % 6 + 1}" if oracle == "classic" else f"--dice {[11, 22, 33, 44][i % 4]}"
+            lines += told(t.ok(f"ask Is it near number {i}? --why {dice}"))
+        lines += told(t.ok("clock tick 6"))
+    return [line for line in lines if "villain" in line.casefold()]
+
+
+@pytest.mark.parametrize("oracle", ["classic", "mythic"])
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s != "coin"])
+def test_a_story_with_no_villain_is_told_of_none(system, oracle, tmp_path):
+    """Failed on the old code: improvised campaigns with no villain heard "Meanwhile, the villain takes the next step
+    of the plan.", a reading of "the villain's plan" and Mythic's "(It concerns the villain's plan ...)"."""
+    p = PROFILES[system]
+    if oracle == "mythic" and system == "beyond-code":
+        pytest.skip("Beyond Code plays in turns: its campaigns ask the classic oracle")
+    t = table(tmp_path, f"campaign new Plain {p.improvised}", *p.cast)
+    assert _villain_lines(t, oracle) == []
