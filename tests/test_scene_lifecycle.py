@@ -53,3 +53,24 @@ def test_a_pause_pending_in_the_last_scene_refuses_a_scene_start(system, tmp_pat
     refused = t.run("scene end success")
     assert not outcome.ok and outcome.error == refused.error and "\n" not in (outcome.error or ""), outcome.error
     assert t.status() == before
+
+
+@pytest.mark.parametrize("system", ADVENTURES)
+def test_foes_left_standing_stay_behind_with_their_scene_in_words(system, tmp_path):
+    """Failed on the old code: "**Reed Scout 1** is taken away." (Alpha's story), "Gate Warden 1 was taken away, out
+    of the fight for good" (Alpha's recap), "**Jonas Crane** is taken away." (Haasteet, never fought), and Alpha's
+    `status` listing the ended scene's foes with "; was taken away"; ENIGMA said they stay behind."""
+    p = PROFILES[system]
+    assert p.adventure is not None
+    foes = scenes_in_order(p.adventure)[0][2]
+    if not foes:
+        pytest.skip(f"{system}'s adventure opens on no foe")
+    t = table(tmp_path, f"campaign new Behind --from {p.adventure} --seed 3", *p.adventure_cast, "scene start")
+    board = t.foes()
+    assert board, "the scene's foes are not on the board: the test proves nothing"
+    t.ok("scene start")
+    t.ok("status")
+    shown = t.said[-1][2]
+    assert not [f for f in board if f in shown], shown  # the ended scene's foes are not this scene's
+    words = "\n".join((t.export(story=True), t.export(story=False), t.text()))
+    assert "taken away" not in words

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...kernel.grammar import Args, Option, Spec, number, text
+from solo.kernel.words import BEHIND
 from . import commands as rc
 from .data_rules import CAPACITIES, LEFT, parse_die
 
@@ -101,7 +102,7 @@ def _enemy_add(a: Args) -> rc.AddEnemy:
 
 def _enemy_leave(a: Args) -> rc.LeaveEnemy:
     how = (a.one("how") or "flee").strip().casefold()
-    if how not in LEFT:
+    if how not in LEFT or how == BEHIND:  # a scene's end leaves its foes behind, never a player
         raise a.fail(f"--how is flee, surrender or removed, not {how[:20]!r}")
     return rc.LeaveEnemy(name=text(a, "the foe's name", a.positionals), how=how)  # type: ignore[arg-type]
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from solo.kernel.i18n import language
 from solo.kernel.inert import escape
+from solo.kernel.words import BEHIND, STAYS_BEHIND
 from ...kernel.grammar import quote
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
 from solo.kernel.resources import folder
@@ -22,8 +23,9 @@ from . import commands as rc
 from .data_rules import STRENGTHS
 from .state import HaasteetState
 
-LEFT = {"flee": "flees the scene", "surrender": "gives up", "removed": "is taken away"}
-LEFT_GROUP = {"flee": "flee the scene", "surrender": "give up", "removed": "are taken away"}  # "Thugs give up"
+LEFT = {"flee": "flees the scene", "surrender": "gives up", "removed": "is taken away", BEHIND: STAYS_BEHIND}
+LEFT_GROUP = {"flee": "flee the scene", "surrender": "give up", "removed": "are taken away",
+              BEHIND: STAYS_BEHIND.replace("stays", "stay").replace("its", "their")}  # "Thugs give up"
 SHORT = {"daring": "D", "tenacity": "T", "instinct": "I", "steadfastness": "S"}
 # the words results carry that a catalogue names in its own language (haasteet.md *Glossary*)
 TERMS = ("daring", "tenacity", "instinct", "steadfastness",
@@ -210,6 +212,8 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             for name, c in r.get("characters", {}).items():
                 out += _sheet(name, c)
             for name, e in r.get("enemies", {}).items():
+                if e.get("left") == BEHIND:  # stayed behind with a scene that ended: not this scene's
+                    continue
                 gone = f" ({tr(LEFT[e['left']])})" if e.get("left") in LEFT else ""
                 out.append(f"{escape(name)}{gone}: {_grid(e)}; " + tr("bonus dice {n}", n=e["bonus_dice"]))
             return out or [tr("No characters yet: `create`, `pc pregen` or `pc add`.")]
