@@ -68,8 +68,8 @@ NEUTRAL = Words()
 # a foe still standing when its scene ends stays behind with it (never "taken away"): the leave's ``how`` the
 # table's scene change gives, and its words, one wording for every system
 BEHIND: Final = "behind"
-STAYED_BEHIND = "stayed behind with its scene"
-STAYS_BEHIND = "stays behind with its scene"
+STAYED_BEHIND = "stayed behind with the last scene"
+STAYS_BEHIND = "stays behind with the last scene"
 
 
 def words_of(system: object) -> Words:

@@ -25,7 +25,7 @@ from .state import HaasteetState
 
 LEFT = {"flee": "flees the scene", "surrender": "gives up", "removed": "is taken away", BEHIND: STAYS_BEHIND}
 LEFT_GROUP = {"flee": "flee the scene", "surrender": "give up", "removed": "are taken away",
-              BEHIND: STAYS_BEHIND.replace("stays", "stay").replace("its", "their")}  # "Thugs give up"
+              BEHIND: STAYS_BEHIND.replace("stays", "stay", 1)}  # "Thugs give up"
 SHORT = {"daring": "D", "tenacity": "T", "instinct": "I", "steadfastness": "S"}
 # the words results carry that a catalogue names in its own language (haasteet.md *Glossary*)
 TERMS = ("daring", "tenacity", "instinct", "steadfastness",
