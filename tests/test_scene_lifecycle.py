@@ -58,8 +58,8 @@ def test_a_pause_pending_in_the_last_scene_refuses_a_scene_start(system, tmp_pat
 @pytest.mark.parametrize("system", ADVENTURES)
 def test_foes_left_standing_stay_behind_with_their_scene_in_words(system, tmp_path):
     """Failed on the old code: "**Reed Scout 1** is taken away." (Alpha's story), "Gate Warden 1 was taken away, out
-    of the fight for good" (Alpha's recap), "**Jonas Crane** is taken away." (Haasteet, never fought), and Alpha's
-    `status` listing the ended scene's foes with "; was taken away"; ENIGMA said they stay behind."""
+    of the fight for good" (Alpha's recap), "**Jonas Crane** is taken away." (Haasteet, never fought); ENIGMA said
+    they stay behind. (`status` not listing them as the new scene's held already: the kernel's board.)"""
     p = PROFILES[system]
     assert p.adventure is not None
     foes = scenes_in_order(p.adventure)[0][2]

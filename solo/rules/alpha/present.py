@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from solo.kernel.words import BEHIND, placed, verb_for
+from solo.kernel.words import placed, verb_for
 from solo.kernel.errors import SoloError
 from solo.kernel.inert import escape
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
@@ -181,8 +181,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
                 out.append(f"Round {fight['round']}, Escalation {fight['escalation']}: "
                            + _order(fight["order"], fight["current"]))
             out += [_sheet(n, c) for n, c in r.get("characters", {}).items()]
-            # the foes of a scene that ended stayed behind with it: they are not this scene's
-            out += [_sheet(n, c) for n, c in r.get("enemies", {}).items() if c.get("left") != BEHIND]
+            out += [_sheet(n, c) for n, c in r.get("enemies", {}).items()]
             return out or ["Nobody yet: `pc add NAME`, `enemy add NAME`."]
     return None
 

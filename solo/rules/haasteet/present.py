@@ -212,8 +212,6 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             for name, c in r.get("characters", {}).items():
                 out += _sheet(name, c)
             for name, e in r.get("enemies", {}).items():
-                if e.get("left") == BEHIND:  # stayed behind with a scene that ended: not this scene's
-                    continue
                 gone = f" ({tr(LEFT[e['left']])})" if e.get("left") in LEFT else ""
                 out.append(f"{escape(name)}{gone}: {_grid(e)}; " + tr("bonus dice {n}", n=e["bonus_dice"]))
             return out or [tr("No characters yet: `create`, `pc pregen` or `pc add`.")]
