@@ -163,7 +163,7 @@ def test_export_md_lists_the_cast_and_the_foes(played, tmp_path):
                  "- **[[Berrik Vane]]** (sacrificed): LP 0/4; speed 6; attack d6, endure d4, navigate d6, glean d10, "
                  "influence d8.", "  Survived at a cost: a scar across the face.", "### Foes",
                  "- **Soldier 1** (defeated): LP 0/4; speed 6; attack d8, endure d4, navigate d6, glean d6.",
-                 "- **Warden** (was taken away): LP 6/6; speed 8; attack d6, endure d6, navigate d8, glean d6."):
+                 "- **Warden** (stayed behind with the last scene): LP 6/6; speed 8; attack d6, endure d6, navigate d8, glean d6."):
         assert line in cast, line
 
 

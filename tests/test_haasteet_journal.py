@@ -165,7 +165,7 @@ def test_export_md_lists_the_cast_and_the_opponents(played, tmp_path):
                  "  Learned: reads Aklo.",
                  "- **[[Terry]]** (dead): a flying ace.", "  Sanity: healthy; hits: none; XP 0.",
                  "### Opponents",
-                 "- **Ghoul** (was taken away): Daring 1/1, Tenacity 0/0, Instinct 0/0, Steadfastness 0/0; "
+                 "- **Ghoul** (stayed behind with the last scene): Daring 1/1, Tenacity 0/0, Instinct 0/0, Steadfastness 0/0; "
                  "hits: 3 (Ruth's attack); 1 handicap die."):
         assert line in cast, line
 

@@ -215,19 +215,34 @@ FOCUS: tuple[tuple[str, int], ...] = (
 )
 
 
-def focus(canon: Canon, rng: random.Random) -> dict[str, str] | None:
+Tone = Literal["good", "bad"]
+# a twist's answer and which way its reading goes for the cast: "yes, and" and "no, but" in their favour,
+# "yes, but" and "no, and" against them (a plain answer's reading may go either way)
+TONES: dict[str, Tone] = {"yes, and": "good", "no, but": "good", "yes, but": "bad", "no, and": "bad"}
+
+
+def focus(canon: Canon, rng: random.Random, hidden: frozenset[str] = frozenset(),
+          tone: Tone | None = None) -> dict[str, str] | None:
     """What a random event or twist is about: an open thread, a known person, or something new.
-    None when the canon knows nothing to pick from (the event stands on its own)."""
-    threads = canon.of("thread", status="open")
-    people = [e for e in canon.of("person", status="open") if e.attitude != "dead"]
-    weights = [(name, w) for name, w in FOCUS
-               if (not name.startswith("thread") or threads) and (not name.startswith("person") or people)]
+    None when the canon knows nothing to pick from (the event stands on its own). ``hidden``: the keys of
+    the adventure's secrets the cast has not found (its villain, the scheme), which no reading names;
+    ``tone``: which way the reading goes for the cast (``TONES``), so a thread moves as the answer does (the
+    villain's scheme going forward is bad news, the cast's business going forward good)."""
+    threads = [e for e in canon.of("thread", status="open") if e.key not in hidden]
+    people = [e for e in canon.of("person", status="open") if e.attitude != "dead" and e.key not in hidden]
     if not threads and not people:
         return None
+    # whether the thread a move is told of is the adventure's scheme (``Entry.secret``), as the tone has it
+    scheme = {"good": {"thread forward": False, "thread setback": True},
+              "bad": {"thread forward": True, "thread setback": False}}.get(tone or "", {})
+    moved = {name: [e for e in threads if name not in scheme or e.secret == scheme[name]]
+             for name in ("thread forward", "thread setback", "thread closes")}
+    weights = [(name, w) for name, w in FOCUS
+               if (not name.startswith("thread") or moved[name]) and (not name.startswith("person") or people)]
     name = rng.choices([n for n, _ in weights], weights=[w for _, w in weights])[0]
     picked: dict[str, str] = {"focus": name}
     if name.startswith("thread"):
-        picked["thread"] = rng.choice(threads).name
+        picked["thread"] = rng.choice(moved[name]).name
     if name.startswith("person"):
         picked["person"] = rng.choice(people).name
     return picked

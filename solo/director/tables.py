@@ -350,8 +350,11 @@ class OracleTables:
                 admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
                 known = [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
                          if fits(e.tags, scene, acted) and (where or "{where}" not in e.text)]
-                # an untagged entry, else one that fits the scene's tags (told lately, say): never one that does not
-                neutral = admitted or [(i, e) for i, e in known if not e.tags] or known
+                # one the scene admits but for being told lately, else an untagged entry, else one that fits the
+                # scene's tags: never one that does not
+                fresh = stage.model_copy(update={"told": ()}) if stage is not None else None
+                again = [(i, e) for i, e in known if fresh is not None and fresh.admits(e.text, context)]
+                neutral = admitted or again or [(i, e) for i, e in known if not e.tags] or known
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
                     index, entry = neutral[rng.randrange(len(neutral))]
                     result = index if source.dice in ("list", "weighted") else entry.span()[0]

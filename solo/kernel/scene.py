@@ -143,6 +143,7 @@ _CARRIED = tuple(re.compile(rf"\b(with|carr\w+|armed|wield\w*|hold\w*|his|her|th
 _UNSEEN = re.compile(r"\b(hid|hidden|hiding|hides|asleep|sleeping|unconscious|out cold)\b", re.I)
 _WATCHING = re.compile(r"\b(looking on|looks on|watching|watches|watched by|before the eyes of)\b", re.I)
 _GESTURE = re.compile(r"\{enemy\} (laughs|signals|shouts|sneers|smirks|grins|says|calls|mocks|whistles)")
+_VILLAIN = re.compile(r"\{villain\}|\bvillain|\{scheme\}", re.I)  # a villain and their plan, named or a role
 _DEAD = re.compile(r"\b(dead (man|woman|body)|corpse|cadaver|the body)\b", re.I)
 # a time of day a title names, and the words of the others ("noon glare" in "a frozen lake at dawn")
 _HOURS = {
@@ -238,6 +239,7 @@ class SceneModel(BaseModel):
     # foes an oracle's answer told gone (fled, gave up) that the board may still hold until their leave command:
     # off stage for the story, and among ``absent``
     gone: tuple[str, ...] = ()
+    villainless: bool = False  # the story has no villain (an improvised campaign that named none): none is told of
 
     @property
     def settings(self) -> frozenset[str]:
@@ -315,6 +317,8 @@ class SceneModel(BaseModel):
             return f"another time of day than {hour}"
         if self.stage.foes == () and (_FOE.search(text) or "{enemy}" in text):
             return "a foe where none is on stage"
+        if self.villainless and _VILLAIN.search(text):
+            return "a villain where the story has none"
         thing = _THE_THING.search(text)
         if thing and self.tags is not None and not re.search(
                 rf"\b{thing.group(1)}s?\b", " ".join((self.title or "", self.place or "", *self.stage.items,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from solo.kernel.wording import is_plural_place
 
@@ -64,6 +64,12 @@ class Words:
 
 
 NEUTRAL = Words()
+
+# a foe still standing when its scene ends stays behind with it (never "taken away"): the leave's ``how`` the
+# table's scene change gives, and its words, one wording for every system
+BEHIND: Final = "behind"
+STAYED_BEHIND = "stayed behind with the last scene"
+STAYS_BEHIND = "stays behind with the last scene"
 
 
 def words_of(system: object) -> Words:

@@ -27,6 +27,7 @@ from typing import Any
 from solo.kernel.adventure import Adventure
 from solo.director.canon import CLOCK_SIZE, PRESSURE, VILLAIN, Canon, Entry, canon_key, canon_step, focus_text, \
     foe_key, kind_in, kind_in_file, proposed_names
+from solo.director.canon import TONES
 from solo.director.canon import focus as canon_focus
 from solo.director.adventure import sign_of
 from solo.director.narration import DEFAULT_CONTEXT
@@ -326,9 +327,30 @@ def consequence(v: View, canon: Canon, state: Any, rng: random.Random, scene_id:
     return Narration(task="world_moves", text=text, origin=origin, facts=facts)
 
 
-def focus(v: View, told: Narration, rng: random.Random) -> Narration:
-    """A random event bears on an open thread or a known person, when the canon has them."""
-    picked = canon_focus(v.canon, rng)
+def hidden(v: View) -> frozenset[str]:
+    """The canon keys of the adventure's secrets the cast has not found: its villain and the villain's scheme
+    (``Entry.secret``), until the villain is on stage in the scene under way or the story has named them (the
+    campaign's narration or notes: a Wide Shot, a clue found, the player's own words), undone commands aside."""
+    secret = [e for e in v.canon.entries if e.secret]
+    villain = v.story.adventure.villain.name if v.story is not None else None
+    if not secret or villain is None or v.campaign is None:
+        return frozenset()
+    scene = v.story.current(v.progress, v.system.rules.where(v.state)) if v.story is not None else None
+    here = {canon_key(n) for n in (*(p.name for p in scene.npcs), *(str(f["name"]) for f in scene.enemies))} \
+        if scene is not None and not v.progress.ended else set()
+    if canon_key(villain) in here:
+        return frozenset()
+    undone = {c for c, by in v.reader.undone_commands(v.campaign.id).items() if by <= v.head.command}
+    told = v.reader.recall(v.campaign.id, [villain], before=v.head.command + 1)
+    if any(h["command"] not in undone and canon_key(villain) in canon_key(h["text"]) for h in told):
+        return frozenset()
+    return frozenset(e.key for e in secret)
+
+
+def focus(v: View, told: Narration, rng: random.Random, answer: str | None = None) -> Narration:
+    """A random event or a twist bears on an open thread or a known person, when the canon has them: never a
+    secret not yet found (``hidden``), and, told of an ``answer``, a thread moved the way it goes (``TONES``)."""
+    picked = canon_focus(v.canon, rng, hidden(v), TONES.get(answer or ""))
     if picked is None:
         return told
     text = told.text.rstrip()

@@ -7,6 +7,7 @@ a scene's end and the world's answer (``rules``); the kernel's and a system's sc
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -33,6 +34,9 @@ def with_head(v: View, propose: Any, command: int) -> Any:
     return proposing
 
 
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")  # a refusal's closing aside: "(improvise with `scene start TITLE`)"
+
+
 def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int | None = None,
           chaos: mythic.Move | None = None) -> Decision:
     """How a rules command is decided: the Director's choices it left open filled in first (``propose``:
@@ -46,16 +50,25 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
     base = v.system.rules.fold(state, v.system.flow.settle(state, command))
     completed, calls = v.system.flow.complete(base, command, oracle_rng, propose)
     opening, title = v.system.flow.scene_opening(completed)
-    scene = None
+    over_open = opening and v.system.rules.where(base).scene >= 1 and not v.progress.ended
+    if over_open and (paused := v.system.flow.paused(base)):  # a scene under way ends only as `scene end` would
+        raise RuleViolation(paused)
+    scene, last = None, None
     if opening and v.story is not None:
-        scene = v.story.scene_to_start(v.progress, v.system.rules.where(base), title)
+        try:
+            scene = v.story.scene_to_start(v.progress, v.system.rules.where(base), title)
+        except RuleViolation as exc:
+            if not over_open:
+                raise
+            # the scene under way was the last of its chapter or of the adventure: it ends untold like any open
+            # scene, and only then is that over; `scene start` still begins a scene (CONTRACT), an improvised one
+            said = _PARENTHESIS.sub("", str(exc))
+            last = None if v.progress.improvised else f"{said}{'' if said.endswith(('.', '!')) else '.'} The scene that opens is improvised."
         if scene is not None:
             completed = v.system.flow.titled(completed, scene.title)
     decision = Decision(events=tuple(v.system.rules.decide(state, completed, rng=v.rng())),
-                        calls=tuple(calls), before=state)
-    if opening and v.system.rules.where(base).scene >= 1 and not v.progress.ended:
-        if paused := v.system.flow.paused(base):  # a scene under way ends only as `scene end` would
-            raise RuleViolation(paused)
+                        calls=tuple(calls), before=state, warning=last)
+    if over_open:
         # a scene left without its end: its foes stay behind with it, and leave before the new scene opens
         # (a recap tells them gone from the scene they were in, not from the next)
         opened_by = decision.events

@@ -101,8 +101,9 @@ def random_event(v: View, decision: Decision, state: Any, rng: random.Random, op
     are the JSON result's `event` (with the decision the Director's telling joins)."""
     focus_rng = v.rng("mythic focus")
     roll = focus_rng.randint(1, 100)
-    threads = [e.name for e in v.canon.of("thread", status="open")]
-    people = [e.name for e in v.canon.of("person", status="open") if e.attitude != "dead"]
+    secret = chronicle.hidden(v)  # the adventure's villain and scheme, until found
+    threads = [e.name for e in v.canon.of("thread", status="open") if e.key not in secret]
+    people = [e.name for e in v.canon.of("person", status="open") if e.attitude != "dead" and e.key not in secret]
     cast = [c["name"] for c in v.system.narration.cast(state) if c.get("name")]
     event = mythic.event_focus(roll, threads, people, cast, focus_rng)
     director = v.director

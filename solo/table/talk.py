@@ -120,7 +120,7 @@ def _ask(v: View, command: commands.Ask, decision: Decision, state: Any, rng: An
         concerning = f" (about {about.name})" if about else ""
         read = Narration(task="meaning", text=f"{action} {subject}{concerning}", origin=origin)
         if twist and about is None:  # a twist, like a random event, may bear on the canon
-            read = chronicle.focus(v, read, v.rng("twist"))
+            read = chronicle.focus(v, read, v.rng("twist"), asked.answer)
         decision = decision.say(read)
     if director is not None and asked.answer.startswith("yes"):
         answered = director.answered(state, command.question, asked.answer, rng, v.story_view(state))

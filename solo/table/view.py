@@ -279,8 +279,17 @@ class View:
         # the scene under way's own narration: from its opening shot on (the window's whole, where it opened before)
         opened = max((i for i, (task, _) in enumerate(rows) if task == words_of(self.system).opening_task), default=0)
         last = next((f for f in (self.system.narration.about(e) for e in reversed(list(events))) if f), None)
-        return scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent, last,
-                           told_here=recent[opened:])
+        model = scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent,
+                            last, told_here=recent[opened:])
+        return model.model_copy(update={"villainless": True}) if self.villainless(state) else model
+
+    def villainless(self, state: Any) -> bool:
+        """Whether the story has no villain: no adventure's, no person the canon calls one, none on the rules'
+        board (a system's moment names none: ENIGMA's villain-type enemy would)."""
+        if self.story is not None or any(e.detail.casefold().startswith("villain") for e in self.canon.of("person")):
+            return False
+        director = self.director
+        return director is None or "villain" not in director.moment(state, random.Random(0))
 
     def staged(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
                told: Sequence[Narration] = ()) -> tuple[OracleNarrator, SceneModel] | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from solo.kernel.words import BEHIND, STAYED_BEHIND
+
 # Rulings *Capacities* (Default): the four capacities the chapter names, each d6 unless given
 CAPACITIES = ("attack", "endure", "navigate", "glean")
 # a check of one of the four as the story tells it (what is tried, after "tries to"), never the capacity's name
@@ -28,7 +30,7 @@ BREATHERS_PER_DAY = 2
 SUGGESTED_DIFFICULTIES = (4, 6, 8, 10, 12)  # 4 easy ... 12 very hard
 # `enemy leave` (an extension of alpha.md, as the other systems' `enemy leave`): how a foe leaves the
 # fight for good, and the words that tell it
-LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was taken away"}
+LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was taken away", BEHIND: STAYED_BEHIND}
 
 _CAPACITY = re.compile(r"^[a-z][a-z0-9_-]{0,23}$")
 _DIE = re.compile(r"^d?([0-9]{1,3})$")

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...kernel.errors import echo
 from ...kernel.grammar import Args, Option, Spec, number, text
+from solo.kernel.words import BEHIND
 from . import commands as rc
 from .data_rules import CAPACITIES, LEFT, parse_die
 
@@ -102,7 +103,7 @@ def _enemy_add(a: Args) -> rc.AddEnemy:
 
 def _enemy_leave(a: Args) -> rc.LeaveEnemy:
     how = (a.one("how") or "flee").strip().casefold()
-    if how not in LEFT:
+    if how not in LEFT or how == BEHIND:  # a scene's end leaves its foes behind, never a player
         raise a.fail(f"--how is flee, surrender or removed, not {echo(how, 20)}")
     return rc.LeaveEnemy(name=text(a, "the foe's name", a.positionals), how=how)  # type: ignore[arg-type]
 

@@ -27,9 +27,9 @@ from ...kernel.payload import names as _names
 from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
 from .data_rules import ATTEMPTS, CAPACITIES, LEFT
-from solo.kernel.words import plural, verb_for
+from solo.kernel.words import BEHIND, STAYS_BEHIND, plural, verb_for
 
-LEAVES = {"flee": "flees the fight", "surrender": "gives up the fight", "removed": "is taken away"}
+LEAVES = {"flee": "flees the fight", "surrender": "gives up the fight", "removed": "is taken away", BEHIND: STAYS_BEHIND}
 
 
 def _and(names: Sequence[str]) -> str:

@@ -15,7 +15,7 @@ from .data_rules import ACTIONS, fold
 
 Side = Literal["party", "foes"]
 Standing = Literal["active", "sacrificed", "defeated", "left"]
-Leaving = Literal["flee", "surrender", "removed"]  # how a foe left the fight for good (`enemy leave`)
+Leaving = Literal["flee", "surrender", "removed", "behind"]  # how a foe left the fight for good (`enemy leave`)
 
 
 class Creature(Frozen):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from solo.kernel.errors import SoloError
 from solo.director.tables import oracle_tables
 from solo.kernel.services import Tables
+from solo.kernel.words import BEHIND
 from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarration, PlainPresentation, PlainTalk
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry
@@ -58,7 +59,7 @@ class AlphaFlow(PlainFlow[AlphaState, rc.Command, Any]):
         return state.peril is not None
 
     def left_behind(self, state: AlphaState) -> Sequence[rc.Command]:
-        return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.status == "active"]
+        return [rc.LeaveEnemy(name=e.name, how=BEHIND) for e in state.enemies if e.status == "active"]
 
     def paused(self, state: AlphaState) -> str | None:
         """A fate to choose (Rulings *Mortal Peril*), else a combat under way: no scene ends (or opens) in

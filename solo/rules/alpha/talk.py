@@ -18,7 +18,7 @@ from typing import Any
 
 from solo.kernel.errors import RuleViolation
 from solo.kernel.inert import escape
-from solo.kernel.words import plural
+from solo.kernel.words import BEHIND, plural
 from ...kernel.grammar import positionals, quote
 from ...kernel.protocol import Conversation, DiceNeed
 from . import commands as rc
@@ -507,7 +507,7 @@ def _values(state: AlphaState, spec: str, flag: str, actor: Creature | None) -> 
     if flag == "--count":
         return ["2", "3", "4", "6"]
     if flag == "--how":
-        return list(LEFT)
+        return [how for how in LEFT if how != BEHIND]  # a scene's end leaves its foes behind, never a player
     return []
 
 

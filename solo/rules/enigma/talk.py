@@ -165,7 +165,7 @@ def roll_choices(state: GameState) -> list[str]:
     best = max(range(len(dice)), key=lambda i: dice[i])
     lines = []
     if max(dice) >= 5:
-        lines.append("  [green]Enter[/] accept: a success")
+        lines.append("  [green]Enter[/] accept: a success" + unaimed(state))
     else:
         need = 5 - dice[best]
         if need <= actor.lucky_saves:
@@ -194,6 +194,17 @@ def roll_choices(state: GameState) -> list[str]:
     return lines
 
 
+def unaimed(state: GameState) -> str:
+    """[Tumults] a pending success named against no enemy strikes none: how one it struck counts (told with the
+    success, before it resolves; a Gamble that named its enemy, or a blunder, hears nothing of it)."""
+    pending, tumult = state.pending, state.tumult
+    standing = [e for e in state.enemies if not e.defeated]
+    if pending is None or tumult is None or pending.vs is not None or not standing:
+        return ""
+    return (f"; it strikes no enemy: one it struck counts with `hit {escape(_quote(standing[0].name))}` once it "
+            "resolves (or name it next time: `gamble ... --vs ENEMY`)")
+
+
 def tumult_next(state: GameState, command: rc.Command) -> list[str]:
     """[Tumults] the next step once the cast has acted or the enemies are bested."""
     tumult = state.tumult
@@ -204,9 +215,6 @@ def tumult_next(state: GameState, command: rc.Command) -> list[str]:
         return ["  [dim]every enemy is bested: `tumult end`[/]"]
     waiting = [c.name for c in state.active_characters() if c.name not in tumult.acted]
     hint = []
-    if isinstance(command, rc.Resolve) and standing:
-        hint.append(f"  [dim]a success that struck an enemy counts with `hit {escape(_quote(standing[0].name))}`"
-                    " (or name it next time: `gamble ... --vs ENEMY`)[/]")
     if not waiting and standing:
         hint.append("  [dim]everyone has acted: `round end` (the enemies act, then round "
                     f"{tumult.round + 1})[/]")

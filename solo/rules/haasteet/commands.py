@@ -74,7 +74,7 @@ class LeaveEnemy(CommandBase, kind="enemy_leave"):
     """An opponent leaves the scene: flees, surrenders or is taken away (an extension of haasteet.md)."""
 
     name: str
-    how: Literal["flee", "surrender", "removed"] = "flee"
+    how: Literal["flee", "surrender", "removed", "behind"] = "flee"
 
 
 class StartCombat(CommandBase, kind="combat_start"):

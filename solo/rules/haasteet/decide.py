@@ -11,6 +11,7 @@ from typing import Any
 from solo.kernel import dice
 from solo.kernel.dispatch import Dispatch
 from solo.kernel.errors import echo, RuleViolation
+from solo.kernel.words import BEHIND, STAYED_BEHIND
 from solo.kernel.grammar import quote
 from solo.kernel.frozen import Frozen
 from . import commands as rc
@@ -59,7 +60,7 @@ def _here(who: Someone) -> None:
         raise RuleViolation(f"{who.name} has left the scene ({_LEFT[who.gone]})")
 
 
-_LEFT = {"flee": "fled", "surrender": "gave up", "removed": "taken away"}
+_LEFT = {"flee": "fled", "surrender": "gave up", "removed": "taken away", BEHIND: STAYED_BEHIND}
 
 
 class DiceProbe(random.Random):

@@ -25,13 +25,13 @@ from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
 from .data_rules import STAGES, STRENGTHS
 from solo.kernel.wording import first_sentence
-from solo.kernel.words import is_group, plural, verb_for
+from solo.kernel.words import BEHIND, STAYED_BEHIND, STAYS_BEHIND, is_group, plural, verb_for
 
 
 # [Vaurio] a hit by its size, in words for the story (1 a scrape, 5 out of the fight)
 WOUND = {1: "a graze", 2: "a staggering hit", 3: "a serious wound", 4: "a grievous wound", 5: "a crippling wound"}
-LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was taken away"}
-LEAVES = {"flee": "flees", "surrender": "surrenders", "removed": "is taken away"}
+LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was taken away", BEHIND: STAYED_BEHIND}
+LEAVES = {"flee": "flees", "surrender": "surrenders", "removed": "is taken away", BEHIND: STAYS_BEHIND}
 DEGREE_WORDS = {1: "It works.", 2: "It works well."}  # 3 and more: "It works splendidly."
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from solo.kernel.i18n import language
 from solo.kernel.inert import escape
+from solo.kernel.words import BEHIND, STAYS_BEHIND
 from ...kernel.grammar import quote
 from ...kernel.protocol import Conversation, PregenEntry, ask_choice, ask_required
 from solo.kernel.resources import folder
@@ -22,8 +23,9 @@ from . import commands as rc
 from .data_rules import STRENGTHS
 from .state import HaasteetState
 
-LEFT = {"flee": "flees the scene", "surrender": "gives up", "removed": "is taken away"}
-LEFT_GROUP = {"flee": "flee the scene", "surrender": "give up", "removed": "are taken away"}  # "Thugs give up"
+LEFT = {"flee": "flees the scene", "surrender": "gives up", "removed": "is taken away", BEHIND: STAYS_BEHIND}
+LEFT_GROUP = {"flee": "flee the scene", "surrender": "give up", "removed": "are taken away",
+              BEHIND: STAYS_BEHIND.replace("stays", "stay", 1)}  # "Thugs give up"
 SHORT = {"daring": "D", "tenacity": "T", "instinct": "I", "steadfastness": "S"}
 # the words results carry that a catalogue names in its own language (haasteet.md *Glossary*)
 TERMS = ("daring", "tenacity", "instinct", "steadfastness",

@@ -82,7 +82,7 @@ class LastChallenge(Frozen):
 
 class Enemy(Fighter):
     kind: Literal["enemy"] = "enemy"
-    gone: Literal["flee", "surrender", "removed"] | None = None  # left the scene: `enemy leave`
+    gone: Literal["flee", "surrender", "removed", "behind"] | None = None  # left the scene: `enemy leave`
 
 
 class Declaration(Frozen):

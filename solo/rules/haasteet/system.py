@@ -18,7 +18,7 @@ from ...kernel.base import ModuleRules, PlainAdventures, PlainFlow, PlainNarrati
 from ...kernel.manifest import Manifest
 from ...kernel.protocol import Conversation, PregenEntry
 from solo.kernel.resources import folder
-from solo.kernel.words import Words
+from solo.kernel.words import BEHIND, Words
 from . import adventure as adv
 from . import apply as applying
 from . import commands as rc
@@ -48,7 +48,7 @@ class HaasteetFlow(PlainFlow[HaasteetState, rc.Command, Any]):
     paused = staticmethod(held)  # a hit waiting for its soak, a declared round
 
     def left_behind(self, state: HaasteetState) -> Sequence[rc.Command]:
-        return [rc.LeaveEnemy(name=e.name, how="removed") for e in state.enemies if e.gone is None and not e.dead]
+        return [rc.LeaveEnemy(name=e.name, how=BEHIND) for e in state.enemies if e.gone is None and not e.dead]
 
     def query(self, state: HaasteetState, command: rc.Command) -> dict[str, Any]:
         if isinstance(command, rc.ShowCharacter):
