@@ -216,10 +216,11 @@ class OracleNarrator:
                 lead = told.text.split(": ", 1)[0] + ": " if told.text.startswith("Looking into ") else ""
                 if found is not told:
                     return found.model_copy(update={"text": lead + found.text})
-        if told.task in CLUES and stage.repeats(told.text):  # the same clue found again is nothing new
-            who = stage.last.actor or "The cast"
-            return told.model_copy(update={"text": f"{who} searches again, but turns up nothing that was not "
-                                                   "found already.", "origin": f"searched again (for {told.origin})"})
+        if told.task in CLUES:  # a clue once told is found: told again, it is nothing new
+            kept = stage.unfound(told.text)
+            if not kept or stage.repeats(kept):
+                return self.searched_again(told, stage, rng)
+            told = told.model_copy(update={"text": kept})
         if told.task not in SUCCESSES | CONSEQUENCES:
             return told
         success = told.task in SUCCESSES
@@ -242,6 +243,23 @@ class OracleNarrator:
         if success and not placed:
             return told
         return told.model_copy(update={"text": stage.bound(told.text, placed, success)})
+
+    def searched_again(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """A search that turns up no clue not found already, told of the action typed and the scene (a thing
+        of the place gone over again, ``moves.search_again_feature``; else where it is, ``moves.search_again``),
+        never the same line twice lately; a plain line of the action where the tables have none."""
+        things = stage.fresh_features() or stage.stage.features
+        kinds = ["search_again_feature", "search_again"] if things and stage.last.action else ["search_again"]
+        for kind in sorted(kinds, key=lambda k: self.tables.spent(f"moves.{k}", stage)):  # a table told through last
+            again = self.of_scene(told, stage, rng, kind, {"feature": rng.choice(things) if things else ""})
+            if again is not told:
+                return again.model_copy(update={"origin": f"searched again: {again.origin}",
+                                                "facts": {**again.facts, "move": "search_again"}})
+        who, action = stage.last.actor or "The cast", (stage.last.action or "").strip().rstrip(".")
+        text = (f"{who} tries to {action} once more, but nothing turns up that was not found already." if action
+                else f"{who} searches again, but turns up nothing that was not found already.")
+        return told.model_copy(update={"text": text, "origin": f"searched again (for {told.origin})",
+                                       "facts": {**told.facts, "move": "search_again"}})
 
     def placed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
         """An improvised scene's Wide Shot with lines of what its place looks like (``places.<noun>``,
@@ -325,6 +343,7 @@ class OracleNarrator:
         first = rng.choices(kinds, weights)[0]
         order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
         places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
+        spare: Narration | None = None
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
             if kind == thing:
@@ -345,9 +364,12 @@ class OracleNarrator:
             text = aftermath(drawn.filled(words), stage)
             text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
             if not stage.repeats(text) and not stage.clash(text):
-                return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
-                                               "facts": {**told.facts, "move": kind}})
-        return told
+                retold = told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
+                                                 "facts": {**told.facts, "move": kind}})
+                if id(drawn.entry) not in self.tables.told_lately(f"moves.{kind}", stage):
+                    return retold
+                spare = spare or retold  # the same line told lately with another thing in it: another move first
+        return spare or told
 
     def drawn_opening(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """A scene's opening shot from the shared tables: where the scene opens (the title, else a place
@@ -419,7 +441,7 @@ class OracleNarrator:
             held = {"foe": foes, "person": stage.stage.people}
             kinds = [f"lead_{how}_{k}" for k, names in held.items() if names]
             rng.shuffle(kinds)  # who the way on is told of: a foe still there, one of the scene's people
-            for kind in (*kinds, f"lead_{how}"):
+            for kind in sorted((*kinds, f"lead_{how}"), key=lambda k: self.tables.spent(f"moves.{k}", stage)):
                 bound = self.of_scene(told, stage, rng, kind, {"enemy": crew(foes)})
                 if bound is not told:
                     return bound

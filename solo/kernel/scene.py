@@ -232,6 +232,10 @@ class SceneModel(BaseModel):
     stage: Stage = Stage()
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
+    # where that narration came from (its origins: the table entries drawn, "moves.feature #31 (for ...)"),
+    # newest last: an entry told lately is not told again with other words in its placeholders
+    origins: tuple[str, ...] = ()
+    found: tuple[str, ...] = ()  # the scene's clues told already (found), however long ago: never told again
     secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
     absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
     spoken: str = ""  # the oracle's own words a retelling tells again (``for_retelling``): what they name may be named
@@ -395,6 +399,19 @@ class SceneModel(BaseModel):
         """Whether ``text`` was told word for word lately."""
         said = " ".join(text.split()).casefold()
         return any(said == " ".join(t.split()).casefold() for t in self.told)
+
+    def unfound(self, text: str) -> str:
+        """``text`` (a clue told) without the clues it quotes that were ``found`` already; "" where every
+        clue it quotes was (a search that turns up nothing new); ``text`` itself where it quotes none found."""
+        old = [c for c in self.found if c and c in text]
+        if not old:
+            return text
+        kept = text
+        for clue in old:
+            kept = kept.replace(clue, " ")
+        if not any(c and c in kept for c in self.secrets):
+            return ""
+        return re.sub(r"\s+([.,;:])", r"\1", re.sub(r"\s+", " ", kept)).strip()
 
     def about(self, text: str) -> bool:
         """Whether ``text`` speaks of this scene: names someone on stage, or the place."""

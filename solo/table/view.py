@@ -272,9 +272,16 @@ class View:
         progress = self.progress if progress is None else progress
         campaign = self.need_campaign()
         since = max(0, self.head.command + 1 - TOLD_WINDOW)
-        recent = tuple(r["text"] for r in self.reader.narrations(campaign.id, since=since)) + tuple(n.text for n in told)
+        rows = self.reader.narrations(campaign.id, since=since)
+        recent = tuple(r["text"] for r in rows) + tuple(n.text for n in told)
+        origins = tuple(str(r.get("origin") or "") for r in rows) + tuple(n.origin for n in told)
         last = next((f for f in (self.system.narration.about(e) for e in reversed(list(events))) if f), None)
-        return scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent, last)
+
+        def found(clue: str) -> bool:  # a clue told before the window is found as well
+            return any(" ".join(clue.split()) in " ".join(h["text"].split())
+                       for h in self.reader.recall(campaign.id, [clue], limit=4) if h["kind"] == "narration")
+        return scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent,
+                           last, origins, found)
 
     def staged(self, state: Any, progress: Progress | None = None, events: Sequence[Any] = (),
                told: Sequence[Narration] = ()) -> tuple[OracleNarrator, SceneModel] | None:
