@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, gist, literal, locative, quotes, shares_run, verb_phrase
 from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
@@ -233,8 +233,9 @@ class SceneModel(BaseModel):
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
     # where that narration came from (its origins: the table entries drawn, "moves.feature #31 (for ...)"),
-    # newest last: an entry told lately is not told again with other words in its placeholders
-    origins: tuple[str, ...] = ()
+    # newest last: an entry told lately is not told again with other words in its placeholders. For the
+    # draws only: never dumped (a retelling is held to what the scene holds, not to the words of an origin)
+    origins: tuple[str, ...] = Field(default=(), exclude=True)
     found: tuple[str, ...] = ()  # the scene's clues told already (found), however long ago: never told again
     secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
     absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
