@@ -181,7 +181,7 @@ def test_export_md_story_keeps_the_tale_and_drops_the_dice(played, tmp_path):
                  "- **Ruth** keeps at it, and the clue turns up after all.",
                  "- **Ruth** is pitted against Terry: *out-stare*.", "  - Ruth prevails.",
                  "  - Neither gains the upper hand.",
-                 "- **Ruth** faces Deep Ones, and it leaves a mark: Ruth is now unbalanced.",
+                 "- **Ruth** faces Deep Ones, and it leaves a mark: Ruth is badly unsettled.",
                  "- **Terry** faces ghoul and holds firm.", "- **Ruth** undergoes treatment; the symptoms ease.",
                  "- A fight breaks out.", "- **Ruth** gains the upper hand on Ghoul.", "- **Ghoul** strikes Ruth.",
                  "- Ruth takes a staggering hit.", "- **Ghoul** tries to gain an edge on Ruth, in vain.",

@@ -166,7 +166,7 @@ def test_export_md_story_keeps_the_tale_and_drops_the_dice(played, tmp_path):
                  "  - It works.", "  - Orc is overcome.", "- **Anna** tries to *leap the stream*.",
                  "  - It goes wrong.", "- Panic grips Anna, who fights on in a frenzy.",
                  "- The Shadow reaches for Anna: the Curse of Vengeance.",
-                 "- **Wolf** deals Anna a devastating blow.", "- **Wolf** gives up the fight.",
+                 "- **Wolf** lands a terrible blow on Anna.", "- **Wolf** gives up the fight.",
                  "- **Bandit** surrenders.",
                  "- Dun is hurt. Dun is Mortally Wounded.", "- Dun's wounds are tended; Dun lives.",
                  "- The Shadow grows in Anna: Spiteful.", "## Session 2",

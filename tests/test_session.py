@@ -226,7 +226,8 @@ def test_export_can_hide_the_mechanics(session, tmp_path):
     full, story = (tmp_path / "full.md").read_text(), (tmp_path / "story.md").read_text()
     assert "rolled 1, 5" in full and "wide_shot." in full and "dice 4, 3" in full
     assert "rolled 1, 5" not in story and "wide_shot." not in story and "(oracle" not in story
-    assert "**Nara** tries to *leap*" in story and "It works." in story and "*Wide shot*:" in story
+    assert "**Nara** tries to *leap*" in story and "It works." in story and "*Opening*:" in story
+    assert "Wide shot" not in story  # the rules' name of the shot: the story's heading is neutral
 
 
 def test_recap_tells_the_scene_so_far_from_the_journal(session):

@@ -252,3 +252,18 @@ def test_every_place_word_in_every_setting_draws_true_lines(system: str) -> None
                                                    "a snowbound {}", "the {} at night", "a crowded {}")]
     wrong = _misplaced_entries(system, titles)
     assert not wrong, f"{len(wrong)} misplaced:\n" + "\n".join(wrong)
+
+
+def test_a_wide_shot_s_setting_line_repeats_nothing_the_shot_already_says() -> None:
+    """Found in play: Rhûn's squall opens "the sky ... has turned the colour of a bruise", and the storm
+    line it was dressed with said "the light has gone the colour of a bruise" again. A line that shares
+    five words in a row with the shot is passed over for one that does not."""
+    narrator = OracleNarrator(OracleTables.load(default_folder()))
+    title = "the open water in a squall"
+    stage = SceneModel(title=title, place=title, improvised=False, tags=frozenset({"outdoors", "water", "storm"}))
+    body = "To the east the sky over the open water has turned the colour of a bruise."
+    assert "storm" in stage.unshown(body)
+    for seed in range(60):
+        shot = Narration(task="wide_shot", text=body, origin="test")
+        told = narrator.dressed(shot, stage, random.Random(seed)).text
+        assert told.count("colour of a bruise") == 1, told

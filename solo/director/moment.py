@@ -13,6 +13,7 @@ from typing import Generic, TypeVar
 
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
+from solo.kernel.scene import SceneModel
 
 S = TypeVar("S")
 N = TypeVar("N", bound=OracleNarrator)
@@ -27,7 +28,13 @@ class TableDirector(Generic[S, N]):
 
     def _n(self, state: S, rng: random.Random, tags: frozenset[str] | None = None) -> N:
         """The narrator told this moment of ``state``, drawing only what fits a scene tagged ``tags``."""
-        told: N = self.narrator.with_context(self._moment(state, rng), tags)
+        moment = self._moment(state, rng)
+        stage = getattr(self.narrator.tables, "stage", None)
+        if isinstance(stage, SceneModel) and moment.get("enemy") in stage.gone:
+            # a foe the oracle told gone stands for no line: another on stage does, else none (``roles_clash``)
+            others = stage.stage.foes or ()
+            moment = {**moment, "enemy": rng.choice(others)} if others else moment
+        told: N = self.narrator.with_context(moment, tags)
         return told
 
     def moment(self, state: S, rng: random.Random) -> dict[str, str]:

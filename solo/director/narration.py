@@ -14,10 +14,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from solo.kernel.affords import thing_tags
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group, plural
+from solo.kernel.wording import shares_run
 from solo.director.tables import Draw, OracleTables, TableError, fits
 
 # How many fitting entries a model weighs when it chooses one (``OracleNarrator.chooser``): the draw
@@ -179,12 +181,12 @@ class OracleNarrator:
         for setting in stage.unshown(told.text):
             table = f"setting.{setting}"
             if table in self.tables:
-                for _ in range(4):  # one that does not belie the shot's own words, where the table has one
+                for _ in range(8):  # one that neither belies nor says again the shot's own words
                     line, drawn = teller.draw(table, rng, {})
-                    if not contradicts(line, text):
+                    if not contradicts(line, text) and not shares_run(line, text):
+                        lines.append(line)
+                        origins.append(drawn.origin())
                         break
-                lines.append(line)
-                origins.append(drawn.origin())
         if not lines:
             return told
         asked = told.question if told.question and text.endswith(told.question) else ""
@@ -326,8 +328,10 @@ class OracleNarrator:
         acted and what they tried; ``told`` itself where the scene has nothing to bind."""
         kinds = [k for k in stage.moves(success) if f"moves.{k}" in self.tables]
         # the scene's own things (an adventure scene's features): not one told in the last few narrations
-        fresh = stage.fresh_features()
         thing = "success_feature" if success else "feature"
+        # and only one that affords what a line of this action needs (a hide needs cover, "the way past" a thing one
+        # moves past): a feature that affords nothing of it gives way to the obstacle, the setting, a foe
+        fresh = self.afforded(stage, thing)
         voiced = stage.last.mode == "voice" and bool(stage.stage.people)  # a voice is answered by whom it is spoken to
         if fresh and not voiced and not stage.over and stage.last.actor and stage.last.action and f"moves.{thing}" in self.tables:
             kinds = [thing, *kinds]
@@ -346,9 +350,10 @@ class OracleNarrator:
         spare: Narration | None = None
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
-            if kind == thing:
-                context["feature"] = rng.choice(fresh)
             tags = stage.move_tags(context.get("enemy"))  # where, what was tried, what the foe acts as
+            if kind == thing:  # and what the thing of the place it is told against affords
+                context["feature"] = rng.choice(fresh)
+                tags |= thing_tags(stage.stage.affords_of(context["feature"]))
             for key in ("enemy", "person"):  # a name told mid-sentence: "one of the Brethren of the Tide"
                 name = one_of(context[key]) if key == "enemy" and key in context else context.get(key)
                 if name:
@@ -370,6 +375,15 @@ class OracleNarrator:
                     return retold
                 spare = spare or retold  # the same line told lately with another thing in it: another move first
         return spare or told
+
+    def afforded(self, stage: SceneModel, kind: str) -> list[str]:
+        """The scene's fresh features (``fresh_features``) that afford what some line of ``moves.<kind>`` told of the
+        action just typed needs of its thing (its ``thing_*`` tags): the ones a move over them may be told against."""
+        if f"moves.{kind}" not in self.tables:
+            return []
+        entries, acted = self.tables.tables[f"moves.{kind}"].entries, stage.move_tags()
+        return [f for f in stage.fresh_features()
+                if any(fits(e.tags, acted | thing_tags(stage.stage.affords_of(f))) for e in entries)]
 
     def drawn_opening(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """A scene's opening shot from the shared tables: where the scene opens (the title, else a place

@@ -173,6 +173,7 @@ class Progress(BaseModel):
     lessons: tuple[str, ...] = ()  # lessons already given (teaching adventures)
     tags: tuple[str, ...] = ()  # where the scene under way is (solo.director.tables.SCENE_TAGS); empty: not known
     named: bool = False  # the improvised scene under way has a title the player gave it
+    gone: tuple[str, ...] = ()  # foes an oracle's answer told gone from the scene under way (``FoesToldGone``)
 
     @property
     def scene_tags(self) -> frozenset[str] | None:
@@ -193,9 +194,12 @@ def progress_step(progress: Progress, payload: dict[str, Any]) -> Progress:
         tags = tuple(payload.get("tags", ()))
         if payload["scene"] is None:
             return progress.model_copy(update={"improvised": True, "ended": False, "tags": tags,
-                                               "named": bool(payload.get("title"))})
+                                               "named": bool(payload.get("title")), "gone": ()})
         return progress.model_copy(update={"scene": payload["scene"], "part": upgraded(payload)["part"], "outcome": None,
-                                           "improvised": False, "ended": False, "tags": tags, "named": False})
+                                           "improvised": False, "ended": False, "tags": tags, "named": False,
+                                           "gone": ()})
+    if kind == "foes_told_gone":
+        return progress.model_copy(update={"gone": tuple(dict.fromkeys((*progress.gone, *payload["foes"])))})
     if kind == "scene_tagged":
         return progress.model_copy(update={"tags": tuple(payload["tags"])})
     if kind == "scene_ended":
@@ -472,17 +476,29 @@ def lowered(description: str) -> str:
     """A description as it reads after a name's comma ("Mireille Pinson, the Professor's niece")."""
     return _lower(description, described=True)
 
+def standing_foes(status: dict[str, Any]) -> tuple[str, ...] | None:
+    """The foes on a system's board standing in its ``status`` (its ``enemies``, ``challenges``); None: the system
+    keeps no foes."""
+    foes: tuple[str, ...] | None = None
+    for key in ("enemies", "challenges"):
+        if key in status:
+            foes = (foes or ()) + _names(status[key])
+    return foes
+
+
 def _names(found: Any) -> tuple[str, ...]:
     """Names of those still standing in a status's ``enemies``/``challenges``/``characters``
     (a dict by name or a list of records): not those defeated, dead or off the board, whichever way the
-    system's status says so (left the scene, gave up, an ended scene's foes taken off)."""
+    system's status says so (left the scene, gave up, an ended scene's foes taken off), nor a character who
+    has left the story (Rhûn's departed, Alpha's sacrificed): narration names only the cast still in play."""
     rows = list(found.items()) if isinstance(found, dict) else [(r.get("name"), r) for r in found or ()
                                                                    if isinstance(r, dict)]
     out = []
     for name, row in rows:
         row = row if isinstance(row, dict) else {}
         gone = (row.get("defeated") or row.get("dead") or row.get("active") is False or row.get("gone")
-                or row.get("left") or row.get("gave_up") or row.get("status") in ("defeated", "left"))
+                or row.get("left") or row.get("gave_up") or row.get("departed")
+                or row.get("status") in ("defeated", "left", "sacrificed"))
         if isinstance(name, str) and not gone:
             out.append(name)
     return tuple(out)
@@ -531,10 +547,10 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
     and its clues (a clue is told by the adventure's own snooping, never by a table); the scene's clues
     told already, in ``told`` or (``found``: whether the journal's narration ever told a text) before, are found."""
     scene = story.current(progress, where) if story is not None else None
-    foes: tuple[str, ...] | None = None
-    for key in ("enemies", "challenges"):
-        if key in status:
-            foes = (foes or ()) + _names(status[key])
+    foes = standing_foes(status)
+    gone = tuple(f for f in foes or () if fold_name(f) in {fold_name(g) for g in progress.gone})
+    if gone:  # told gone by the oracle: off stage for the story, though the board keeps them until their leave command
+        foes = tuple(f for f in foes or () if f not in gone)
     cast = _names(status.get("characters", {}))
     secrets: tuple[str, ...] = ()
     people = tuple(p.name for p in scene.npcs) if scene else ()
@@ -562,8 +578,9 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
         title=where.scene_title, place=scene.location if scene else where.scene_title,
         improvised=progress.improvised, tags=progress.scene_tags,
         stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else (),
-                    features=scene.features if scene and not over else (), described=described),
-        last=action, told=told, origins=origins, secrets=secrets, absent=absent, over=over,
+                    features=scene.features if scene and not over else (),
+                    affords=scene.affords if scene and not over else (), described=described),
+        last=action, told=told, origins=origins, secrets=secrets, absent=tuple(dict.fromkeys((*absent, *gone))),
+        over=over, ended=progress.outcome if over else None, gone=gone,
         found=tuple(c for c in ((scene.clues.low, scene.clues.high) if scene else ())
-                    if c and (any(c in t for t in told) or (found is not None and found(c)))),
-        ended=progress.outcome if over else None)
+                    if c and (any(c in t for t in told) or (found is not None and found(c)))))

@@ -55,6 +55,8 @@ def render(outcome: Outcome, system: AnySystem, narration: bool = True, hints: b
             lines += read_it_as(n.get("meaning"))
         if r.get("canon_proposals"):
             lines.append(proposals_line(r["canon_proposals"]))
+    if r.get("told_gone"):
+        lines.append(told_gone_line(r["told_gone"]))
     if r.get("warning"):
         lines.append(f"[yellow]{escape(r['warning'])}[/]")
     if r.get("model_failure"):
@@ -73,6 +75,14 @@ def unended_line(unended: dict[str, Any]) -> str:
     title = f" ({escape(unended['title'])})" if unended.get("title") else ""
     return (f"[dim]Scene {unended['scene']}{title} ends untold: `scene end success|failure` "
             "ends a scene with its way forward[/]")
+
+
+def told_gone_line(told: dict[str, Any]) -> str:
+    """Foes an oracle's answer told gone that the board keeps (the table takes them off): the commands that do."""
+    foes = [escape(f) for f in told["foes"]]
+    named = foes[0] if len(foes) == 1 else ", ".join(foes[:-1]) + " and " + foes[-1]
+    commands = " and ".join(f"`{escape(c)}`" for c in told["commands"])
+    return f"[dim]the board keeps {named} until {commands} takes {'it' if len(foes) == 1 else 'them'} off[/]"
 
 
 def proposals_line(proposals: list[dict[str, Any]]) -> str:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from solo.kernel.affords import THING_TAGS
+
 # the modes, each with the words that name it; an action takes the mode whose word comes first in it
 # ("climb up for a better look" is a climb, not a look)
 MODES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((mode, re.compile(rf"\b({words})", re.I)) for mode, words in (
@@ -39,9 +41,10 @@ MODES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((mode, re.compile(rf"\b({
 ))
 BODY = frozenset({"move", "force", "endure", "fight"})
 SEEN_BY = frozenset({"voice", "look", "hands", "hide", "force"})  # the modes a person on stage answers or reacts to  # the modes of the body at work, which share "act_body"
-# the tags a move's entry may ask for: the modes (and "act_other": an action no mode names), and the kind of foe
+# the tags a move's entry may ask for: the modes (and "act_other": an action no mode names), the kind of foe, and
+# what the thing of the place it is told against must afford (solo.kernel.affords: "thing_cover")
 ACT_TAGS = frozenset({*(f"act_{m}" for m, _ in MODES), "act_body", "act_other", "act_call", "act_talk", "act_climb",
-                      "act_balance", "act_run", "foe_beast", "foe_person"})
+                      "act_balance", "act_run", "foe_beast", "foe_person", *THING_TAGS})
 # the body moving up or across (a climb, a leap), keeping its balance, or going somewhere (a run, a way found)
 _CLIMB = re.compile(r"\b(climb|scal|leap|jump|vault|descend|crawl)", re.I)
 _BALANCE = re.compile(r"\b(footing|balanc|keep (?:their|his|her|my) feet)", re.I)

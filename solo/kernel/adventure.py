@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
+from .affords import AFFORDANCES
 from .scene import SCENE_TAGS
 from .wording import quotes
 from .settings import renamed_keys, shipped_setting
@@ -104,6 +105,21 @@ class Sign(Strict):
         return tags
 
 
+class Feature(Strict):
+    """A feature written as a table: its text, and what it affords where its wording cannot tell."""
+
+    text: str = Field(min_length=1)
+    affords: tuple[str, ...]
+
+    @field_validator("affords")
+    @classmethod
+    def _known(cls, affords: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [a for a in affords if a not in AFFORDANCES]
+        if unknown:
+            raise ValueError(f"unknown affordance {unknown[0]!r}: a feature affords {', '.join(AFFORDANCES)}")
+        return affords
+
+
 class Way(Strict):
     """Where the story goes from here: what happens, and the scene it leads to."""
 
@@ -121,8 +137,11 @@ class Scene(Strict):
     npcs: tuple[Npc, ...] = ()
     obstacles: tuple[str, ...] = Field(min_length=1)
     # concrete things of the place, as they read mid-sentence ("the three hundred silent clocks"): what the
-    # Director's moves tell an action against (optional; nothing secret: they are told freely)
+    # Director's moves tell an action against (optional; nothing secret: they are told freely). A feature may be
+    # written as a table, { text = "...", affords = ["seen", "hard"] }, where its wording cannot tell what it
+    # affords (solo.kernel.affords): its text stands in ``features``, what it affords in ``affords``
     features: tuple[Annotated[str, Field(min_length=1)], ...] = ()
+    affords: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (a feature, what it affords), as the file says
     clues: Clues
     enemies: tuple[dict[str, Any], ...] = ()  # the rule system's foes, in its own terms (a name, ...)
     fight: StrictBool = False  # the scene is (or turns into) a fight
@@ -138,6 +157,39 @@ class Scene(Strict):
         if unknown:
             raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}")
         return tags
+
+    @model_validator(mode="before")
+    @classmethod
+    def _feature_tables(cls, data: Any) -> Any:
+        """Features written as tables ({ text, affords }) read as their text, what they afford kept by it."""
+        if not isinstance(data, dict) or not isinstance(data.get("features"), (list, tuple)):
+            return data
+        features, affords = [], list(data.get("affords") or ())
+        for i, raw in enumerate(data["features"]):
+            if isinstance(raw, dict):
+                try:
+                    feature = Feature.model_validate(raw)
+                except ValueError as exc:
+                    error = getattr(exc, "errors", lambda: [{"msg": str(exc), "loc": ()}])()[0]
+                    at = ".".join(str(k) for k in error.get("loc", ()))
+                    raise ValueError(f"features[{i}]{'.' + at if at else ''}: "
+                                     f"{str(error['msg']).removeprefix('Value error, ')}; write a feature as a text, "
+                                     'or as { text = "...", affords = [...] }') from None
+                features.append(feature.text)
+                affords.append((feature.text, feature.affords))
+            else:
+                features.append(raw)
+        return {**data, "features": features, "affords": affords}
+
+    @model_validator(mode="after")
+    def _affords_features(self) -> Scene:
+        """What the file says a feature affords is said of one of the scene's features, in known words."""
+        for feature, affords in self.affords:
+            if feature not in self.features:
+                raise ValueError(f"affords names {feature!r}, which is none of the scene's features; write it in "
+                                 'features as { text = "...", affords = [...] }')
+            Feature(text=feature, affords=affords)
+        return self
 
     @model_validator(mode="after")
     def _fight_has_enemies(self) -> Scene:

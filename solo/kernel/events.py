@@ -156,6 +156,17 @@ class SceneEnded(SessionEvent):
     scene: str | None = None
 
 
+class FoesToldGone(SessionEvent):
+    """An oracle's yes told foes gone from the scene (they fled, gave up) where taking them off the board is the
+    table's move (a script, a one-shot line): the board keeps them until ``commands`` (the system's leave command
+    for each) are typed, and the scene's narration no longer stages them (``Progress.gone``)."""
+
+    type: Literal["foes_told_gone"] = "foes_told_gone"
+    v: Literal[1] = 1
+    foes: tuple[str, ...]
+    commands: tuple[str, ...] = ()
+
+
 # --- the canon (solo.director.canon) and the world's clock -------------------------------------------
 
 
@@ -243,7 +254,7 @@ class RecapWritten(SessionEvent):
 AnySessionEvent = Annotated[
     CommandUndone | OracleAsked | Narrated | AdventureMoved | SceneEnded | SceneTagged | CanonAdded | CanonEdited
     | CanonClosed | CanonReopened | CanonPinned | ClockTicked | WorldMoved | RecapWritten | OracleChosen | ChaosMoved
-    | FateAsked | SceneChecked,
+    | FateAsked | SceneChecked | FoesToldGone,
     Field(discriminator="type"),
 ]
 ADAPTER: TypeAdapter[AnySessionEvent] = TypeAdapter(AnySessionEvent)
@@ -251,8 +262,9 @@ CANON = frozenset({"canon_added", "canon_edited", "canon_closed", "canon_reopene
                    "world_moved"})
 ORACLE = frozenset({"oracle_chosen", "chaos_moved"})  # the campaign's oracle and its Chaos Factor (solo.director.mythic)
 TYPES = frozenset({"command_undone", "oracle_asked", "narrated", "adventure_moved", "scene_ended", "scene_tagged",
-                   "recap_written", "fate_asked", "scene_checked"}) | CANON | ORACLE
-FOLDED = frozenset({"adventure_moved", "scene_ended"}) | CANON | ORACLE  # events that move the story: `undo` reverts them
+                   "recap_written", "fate_asked", "scene_checked", "foes_told_gone"}) | CANON | ORACLE
+# events that move the story: `undo` reverts them
+FOLDED = frozenset({"adventure_moved", "scene_ended", "foes_told_gone"}) | CANON | ORACLE
 
 
 def session_event_from_dict(data: dict[str, Any]) -> AnySessionEvent:

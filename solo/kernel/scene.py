@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, gist, literal, locative, quotes, shares_run, verb_phrase
+from solo.kernel.affords import affordances
 from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
 
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
@@ -192,9 +193,14 @@ class Stage(BaseModel):
     items: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
     features: tuple[str, ...] = ()  # concrete things of the place (an adventure scene's ``features``), told mid-sentence
+    affords: tuple[tuple[str, tuple[str, ...]], ...] = ()  # what a feature affords, where the adventure file says
     # what the adventure file says of the scene's people and foes (a person's description, a foe's tactics),
     # by name: what they carry and how they are, for the lines that tell them
     described: tuple[tuple[str, str], ...] = ()
+
+    def affords_of(self, feature: str) -> frozenset[str]:
+        """What ``feature`` affords (solo.kernel.affords): as the adventure file says, else as its wording tells."""
+        return next((frozenset(a) for f, a in self.affords if f == feature), None) or affordances(feature)
 
     def said_of(self, name: str) -> str | None:
         """What the file says of ``name`` (a group's "NAME 3" is its NAME); None: nothing."""
@@ -242,6 +248,9 @@ class SceneModel(BaseModel):
     spoken: str = ""  # the oracle's own words a retelling tells again (``for_retelling``): what they name may be named
     ended: str | None = None  # how the scene ended, as it ends (`scene end success|failure`)
     over: bool = False  # the adventure's last scene has ended: its people and foes are off stage
+    # foes an oracle's answer told gone (fled, gave up) that the board may still hold until their leave command:
+    # off stage for the story, and among ``absent``
+    gone: tuple[str, ...] = ()
 
     @property
     def settings(self) -> frozenset[str]:
@@ -377,6 +386,9 @@ class SceneModel(BaseModel):
             return "one person in two roles"
         if _AWAY.search(text) and context.get("person") in self.named():
             return "someone on stage told of as away"
+        gone = next((n for n in named if n and n in self.gone), None)
+        if gone:  # the oracle told it gone: no line has it stand, act or be held at bay here
+            return f"{gone} is gone from the scene"
         if _GESTURE.search(text) and BEASTS.search(context.get("enemy", "")):
             return "a beast that acts as a person"
         actor = next((context[r] for r in used if context.get(r)), None)  # the line's first role: who acts in it
@@ -443,13 +455,17 @@ class SceneModel(BaseModel):
         lead = f"{actor} {'manages' if success else 'tries'} to {action}" if action else actor
         if placed and action and self.over:  # after the end, told of no place: the cast left it
             lead += " afterwards"
-        elif placed and action and self.fresh_features():  # a stock line, nothing else of the scene to bind: told
-            things = self.fresh_features()             # by a thing of the place
+        elif placed and action and self.near_features():  # a stock line, nothing else of the scene to bind: told
+            things = self.near_features()              # by a thing of the place one can be by
             lead += f" by {things[len(self.told) % len(things)]}"
         elif placed and action and self.place and gist(self.place.split(", ")[0]).casefold() not in text.casefold():
             lead += f" {locative(self.place)}"  # a stock line, nothing of the scene to bind: told of its place
         first, _, rest = text.partition(" ")
         return f"{lead}: {first.lower() if first in ('The', 'A', 'An') else first} {rest}".rstrip()
+
+    def near_features(self) -> tuple[str, ...]:
+        """The fresh features one can stand by (``near``: not a lantern overhead, not the pylon ahead)."""
+        return tuple(f for f in self.fresh_features() if "near" in self.stage.affords_of(f))
 
     def fresh_features(self) -> tuple[str, ...]:
         """The scene's features (concrete things of the place) not told in the last ``FRESH`` narrations."""

@@ -123,10 +123,10 @@ _COMMON = frozenset({"The", "A", "An", "Two", "Three", "Four", "Five", "Six", "S
 
 
 def verb_phrase(facts: Mapping[str, Any]) -> str | None:
-    """What the actor tried, as words that follow "tries to" (the action typed, else the
-    capacity or strength rolled: "navigate"); None where the facts hold only a description
-    ("a navigate check against difficulty 6")."""
-    for key in ("action", "capacity", "strength"):
+    """What the actor tried, as words that follow "tries to" (the attempt a system tells in words for a roll
+    of its rules, "look closer" for Alpha's Glean; else the action typed, else the capacity or strength
+    rolled: "navigate"); None where the facts hold only a description ("a navigate check against difficulty 6")."""
+    for key in ("attempt", "action", "capacity", "strength"):
         value = facts.get(key)
         if isinstance(value, str) and value.strip() and value.split()[0].casefold() not in ("a", "an", "the"):
             return value.strip()
@@ -159,6 +159,37 @@ _PLACED = {
                      "moor", "plain", "plains", "steppe", "battlements", "platform", "water", "sea", "catwalk", "gantries",
                      "stair", "stairs", "causeway", "peak", "ridge", "ledge", "terrace"}),
 }
+
+
+# nouns in -s that name one thing, and plurals that take no -s
+_ONE_IN_S = frozenset({"chaos", "news", "lens", "canvas", "atlas", "gas", "thames", "texas", "christmas", "series",
+                       "species", "summons", "bus", "abyss", "compass", "mattress", "fortress"})
+_MANY = frozenset({"men", "women", "people", "folk", "children", "geese", "mice", "feet", "teeth"})
+_NUMBERS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve", "twenty",
+                      "hundred", "thousand", "many", "several", "these", "those"})
+
+
+def is_plural_place(place: str) -> bool:
+    """Whether a place's name takes a verb for several: its head noun (the words before "of", "by", "on" and
+    the like, or a comma) is a plural ("the docks", "the Alps", "the Stairs of Kharn", "the Magnetic Gantries",
+    "Nine Wells"); not a noun in -ss, -us or -is ("the glass", "the Circus", "the Oasis"), nor a name of one word
+    that takes no article ("Athens", "Wales"), nor a place whose head is singular ("the warehouse by the docks")."""
+    words = re.findall(r"[\w'’-]+", place.split(",")[0])
+    while words and words[0].casefold() in PREPOSITIONS:  # "In the Fish Hold": the place itself follows
+        words = words[1:]
+    head: list[str] = []
+    for word in words:
+        if head and word.casefold() in _HEAD_ENDS:
+            break
+        head.append(word)
+    if not head:
+        return False
+    last = head[-1].casefold()
+    if last in _MANY or (len(head) > 1 and head[-2].casefold() in _NUMBERS and not last.endswith("'s")):
+        return True
+    if not last.endswith("s") or last in _ONE_IN_S or last.endswith(("ss", "us", "is", "'s", "’s", "ous")):
+        return False
+    return len(head) > 1 or not head[0][:1].isupper()  # "Athens" is one city, "docks" several
 
 
 def literal(text: str) -> str:

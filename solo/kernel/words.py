@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from solo.kernel.wording import is_plural_place
+
 
 @dataclass(frozen=True)
 class Words:
@@ -45,6 +47,16 @@ class Words:
         if task == self.opening_task:
             return self.opening.capitalize()  # headings are in sentence case, as a task's name is
         return task.replace("_", " ").capitalize()
+
+    def story_title(self, task: str) -> str | None:
+        """The heading of a narration ``task`` in the story export (`export md --story`), which promises no
+        mechanics: the neutral heading ("Opening" for the shot that opens a scene, "Path forward"), None where
+        that names one of the rules' ``terms`` (ENIGMA's "Snoop", Alpha's "Mortal Peril" and "Escalation"): the
+        telling stands with no heading of its own."""
+        title = self.task_titles.get(task) or NEUTRAL.title("opening" if task == self.opening_task else task)
+        if any(re.search(rf"\b{re.escape(t.casefold())}\b", title.casefold()) for t in self.terms):
+            return None
+        return title
 
     def fighting(self, status: Mapping[str, Any]) -> bool:
         """A fight is under way in ``status``."""
@@ -153,24 +165,41 @@ def _base(verb: str) -> str:
 
 
 FOE_SLOTS = ("enemy", "foe")  # a table's slots that name what stands against the party, one or a group
+PLACE_SLOTS = ("place",)  # a table's slots that name the scene's place ("the docks", "the glass-house")
 NOT_VERBS = frozenset({"as", "across", "its", "this", "thus", "always", "perhaps", "towards", "afterwards"})
 
 
 def agreeing(template: str, values: Mapping[str, str]) -> str:
-    """``template`` (a table entry) with the verb right after each foe's slot agreeing with the name put
-    there: "{enemy} breaks off and withdraws" for "The Hill Wolves" becomes "{enemy} break off and withdraws"
-    ("{enemy} break off and withdraw": the slot's verb and those joined to it by "and" in its clause)."""
-    for slot in FOE_SLOTS:
+    """``template`` (a table entry) with the verb right after each foe's or place's slot agreeing with the name
+    put there: "{enemy} breaks off and withdraws" for "The Hill Wolves" becomes "{enemy} break off and withdraw"
+    (the slot's verb and those joined to it by "and" in its clause), "before {place} comes into view" for "the
+    docks" "before {place} come into view" (``is_plural_place``, where the place is the verb's subject; "its" in
+    the place's clause "their")."""
+    for slot in (*FOE_SLOTS, *PLACE_SLOTS):
         name = values.get(slot)
-        if name and is_group(name):
+        if name and slot in PLACE_SLOTS and is_plural_place(name):  # "when the docks reach their stop"
+            template = _PLACE_SUBJECT.sub(lambda m: m.group(1) + re.sub(r"\bits\b", "their", _agree(*m.groups()[1:])),
+                                          template)
+        elif name and slot in FOE_SLOTS and is_group(name):
             template = re.sub(r"(\{" + slot + r"\} )([a-z]+)\b([^,.;:!?\"]*)", _agreed, template)
     return template
 
 
+# the place's slot where it is the subject of the verb after it: a sentence's or a clause's first words, or after
+# a word that opens a clause ("before {place} comes into view"); never after a preposition ("the storm over
+# {place} blows itself out": the storm blows)
+_PLACE_SUBJECT = re.compile(r"(^|[.!?:;,—]\s+|\b(?i:before|after|when|while|until|till|once|where|since|because|if|"
+                            r"though|as|then|and) )(\{place\} )([a-z]+)\b([^,.;:!?\"]*)")
+
+
 def _agreed(m: re.Match[str]) -> str:
-    """A foe's slot and its clause, a group's: its verb, and each verb joined by "and" ("{enemy} break off and
-    withdraw", "{enemy} see {character} fail and press in")."""
     slot, verb, rest = m.groups()
+    return _agree(slot, verb, rest)
+
+
+def _agree(slot: str, verb: str, rest: str) -> str:
+    """A foe's (or place's) slot and its clause, a group's: its verb, and each verb joined by "and" ("{enemy} break
+    off and withdraw", "{enemy} see {character} fail and press in")."""
     joined = re.sub(r"(\band (?:(?:never|then|quietly|simply) )?)([a-z]+)\b",
                     lambda j: j.group(1) + (j.group(2) if j.group(2) in NOT_VERBS else _base(j.group(2))), rest)
     return slot + (verb if verb in NOT_VERBS else _base(verb)) + joined

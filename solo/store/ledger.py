@@ -24,6 +24,7 @@ from solo.kernel.events import (
     ORACLE,
     TYPES,
     AdventureMoved,
+    FoesToldGone,
     Narrated,
     SceneEnded,
     SceneTagged,
@@ -79,7 +80,7 @@ class Ledger:
         oracle = folded.oracle
         for event in events:
             if isinstance(event, SessionEvent):
-                if isinstance(event, (AdventureMoved, SceneEnded, SceneTagged, Narrated)):
+                if isinstance(event, (AdventureMoved, SceneEnded, SceneTagged, Narrated, FoesToldGone)):
                     progress = progress_step(progress, session_event_to_dict(event))
                 elif getattr(event, "type", None) in CANON:
                     canon = canon_step(canon, session_event_to_dict(event))

@@ -26,7 +26,7 @@ from typing import Any
 
 from solo.kernel.adventure import Adventure
 from solo.director.canon import CLOCK_SIZE, PRESSURE, VILLAIN, Canon, Entry, canon_key, canon_step, focus_text, \
-    kind_in, proposed_names
+    kind_in, kind_in_file, proposed_names
 from solo.director.canon import focus as canon_focus
 from solo.director.adventure import sign_of
 from solo.director.narration import DEFAULT_CONTEXT
@@ -379,14 +379,17 @@ def _recall_offers(v: View, now: Sequence[Narration]) -> View:
 def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tuple[Kind, str, str]]:
     """The new names in a told text, with a guessed kind and what the adventure file says of
     them: its people named exactly, then the runs of capitalised words ``proposed_names`` finds,
-    less the names known (``known``) and single words of the system's own vocabulary."""
+    less the names known (``known``) and single words of the system's own vocabulary. What the file
+    says of a name (``kind_in_file``) comes before any guess: its foes are on the board (never offered),
+    its people and places take that kind, and a title of someone already named is no one new."""
     names, people = known(v)
     names += also_known or []
     found: list[tuple[Kind, str, str]] = []
     taken_ = {canon_key(k) for k in names}
     for name, description in people.items():
-        # a whole word of the text: "Tic" is not in "Tick-Tock Men"
-        if re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text) and canon_key(name) not in taken_:
+        # a whole word of the text: "Tic" is not in "Tick-Tock Men"; one of the file's foes is the board's
+        if re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text) and canon_key(name) not in taken_ and \
+                not _a_foe_of_the_file(v, name):
             found.append(("person", name, description))
     words = vocabulary(v)
     scene = scene_words(v)
@@ -395,8 +398,21 @@ def names_in(v: View, text: str, also_known: list[str] | None = None) -> list[tu
             continue  # one word the system's own texts use ("Navigate", "Warden"): its vocabulary
         if (_campaign_id(v), canon_key(name)) in v.passed:
             continue  # offered once and passed over: not offered again
-        found.append((kind_in(name, [text, *scene]) or kind, name, ""))
+        filed = kind_in_file(name, v.story.adventure) if v.story is not None else None
+        if filed is None:
+            found.append((kind_in(name, [text, *scene]) or kind, name, ""))
+            continue
+        met = taken_ | {canon_key(f) for _, f, _ in found}
+        if filed[0] == "foe" or (canon_key(filed[1]) != canon_key(name) and canon_key(filed[1]) in met):
+            continue  # one of the file's foes (the rules' board holds it), or the title of someone known
+        found.append(("person" if filed[0] == "person" else "place", name, ""))  # the file's word, not a guess
     return found
+
+
+def _a_foe_of_the_file(v: View, name: str) -> bool:
+    """Whether the adventure file lists ``name`` among its foes (``kind_in_file``)."""
+    filed = kind_in_file(name, v.story.adventure) if v.story is not None else None
+    return filed is not None and filed[0] == "foe"
 
 
 def _campaign_id(v: View) -> int:

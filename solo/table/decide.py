@@ -82,8 +82,9 @@ def rules(v: View, command: Any, propose: Callable[..., Any] | None, check: int 
     elif check is not None:
         fate.need(v, "the scene check (--check)")
     closing = v.system.flow.scene_closing(completed)
-    if closing is not None:
+    if closing is not None:  # a system's own scene end: its result says how the scene ended, as the kernel's does
         decision = scene_closed(v, decision, base, closing, oracle_rng, told_or_refused=False, chaos=chaos)
+        decision = decision.show(outcome=closing)
     elif chaos is not None:
         raise RuleViolation("--chaos moves the Chaos Factor at a scene's end: `scene end ... --chaos up|down`")
     return replace(chronicle.world(v, decision, v.rng("world")), command=completed)

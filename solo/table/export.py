@@ -195,8 +195,10 @@ def _narration_lines(n: dict[str, Any], story: bool, words: Words = NEUTRAL) -> 
     told, meaning = _apart(n["text"])  # a journal older than ``Narration.meaning`` wrote it into the words
     read = [f"*Read it as*: {meaning}", ""] if meaning and not story else []
     origin = f", {n['origin']}" if n.get("origin") else ""
-    heading = words.title(n["task"])
-    return [f"\n*{heading}*:\n" if story else f"\n*{heading}* ({n['source']}{origin}):\n", told, "", *read]
+    if story:  # the story's headings name no rule (``Words.story_title``)
+        heading = words.story_title(n["task"])
+        return [f"\n*{heading}*:\n" if heading else "", told, "", *read]
+    return [f"\n*{words.title(n['task'])}* ({n['source']}{origin}):\n", told, "", *read]
 
 
 def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],

@@ -17,7 +17,7 @@ from solo.kernel.errors import InvalidCommand, RuleViolation
 from solo.kernel.events import ChaosMoved, FateAsked, OracleChosen, SceneChecked, SessionEvent, session_event_to_dict
 from solo.kernel.registry import AnySystem
 from solo.table import chronicle, commands, parser
-from solo.table.react import take
+from solo.table.react import answered as react_answered
 from solo.table.view import Decision, View
 
 
@@ -187,7 +187,7 @@ def ask(v: View, command: commands.Ask, decision: Decision, state: Any, rng: ran
     if director is not None and answer in ("yes", "exceptional yes"):
         spoken = "yes, and" if answer == "exceptional yes" else "yes"  # as the Directors read the classic oracle
         answered = director.answered(state, command.question, spoken, rng, v.story_view(state))
-        decision = take(v, decision, answered, state, [], state, rng, redraw=False)
+        decision = react_answered(v, decision, answered, state, rng)
     return decision, result
 
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from solo.kernel.narration import Narration
 from solo.kernel.errors import RuleViolation
-from solo.kernel.events import Narrated, SceneTagged
+from solo.kernel.events import FoesToldGone, Narrated, SceneTagged
+from solo.director.story import standing_foes
 from solo.director.tables import OracleTables, TableError, system_tables
 from solo.kernel.protocol import DirectorPolicy, Reaction
 from solo.kernel.registry import AnySystem
@@ -131,6 +132,35 @@ def take(v: View, decision: Decision, reaction: Reaction[Any], before: Any, rule
         decision = decision.add(*extra)
         after = system.rules.fold(after, extra)
     return decision
+
+
+def answered(v: View, decision: Decision, reaction: Reaction[Any], state: Any, rng: random.Random) -> Decision:
+    """The Director's answer to an oracle's yes (``DirectorPolicy.answered``) taken. In solo play its own moves
+    take the foes it tells gone off the board; where they are the table's to make (a script, a one-shot line:
+    an oracle's answer changes nothing on the board), the foes it told gone are remembered for the scene
+    (``FoesToldGone``: no later narration of the scene stages them, ``solo.kernel.scene.SceneModel.gone``) and
+    the result names the system's commands that take them off (``told_gone``). The co-pilot proposes them."""
+    decision = take(v, decision, reaction, state, [], state, rng, redraw=False)
+    if v.suggest or v.director_harm or not reaction.solo_moves:
+        return decision
+    rules = v.system.rules
+    standing = standing_foes(rules.status(state)) or ()
+    foes: list[str] = []
+    lines: list[str] = []
+    for move in reaction.solo_moves:
+        try:
+            moved = rules.fold(state, rules.decide(state, move, rng=v.rng("told gone")))
+        except RuleViolation:
+            continue
+        still = standing_foes(rules.status(moved)) or ()
+        left = [f for f in standing if f not in still and f not in foes]
+        if left:
+            foes += left
+            lines.append(v.system.talk.as_line(move, ""))
+    if not foes:
+        return decision
+    return decision.add(FoesToldGone(foes=tuple(foes), commands=tuple(lines))).show(
+        told_gone={"foes": foes, "commands": lines})
 
 
 class Choices(threading.local):

@@ -21,7 +21,7 @@ from solo.kernel.calls import ModelCall
 from solo.store.ledger import command_rng
 from solo.table import chronicle, commands, fate, recaps
 from solo.table.decide import scene_closed
-from solo.table.react import react, take
+from solo.table.react import answered as react_answered, react
 from solo.table.view import CoPilot, Decision, View
 
 # The talk commands a speculation may decide ahead (``solo.table.ahead``): they narrate, and deciding
@@ -124,7 +124,7 @@ def _ask(v: View, command: commands.Ask, decision: Decision, state: Any, rng: An
         decision = decision.say(read)
     if director is not None and asked.answer.startswith("yes"):
         answered = director.answered(state, command.question, asked.answer, rng, v.story_view(state))
-        decision = take(v, decision, answered, state, [], state, rng, redraw=False)
+        decision = react_answered(v, decision, answered, state, rng)
     if asked.random_event and v.director is not None:
         event = v.director.random_event(state, rng, v.progress.scene_tags)
         # the event bears on an open thread or a known person (its own stream: the draws above hold)
@@ -234,7 +234,8 @@ def scene(v: View) -> dict[str, Any]:
     start = max((i for i, line in enumerate(lines) if line.starts in ("scene", "chapter")), default=-1)
     shown["clues"] = [line.text.removeprefix("a clue: ") for line in lines[start + 1:]
                       if line.text.startswith("a clue: ")]
-    foes = v.stage(v.state).stage.foes or ()  # those standing: not one bested or dead
+    staged = v.stage(v.state)  # those standing: not one bested or dead; one the oracle told gone is still on the board
+    foes = (*(staged.stage.foes or ()), *staged.gone)
     status = v.system.rules.status(v.state)
     rows = {**(status.get("enemies") or {}), **(status.get("challenges") or {})} \
         if all(isinstance(status.get(k) or {}, dict) for k in ("enemies", "challenges")) else {}

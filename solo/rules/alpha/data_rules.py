@@ -11,6 +11,9 @@ import unicodedata
 
 # Rulings *Capacities* (Default): the four capacities the chapter names, each d6 unless given
 CAPACITIES = ("attack", "endure", "navigate", "glean")
+# a check of one of the four as the story tells it (what is tried, after "tries to"), never the capacity's name
+ATTEMPTS = {"attack": "put their strength into it", "endure": "hold on through it", "navigate": "pick a way through",
+            "glean": "look closer"}
 DEFAULT_DIE = 6
 # Rulings *Die ladder* (Default): the steps a capacity die moves along
 LADDER = (4, 6, 8, 10, 12)

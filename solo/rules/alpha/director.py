@@ -320,8 +320,8 @@ class AlphaDirector(TableDirector[AlphaState, AlphaNarrator]):
             case "escalate":
                 e = r["escalation"]
                 about = {"kind": "escalation", "escalation": [e["before"], e["after"]], "new_round": False}
-                told.append(n.one("escalation", "combat.escalation", rng, about=about,
-                                  extra=f"The Escalation rises to {e['after']}."))
+                # the story's words only: the Escalation's number is the result's (the rules' record tells it)
+                told.append(n.one("escalation", "combat.escalation", rng, about=about))
             case "combat_end":
                 about = {"kind": "combat_end", "rounds": r.get("rounds")}
                 told.append(n.one("combat_end", "combat.end", rng, about=about))
@@ -374,7 +374,7 @@ class AlphaDirector(TableDirector[AlphaState, AlphaNarrator]):
         about = {"kind": "escalation", "round": r.get("round"), "escalation": [None, r.get("escalation")],
                  "new_round": True}
         out.narrations.append(n.one("escalation", "combat.escalation", rng, about=about,
-                                    extra=f"Round {r.get('round')} begins, at Escalation {r.get('escalation')}."))
+                                    extra=f"Round {r.get('round')} begins."))  # its Escalation is the result's
 
     def _enemy_turn(self, n: AlphaNarrator, out: Reaction[rc.Command], r: dict[str, Any], began: AlphaState,
                     rng: random.Random) -> None:

@@ -26,7 +26,7 @@ from ...kernel.payload import link as _link
 from ...kernel.payload import names as _names
 from ...kernel.payload import scene_heading
 from ...kernel.payload import who as _who
-from .data_rules import CAPACITIES, LEFT
+from .data_rules import ATTEMPTS, CAPACITIES, LEFT
 from solo.kernel.words import plural, verb_for
 
 LEAVES = {"flee": "flees the fight", "surrender": "gives up the fight", "removed": "is taken away"}
@@ -424,9 +424,9 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
         case "unhide":
             return [f"- **{who}** is in plain sight again."]
         case "check":
-            capacity = _text(r.get("capacity"), "skill")
-            return [f"- **{who}** puts {capacity} to the test, and "
-                    + ("succeeds." if r.get("success") else "falls short.")]
+            capacity = _text(r.get("capacity"), "skill")  # one of the rules' four in words, a party's own as named
+            tried = f"tries to {ATTEMPTS[capacity]}" if capacity in ATTEMPTS else f"puts {capacity} to the test"
+            return [f"- **{who}** {tried}, and " + ("succeeds." if r.get("success") else "falls short.")]
         case "act" | "react":
             text = _text(r.get("text"))
             return [f"- **{who}**: {text}."] if text else []

@@ -42,6 +42,7 @@ from solo.kernel.outcome import OutcomeRecord
 from solo.kernel.narration import Narration
 from solo.kernel import prose
 from . import events as ev
+from .data_rules import ATTEMPTS
 from .state import AlphaState, Creature
 from solo.kernel.words import plural
 
@@ -87,7 +88,8 @@ def check_facts(r: Mapping[str, Any]) -> dict[str, Any]:
     return {"kind": "check", "actor": r["character"], "capacity": r["capacity"], "die": r.get("die"),
             "dice": list(r.get("dice") or []), "roll": r.get("roll"), "difficulty": r["difficulty"],
             "mode": r.get("mode", "normal"), "success": bool(r["success"]),
-            "action": f"a {r['capacity']} check against difficulty {r['difficulty']}"}
+            "action": f"a {r['capacity']} check against difficulty {r['difficulty']}",
+            **({"attempt": ATTEMPTS[r["capacity"]]} if r["capacity"] in ATTEMPTS else {})}
 
 
 def hide_facts(r: Mapping[str, Any]) -> dict[str, Any]:

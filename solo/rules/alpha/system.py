@@ -162,7 +162,8 @@ SYSTEM: Manifest[AlphaState, rc.Command, Any] = Manifest(
     name="alpha", aliases=("alpha 1.1",), title="Alpha", credit=CREDIT, data=DATA, specs=SPECS,
     chapter_word="day", opens_pending=ev.OPENS_PENDING,
     words=Words(opening_task="wide_shot", failure="a failed check", fight="combat", fight_keys=("combat",), task_titles={"peril": "Mortal Peril"},
-                tracks=("lp", "life points?"), states=("Mortal Peril",), terms=("LP", "Mortal Peril", "Attack", "Endure", "Navigate", "Glean", "Notice", "Hide")),
+                tracks=("lp", "life points?"), states=("Mortal Peril",), terms=("LP", "Mortal Peril", "Attack", "Endure", "Navigate", "Glean", "Notice", "Hide", "Escalation",
+                                                              "Order of Battle", "Breather", "Life Points", "Sacrifice", "Survive")),
     journal_only_events=ev.JOURNAL_ONLY,  # a command that only reports (a free check)
     harm_track=told.HARM_TRACK,
     narration_tasks=frozenset({

@@ -117,7 +117,8 @@ class BeyondAdventures(PlainAdventures[rc.Command]):
 SYSTEM: Manifest[BeyondState, rc.Command, Any] = Manifest(
     name="beyond-code", aliases=("beyondcode", "beyond_code", "beyond"), title="Beyond Code", credit=CREDIT,
     data=folder("solo.rules.beyond_code", "data"), specs=SPECS, campaign_options=CAMPAIGN_OPTIONS,
-    chapter_word="game", scene_word="turn", words=Words(opening_task="wide_shot"),
+    # its rules' words (a card is named as the player's deck names it, "Solowork" too)
+    chapter_word="game", scene_word="turn", words=Words(opening_task="wide_shot", terms=("Time track",)),
     toolbar_where=True,  # game and turn, beside the Time track
     # a command whose only event is its result changed nothing (a token taken while held): `undo` steps over it
     journal_only_events=frozenset({"beyond_resolved"}),

@@ -72,6 +72,7 @@ def _(event: ev.LegStarted, state: GameState) -> GameState:
                 }
             )
         )
+    left = {fold_name(n) for n in event.left}
     return state.model_copy(
         update={
             "leg": event.leg,
@@ -79,6 +80,7 @@ def _(event: ev.LegStarted, state: GameState) -> GameState:
             "scene_title": None,
             "characters": tuple(cast),
             "pending": None,
+            "enemies": tuple(e for e in state.enemies if fold_name(e.name) not in left),
         }
     )
 

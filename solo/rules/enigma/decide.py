@@ -302,7 +302,8 @@ def _(c: cmd.AddCharacter, state: GameState, rng: random.Random) -> Events:
 @_decide.register
 def _(c: cmd.StartLeg, state: GameState, rng: random.Random) -> Events:
     """[Lucky Saves] [Legs] 1d6 Lucky Saves each, replacing leftovers; catchphrases return;
-    retired characters leave the cast (Ruling *Retirement*). A Tumult does not run on into the next Leg:
+    retired characters leave the cast (Ruling *Retirement*), the enemies of an ended Tumult stay behind with the
+    last scene. A Tumult does not run on into the next Leg:
     it is ended first (as an Alpha day does not begin in a combat)."""
     if state.tumult is not None:
         raise RuleViolation(f"a new Leg is refused during a Tumult (round {state.tumult.round}): `tumult end` first")
@@ -310,7 +311,9 @@ def _(c: cmd.StartLeg, state: GameState, rng: random.Random) -> Events:
     given = _dice_by_name(state, c.dice, staying, "has retired and leaves the cast")
     rolls = {ch.name: roll(1, given.get(ch.name), rng, f"{ch.name}'s Lucky Saves roll")[0] for ch in staying}
     departed = tuple(ch.name for ch in state.characters if ch.retired)
-    return (ev.LegStarted(leg=state.leg + 1, rolls=rolls, departed=departed),)
+    # enemies of an ended Tumult stay behind with the last Leg's scene, as with a new scene's (told there)
+    left = tuple(e.name for e in state.enemies if e.fought)
+    return (ev.LegStarted(leg=state.leg + 1, rolls=rolls, departed=departed, left=left),)
 
 
 @_decide.register

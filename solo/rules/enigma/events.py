@@ -29,6 +29,7 @@ class LegStarted(EventBase, type="leg_started"):
     leg: int
     rolls: dict[str, int]  # character -> 1d6 Lucky Saves
     departed: tuple[str, ...] = ()  # retired characters who leave the cast
+    left: tuple[str, ...] = ()  # enemies of an ended Tumult, left behind with the last Leg's scene
 
 
 class SceneStarted(EventBase, type="scene_started"):

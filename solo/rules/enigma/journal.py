@@ -57,8 +57,27 @@ STORY_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "enemy_acted": lambda e: (f"{agree(e['enemy'], 'attacks')} {' and '.join(e['targets'])}." if e["targets"]
                               else f"{agree(e['enemy'], 'finds')} nobody in reach."),
     "thing_produced": lambda e: f"{e['character']} has just the thing: {e['item']}.",
-    "flashpoint_bought": lambda e: "**Flashpoint!**",
+    "flashpoint_bought": lambda e: "**In a flash, everything changes!**",
+    "tumult_started": lambda e: "**A fight breaks out!**",
+    "tumult_ended": lambda e: "The fight is over.",
 }
+
+
+def export_opening(e: Mapping[str, Any], story: bool) -> list[str]:
+    """The section a Leg's or a scene's start opens (its heading; a Leg's Lucky Saves and who retires, a scene's
+    place and who is back on their feet), written after what the start ended: the last scene's foes stay behind
+    in that scene's section, not the next one's."""
+    if e.get("type") == "leg_started":
+        saves = ", ".join(f"{n} {d}" for n, d in e["rolls"].items())
+        return [f"\n## Leg {e['leg']}\n", *([f"- Lucky Saves rolled: {saves}."] if saves and not story else []),
+                *(f"- {name} retires from the cast." for name in e.get("departed", []))]
+    if e.get("type") != "scene_started":
+        return []
+    title = f": {e['title']}" if e.get("title") else ""
+    lines = [f"\n### Scene {e['scene']}{title}\n"]
+    if e.get("title"):
+        lines.append(f"- At [[{e['title']}]].")  # the place, as a note an Obsidian vault can link
+    return lines + [f"- {name} is back on their feet." for name in e.get("recovered", [])]
 
 
 def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
@@ -72,6 +91,9 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         return [f"- **{e['character']}** tries to *{e['action']}*."]
     if story and t == "gamble_resolved":
         return [f"  - {'It works.' if e['success'] else 'It goes wrong.'}"]
+    if story and t == "group_gamble_rolled":  # [Group Gambles] told as the cast's one try, no one's die
+        return [f"- **The cast** try together to *{e['action']}*.",
+                f"  - {'It works.' if e['success'] else 'It goes wrong.'}"]
     if story and t in STORY_LINES:  # the tale of a fight without its numbers [Tumults; Peril]
         told = STORY_LINES[t](e)
         return [f"{'-' if first or t != 'peril_changed' else '  -'} {told}"] if told else []
@@ -81,24 +103,15 @@ def export_event(e: Mapping[str, Any], first: bool, story: bool) -> list[str]:
         desc = f" ({', '.join(bits)})" if bits else ""
         saves = "" if story else f"; {e['lucky_die']} Lucky Save{'' if e['lucky_die'] == 1 else 's'}"
         lines.append(f"- **[[{e['name']}]]** joins the cast{desc}{saves}.")
+        # the story tells what the sheet's Knacks, Equipment and Catchphrase hold in words of its own
+        labels = ("Good at", "Carries", "Likes to say") if story else ("Knacks", "Equipment", "Catchphrase")
         if e.get("knacks"):
-            lines.append(f"  Knacks: {', '.join(e['knacks'])}.")
+            lines.append(f"  {labels[0]}: {', '.join(e['knacks'])}.")
         if e.get("equipment"):
-            lines.append(f"  Equipment: {', '.join(e['equipment'])}.")
+            lines.append(f"  {labels[1]}: {', '.join(e['equipment'])}.")
         if e.get("catchphrase"):
-            lines.append(f"  Catchphrase: “{e['catchphrase']}”")
-    elif t == "leg_started":
-        lines.append(f"\n## Leg {e['leg']}\n")
-        saves = ", ".join(f"{n} {d}" for n, d in e["rolls"].items())
-        if saves and not story:
-            lines.append(f"- Lucky Saves rolled: {saves}.")
-        lines += [f"- {name} retires from the cast." for name in e.get("departed", [])]
-    elif t == "scene_started":
-        title = f": {e['title']}" if e.get("title") else ""
-        lines.append(f"\n### Scene {e['scene']}{title}\n")
-        if e.get("title"):
-            lines.append(f"- At [[{e['title']}]].")  # the place, as a note an Obsidian vault can link
-        lines += [f"- {name} is back on their feet." for name in e.get("recovered", [])]
+            lines.append(f"  {labels[2]}: “{e['catchphrase']}”")
+    elif t in ("leg_started", "scene_started"):  # the scene it ends keeps its foes, told there (``export_opening``)
         lines += [f"- {agree(name, 'stays')} behind." for name in e.get("left", [])]
     elif t == "gamble_rolled":
         pool = len(e["dice"]) + (1 if e.get("help") else 0)

@@ -129,6 +129,7 @@ def render(kind: str, r: Mapping[str, Any]) -> list[str] | None:
             lines.append(f"[bold]Leg {r['leg']}[/] begins. Lucky Saves: "
                          + ", ".join(f"{escape(n)} {d}" for n, d in r["lucky_saves"].items()))
             lines += [f"  {escape(n)} retires from the cast" for n in r["departed"]]
+            lines += [f"  {escape(agree(n, 'stays'))} behind with the last scene" for n in r.get("left", [])]
         case "AddEnemy":
             lines.append(f"Enemy [bold]{escape(r['enemy'])}[/]: {r['type']}, threshold {r['threshold']}, "
                          f"danger {r['danger']}")

@@ -153,7 +153,8 @@ def _describe_own(command: Any, events: list[Any], after: GameState) -> dict[str
                     "knacks": list(added.knacks), "equipment": list(added.equipment)}
         case rc.StartLeg():
             leg = events[0]
-            return {"leg": leg.leg, "lucky_saves": dict(leg.rolls), "departed": list(leg.departed)}
+            return {"leg": leg.leg, "lucky_saves": dict(leg.rolls), "departed": list(leg.departed),
+                    "left": list(leg.left)}
         case rc.StartScene():
             scene = events[0]
             return {"leg": after.leg, "scene": scene.scene, "title": scene.title, "recovered": list(scene.recovered),

@@ -148,7 +148,7 @@ SYSTEM: Manifest[GameState, rc.Command, ev.Event] = Manifest(
                 fight="Tumult", fight_keys=("tumult",), clock="the world's clock", chapter_key="leg",  # [Tumults]
                 first_move="What does the cast do first?",  # [The Wide Shot]
                 terms=("Blammo", "Peril", "Lucky Saves", "Lucky Save", "Catchphrase", "Leg", "Legs", "Tumult", "Gamble",
-                       "Snoop", "Wide Shot", "ENIGMA")),
+                       "Snoop", "Wide Shot", "ENIGMA", "Blunder", "Knacks", "Knack", "Flashpoint", "Knockouts")),
     intro=("[bold]solo[/] — ENIGMA pulp adventures. `help` lists commands; Tab completes; Enter on an empty "
            "line resolves a pending roll; Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
     narration_tasks=frozenset({"wide_shot", "blunder", "success", "enemy_turn", "flashpoint", "snoop", "treasure",

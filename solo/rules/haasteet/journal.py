@@ -54,6 +54,16 @@ def _first_sentence(text: str) -> str:
     return first_sentence(text).rstrip(".")
 
 
+# [Mielenterveyssäännöt] a stage of a shaken mind as the story tells it (the stage's name is the rules' label)
+STORY_STAGES = {"healthy": "steady", "asymptomatic": "shaken, though it does not show",
+                "unbalanced": "badly unsettled", "eccentric": "changed in ways others notice",
+                "deranged": "losing their hold on the world", "mad": "lost to madness"}
+
+
+def _told_stage(r: Mapping[str, Any]) -> str:
+    return STORY_STAGES.get(_stage(r), "shaken")
+
+
 def _stage(r: Mapping[str, Any]) -> str:
     """[Mielenterveyssäännöt] the stage a result names, else the one its sanity points at."""
     stage = _text(r.get("stage"))
@@ -504,7 +514,8 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
             describe = _text(r.get("describe"))
             return [f"- **{_link(who)}** joins the investigation" + (f": {describe.rstrip('.')}." if describe else ".")]
         case "enemy_add":
-            return [f"- **{_who(r, 'enemy')}** steps in as an opponent."]
+            foe = _who(r, "enemy")  # a band takes the verb and the noun for several
+            return [f"- **{foe}** " + ("step in as opponents." if is_group(foe) else "steps in as an opponent.")]
         case "enemy_leave":
             return [f"- **{_who(r, 'enemy')}** {verb_for(_who(r, 'enemy'), LEAVES.get(_text(r.get('how')), 'leaves'))}."]
         case "challenge":
@@ -527,13 +538,13 @@ def _resolved_story(command: str, r: Mapping[str, Any]) -> list[str]:
                 return []
             source = _text(r.get("source"), "a horror")
             if r.get("winner") == "shock" or _int(r.get("loss")) > 0:
-                return [f"- **{who}** faces {source}, and it leaves a mark: {who} is now {_stage(r)}."]
+                return [f"- **{who}** faces {source}, and it leaves a mark: {who} is {_told_stage(r)}."]
             return [f"- **{who}** faces {source} and holds firm."]
         case "treat":
             sanity = _map(r.get("sanity"))
             if sanity.get("before") != sanity.get("after"):
                 return [f"- **{who}** undergoes treatment and is well again." if _stage(r) == "healthy"
-                        else f"- **{who}** undergoes treatment and steadies, though still {_stage(r)}."]
+                        else f"- **{who}** undergoes treatment and steadies, though still {_told_stage(r)}."]
             return [f"- **{who}** undergoes treatment; the symptoms ease."]
         case "combat_start":
             return ["- A fight breaks out."]

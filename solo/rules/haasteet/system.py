@@ -90,7 +90,7 @@ SYSTEM: Manifest[HaasteetState, rc.Command, Any] = Manifest(
     data=folder("solo.rules.haasteet", "data"), specs=SPECS, campaign_options=CAMPAIGN_OPTIONS,
     chapter_word="session",
     words=Words(foe="opponent", party="the investigators", opening_task="wide_shot", fight="combat", fight_keys=("combat",),
-                tracks=("sanity", "mind"), terms=("Sanity", "Mind")),
+                tracks=("sanity", "mind"), terms=("Sanity", "Mind", "Daring", "Tenacity", "Instinct", "Steadfastness", "XP")),
     intro=("[bold]solo[/] — Haasteet. `help` lists commands (Finnish names work too); Tab completes; "
            "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
     harm_track=told.HARM_TRACK,

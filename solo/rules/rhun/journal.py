@@ -26,8 +26,8 @@ PANICKED = {"flight": "fled", "freeze": "froze", "fight": "fought on in a frenzy
 MORALE = {"give_up": "gives up the fight", "lower_tier": "loses heart and weakens", "same_tier": "holds steady"}
 LEFT = {"flee": "fled", "surrender": "surrendered", "removed": "was gone"}
 LEAVES = {"flee": "flees", "surrender": "surrenders", "removed": "is gone"}
-BAND = {"annoying": "an annoying", "troublesome": "a troublesome", "devastating": "a devastating",
-        "harmful": "a harmful"}
+STORY_BLOW = {"annoying": "a glancing blow", "troublesome": "a hard blow", "devastating": "a terrible blow",
+              "harmful": "a grievous blow"}
 
 
 def _faces(dice: Sequence[int]) -> str:
@@ -229,7 +229,8 @@ def _struck_story(e: ev.ChallengeStruck, bullet: str) -> str:
     if e.shield:
         return f"{bullet} **{e.challenge}** {verb_for(e.challenge, 'strikes')} at {e.target}; the shield takes the blow and breaks."
     told = _harm_story(e.harm) if not e.narrative or e.band == "harmful" else ""
-    return f"{bullet} **{e.challenge}** deals {e.target} {BAND.get(e.band, 'a')} blow.{told}"
+    # the band of an Effect is the rules' label (Rulings *Challenge Effect*): the story tells the blow in words
+    return f"{bullet} **{e.challenge}** {verb_for(e.challenge, 'lands')} {STORY_BLOW.get(e.band, 'a blow')} on {e.target}.{told}"
 
 
 def _malaise(e: ev.Tended) -> str:

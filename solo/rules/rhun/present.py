@@ -103,7 +103,7 @@ def render(kind: str, r: dict[str, Any]) -> list[str] | None:
             points = ", ".join(f"{k} {v}" for k, v in r["points"].items())
             return [f"Creation dice {' '.join(map(str, r['dice']))}: {points}; Grit {r['grit']}, Ego {r['ego']}"]
         case "EndScene":
-            out = [f"Scene {r['scene']} ends"]
+            out = [f"Scene {r['scene']} ends" + (f" in {r['outcome']}" if r.get("outcome") else "")]
             for name, c in r.get("conditions", {}).items():
                 gained = f"{c['gained']} Condition{'s' if c['gained'] != 1 else ''}"
                 named = f" ({escape(', '.join(c['names']))})" if c.get("names") else ""

@@ -122,7 +122,8 @@ SYSTEM: Manifest[RhunState, rc.Command, Any] = Manifest(
     name="rhun", aliases=("rhûn", "terra", "terra rhun"), title="Rhûn", credit=CREDIT,
     data=folder("solo.rules.rhun", "data"), specs=SPECS, chapter_word="session",
     words=Words(foe="Challenge", party="the company", failure="a Fail", opening_task="wide_shot", fight="Challenge", fight_keys=("challenges",),
-                tracks=("grit", "ego", "disposition"), terms=("Grit", "Ego", "Disposition")),
+                tracks=("grit", "ego", "disposition"), terms=("Grit", "Ego", "Disposition", "Effect", "Precision", "Risky Action", "Malaise", "Trauma",
+                                                                         "XP", "Morale")),
     intro=("[bold]solo[/] — Rhûn. `help` lists commands; `pc pregen` offers ready-made characters; Tab completes; "
            "Ctrl-C cancels a line; Ctrl-D leaves (everything is saved)."),
     journal_only_events=ev.JOURNAL_ONLY, harm_track="Grit",
