@@ -17,7 +17,7 @@ from typing import Any, Literal
 from solo.kernel.affords import thing_tags
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
-from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SUCCESSES, SceneModel, contradicts
+from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, FRESH, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group, plural
 from solo.kernel.wording import shares_run
 from solo.director.tables import Draw, OracleTables, TableError, fits
@@ -371,9 +371,12 @@ class OracleNarrator:
             if not stage.repeats(text) and not stage.clash(text):
                 retold = told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                  "facts": {**told.facts, "move": kind}})
-                if id(drawn.entry) not in self.tables.told_lately(f"moves.{kind}", stage):
+                # a table told through in the window tells the entry told longest ago (``OracleTables.draw``); one
+                # told in the last FRESH narrations gives way to another move, but no further back: the scene's own
+                # things (a feature, with few entries for each kind of action) would give way to lines that bind less
+                if id(drawn.entry) not in self.tables.told_lately(f"moves.{kind}", stage, FRESH):
                     return retold
-                spare = spare or retold  # the same line told lately with another thing in it: another move first
+                spare = spare or retold  # the same line just told with another thing in it: another move first
         return spare or told
 
     def afforded(self, stage: SceneModel, kind: str) -> list[str]:

@@ -342,9 +342,11 @@ class OracleTables:
                 faces, result, entry = source.pick(rng)
                 if ok(entry):
                     break
-            else:  # an entry told lately only where no other is admitted
-                admitted = ([(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
-                            or [(i, e) for i, e in enumerate(source.entries, 1) if ok(e, fresh=False)])
+            else:  # an entry told lately only where no other is admitted: the one told longest ago
+                admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
+                stale = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e, fresh=False)]
+                oldest = max((told.get(id(e), 0) for _, e in stale), default=0)
+                admitted = admitted or [(i, e) for i, e in stale if told.get(id(e), 0) == oldest]
                 known = [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
                          if fits(e.tags, scene) and (where or "{where}" not in e.text)]
                 # an untagged entry, else one that fits the scene's tags (told lately, say): never one that does not
@@ -382,32 +384,34 @@ class OracleTables:
         told, source = self.told_lately(table, stage), self.tables.get(table)
         return source is not None and bool(told) and all(id(e) in told for e in source.entries if PLACEHOLDER.search(e.text))
 
-    def told_lately(self, table: str, stage: SceneModel | None = None) -> frozenset[int]:
+    def told_lately(self, table: str, stage: SceneModel | None = None, last: int | None = None) -> dict[int, int]:
         """The entries of ``table`` (by ``id``) that the staged scene's narration told lately, read from its
         origins ("moves.feature #31", "consequences.cost d66=23"; what an entry stood in "(for ...)" of was
         not told), each an entry that fills placeholders: told again with other words in them, it is the same
         line with a thing swapped ("crouched low by the gramophone", then "by the oil lamps"). An entry with
         none is a repeat only word for word (``SceneModel.clash``), and a table of bare words (an event's focus,
-        a meaning) keeps its odds. ``stage``: that scene's instead of the staged one."""
+        a meaning) keeps its odds. Each by how long ago it was last told (1: in the newest narration); ``stage``:
+        that scene's instead of the staged one; ``last``: in its last so many narrations only."""
         stage, source = stage or self.stage, self.tables.get(table)
         if stage is None or source is None or not stage.origins:
-            return frozenset()
-        said = " ".join(stage.origins)
-        while "(for " in said:
-            shorter = re.sub(r"\(for [^()]*\)", " ", said)
-            if shorter == said:
-                break
-            said = shorter
-        out = set()
-        for m in re.finditer(rf"(?<![\w.]){re.escape(table)} (?:#(\d+)|[\w+-]+=(\d+))", said):
-            if m.group(1):
-                index = int(m.group(1))
-                entry = source.entries[index - 1] if 0 < index <= len(source.entries) else None
-            else:
-                entry = source._lookup.get(int(m.group(2)))
-            if entry is not None and PLACEHOLDER.search(entry.text):
-                out.add(id(entry))
-        return frozenset(out)
+            return {}
+        origins = stage.origins[-last:] if last else stage.origins
+        out: dict[int, int] = {}
+        for age, said in enumerate(reversed(origins), 1):
+            while "(for " in said:
+                shorter = re.sub(r"\(for [^()]*\)", " ", said)
+                if shorter == said:
+                    break
+                said = shorter
+            for m in re.finditer(rf"(?<![\w.]){re.escape(table)} (?:#(\d+)|[\w+-]+=(\d+))", said):
+                if m.group(1):
+                    index = int(m.group(1))
+                    entry = source.entries[index - 1] if 0 < index <= len(source.entries) else None
+                else:
+                    entry = source._lookup.get(int(m.group(2)))
+                if entry is not None and PLACEHOLDER.search(entry.text):
+                    out.setdefault(id(entry), age)
+        return out
 
 
 def oracle_tables(tables: Tables) -> OracleTables:

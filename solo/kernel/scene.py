@@ -238,9 +238,8 @@ class SceneModel(BaseModel):
     stage: Stage = Stage()
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
-    # where that narration came from (its origins: the table entries drawn, "moves.feature #31 (for ...)"),
-    # newest last: an entry told lately is not told again with other words in its placeholders. For the
-    # draws only: never dumped (a retelling is held to what the scene holds, not to the words of an origin)
+    # where that narration came from ("moves.feature #31 (for ...)"), newest last: an entry told lately is not told
+    # again with other words in its blanks. Never dumped: a retelling is held to the scene, not to an origin's words
     origins: tuple[str, ...] = Field(default=(), exclude=True)
     found: tuple[str, ...] = ()  # the scene's clues told already (found), however long ago: never told again
     secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
@@ -416,12 +415,11 @@ class SceneModel(BaseModel):
     def unfound(self, text: str) -> str:
         """``text`` (a clue told) without the clues it quotes that were ``found`` already; "" where every
         clue it quotes was (a search that turns up nothing new); ``text`` itself where it quotes none found."""
-        old = [c for c in self.found if c and c in text]
-        if not old:
-            return text
         kept = text
-        for clue in old:
+        for clue in (c for c in self.found if c and c in text):
             kept = kept.replace(clue, " ")
+        if kept == text:
+            return text
         if not any(c and c in kept for c in self.secrets):
             return ""
         return re.sub(r"\s+([.,;:])", r"\1", re.sub(r"\s+", " ", kept)).strip()
