@@ -38,7 +38,8 @@ def test_a_typed_action_is_read_as_what_it_does():
     assert (mode_of("navigate"), mode_of("endure"), mode_of("exertion"), mode_of("sing a lullaby to the dog"),
             mode_of("get ready"), mode_of(None)) == ("move", "endure", "force", "voice", None, None)
     assert act_tags("shout a warning") == {"act_voice", "act_call"} and act_tags("talk them round") == {"act_voice", "act_talk"}
-    assert act_tags("leap the gap") == {"act_move", "act_body", "act_climb"} and act_tags("dance") == {"act_other"}
+    assert act_tags("leap the gap") == {"act_move", "act_body", "act_leap"} and act_tags("dance") == {"act_other"}
+    assert "act_climb" in act_tags("climb up for a better look") and "act_run" in act_tags("run for it")
     assert "act_balance" in act_tags("keep their footing") and "act_run" in act_tags("navigate")
     assert [foe_kind(f) for f in ("Soldier 1", "Mud Hound", "The Brethren of the Tide", "The Squall", "The Elder's Doubt")] \
         == ["person", "beast", "person", "hazard", None]

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from solo.kernel.affords import thing_tags
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
+from solo.kernel.acts import act_tags, foe_kind
 from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, FRESH, SUCCESSES, SceneModel, contradicts
 from solo.kernel.words import is_group, plural
 from solo.kernel.wording import shares_run
@@ -57,6 +58,18 @@ def crew(names: Sequence[str]) -> str:
     return ", ".join(told[:-1]) + " and " + told[-1]
 
 
+def midsentence(context: Mapping[str, str]) -> dict[str, str]:
+    """A move's words with its foe and its person as they are named mid-sentence: "one of the Brethren of the
+    Tide" (``one_of``), "the barge guards" after a verb, not "The Barge Guards"."""
+    out = dict(context)
+    for key in ("enemy", "person"):
+        name = one_of(out[key]) if key == "enemy" and key in out else out.get(key)
+        if name:
+            first, _, rest = name.partition(" ")
+            out[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
+    return out
+
+
 # the verbs the moves put after {cast} (and join to it with "and"), as they read of one of the cast
 _SINGULAR = {"are": "is", "were": "was", "come": "comes", "reach": "reaches", "leave": "leaves", "know": "knows",
              "mean": "means", "push": "pushes", "go": "goes", "step": "steps", "struggle": "struggles",
@@ -85,6 +98,19 @@ def as_phrase(place: str) -> str:
     if first in ("The", "A", "An") and rest:
         return f"{first.lower()} {rest}"
     return place
+
+
+def unfound(text: str, stage: SceneModel) -> str:
+    """``text`` (a clue told) without the clues it quotes that the scene holds ``found`` already; "" where every
+    clue it quotes was (a search that turns up nothing new); ``text`` itself where it quotes none found."""
+    kept = text
+    for clue in (c for c in stage.found if c and c in text):
+        kept = kept.replace(clue, " ")
+    if kept == text:
+        return text
+    if not any(c and c in kept for c in stage.secrets):
+        return ""
+    return re.sub(r"\s+([.,;:])", r"\1", re.sub(r"\s+", " ", kept)).strip()
 
 
 def without_meaning(text: str) -> str:
@@ -164,13 +190,20 @@ class OracleNarrator:
         other.scene = scene
         return other
 
-    def draw(self, table: str, rng: random.Random, context: dict[str, str]) -> tuple[str, Draw]:
+    def draw(self, table: str, rng: random.Random, context: dict[str, str],
+             acted: frozenset[str] | None = None) -> tuple[str, Draw]:
+        """A draw from ``table`` filled with this moment's words and ``context``'s. Told of an action (the
+        context's ``action``: "run for it"), only entries that fit how it is done are drawn (an entry's
+        act tags, ``solo.kernel.acts.act_tags``: a handhold for a climb, never for a run); ``acted``: those
+        tags, with the kind of foe the line tells of ("foe_beast"), where the caller knows them."""
         words = {**self.context, **context}
         if words.get("helper") == words.get("character") != self.context.get("character"):
             # the moment's helper was chosen beside the moment's character; told of another one of the
             # cast, the moment's character is the one beside them
             words["helper"] = self.context["character"]
-        drawn = self.pick(table, rng, context=words)
+        if acted is None and context.get("action"):
+            acted = act_tags(context["action"])
+        drawn = self.pick(table, rng, context=words, acted=acted)
         return drawn.filled(words), drawn
 
     def dressed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
@@ -219,7 +252,7 @@ class OracleNarrator:
                 if found is not told:
                     return found.model_copy(update={"text": lead + found.text})
         if told.task in CLUES:  # a clue once told is found: told again, it is nothing new
-            kept = stage.unfound(told.text)
+            kept = unfound(told.text, stage)
             if not kept or stage.repeats(kept):
                 return self.searched_again(told, stage, rng)
             told = told.model_copy(update={"text": kept})
@@ -227,11 +260,12 @@ class OracleNarrator:
             return told
         success = told.task in SUCCESSES
         # the outcome is the rules' result, not the task's name: a consequence after a roll that succeeded
-        # (Rhûn's 4-5, a success at a cost) keeps its own words, led by the action done where it was done, never a failure move
+        # (Rhûn's 4-5, a success at a cost) keeps its own words, led by the action done, never a failure move
         at_cost = not success and stage.last.success is True
         placed = False
-        if at_cost:
-            return told.model_copy(update={"text": stage.bound(told.text, placed=True, success=True)})
+        if at_cost:  # never "at <the scene's title>" pasted into a stock cost (a cost of the scene names its things);
+            # after the adventure's end, told as what came after
+            return told.model_copy(update={"text": stage.bound(told.text, placed=stage.over, success=True)})
         if stage.last.actor and stage.last.action and (success or not told.harm):
             moved = self.moved(told, stage, rng, success=success)
             placed = moved is told  # no move the scene could bind was left untold
@@ -354,12 +388,7 @@ class OracleNarrator:
             if kind == thing:  # and what the thing of the place it is told against affords
                 context["feature"] = rng.choice(fresh)
                 tags |= thing_tags(stage.stage.affords_of(context["feature"]))
-            for key in ("enemy", "person"):  # a name told mid-sentence: "one of the Brethren of the Tide"
-                name = one_of(context[key]) if key == "enemy" and key in context else context.get(key)
-                if name:
-                    first, _, rest = name.partition(" ")
-                    context[key] = f"{first.lower()} {rest}" if first in ("The", "A", "An") and rest else name
-            words = {**self.context, **context}
+            words = {**self.context, **midsentence(context)}
             drawn = self.pick(f"moves.{kind}", rng, scene=tags, context=words)
             if not fits(drawn.entry.tags, tags) or not stage.admits(drawn.entry.text, words):
                 continue  # a stand-in: no entry of this move tells this action here, or all were told lately
@@ -388,6 +417,28 @@ class OracleNarrator:
         return [f for f in stage.fresh_features()
                 if any(fits(e.tags, acted | thing_tags(stage.stage.affords_of(f))) for e in entries)]
 
+    def of_stage(self, table: str, rng: random.Random, context: dict[str, str]) -> tuple[str, Draw] | None:
+        """A line of ``table`` told of the scene the tables draw for (``OracleTables.staged``) and of the action
+        in ``context`` ("run for it"): filled with what the scene holds (``SceneModel.move_context``: a foe on
+        stage that acts, one of its people, what stands in the way that the action meets, and a thing of the
+        place not told just now) and drawn by how the action was done and what that foe acts as ("act_climb",
+        "foe_beast"). None where no scene is staged, no action is given, or no entry of ``table`` binds what
+        this scene holds: the caller's lines for anywhere are told then."""
+        stage = getattr(self.tables, "stage", None)
+        if table not in self.tables or not isinstance(stage, SceneModel) or stage.over or not context.get("action"):
+            return None
+        found = stage.move_context(rng.choice)
+        fresh = stage.fresh_features()
+        if fresh:
+            found["feature"] = rng.choice(fresh)
+        kind = foe_kind(found["enemy"]) if found.get("enemy") else None
+        acted = act_tags(context["action"]) | ({f"foe_{kind}"} if kind else set())
+        words = midsentence({**{k: v for k, v in found.items() if k not in ("where", "place")}, **context})
+        text, drawn = self.draw(table, rng, words, acted=acted)
+        if not fits(drawn.entry.tags, self.scene, acted) or not stage.admits(drawn.entry.text, {**self.context, **words}):
+            return None  # the table's dice found no line of this scene: none of its things is named by it
+        return text, drawn
+
     def drawn_opening(self, rng: random.Random, title: str | None, character: str) -> Narration:
         """A scene's opening shot from the shared tables: where the scene opens (the title, else a place
         drawn), what the senses catch there, and a question of the same place put to ``character``; an
@@ -408,7 +459,8 @@ class OracleNarrator:
                          facts=facts)
 
     def pick(self, table: str, rng: random.Random, *, scene: frozenset[str] | None | Literal[True] = True,
-             given: dict[str, str] | None = None, context: dict[str, str] | None = None) -> Draw:
+             given: dict[str, str] | None = None, context: dict[str, str] | None = None,
+             acted: frozenset[str] | None = None) -> Draw:
         """A draw from ``table`` fitting ``scene`` (True: the narrator's scene). With a ``chooser``
         (a model), the dice's draw and ``CHOICES - 1`` more fitting entries are weighed and the
         one that suits the story best is taken; ``rng`` is used exactly as without one, the others
@@ -416,13 +468,13 @@ class OracleNarrator:
         whether a model is loaded. A candidate the staged scene refuses once filled (``clash``) is
         not offered; a chooser that fails leaves the first one offered, the dice's draw where it fits."""
         where = self.scene if scene is True else scene
-        drawn = self.tables.draw(table, rng, given=given, scene=where, context=context)
+        drawn = self.tables.draw(table, rng, given=given, scene=where, context=context, acted=acted)
         if self.chooser is None:
             return drawn
         others = random.Random(repr((table, rng.getstate())))
         candidates = [drawn]
         for _ in range(CHOICES - 1):
-            other = self.tables.draw(table, others, given=given, scene=where, context=context)
+            other = self.tables.draw(table, others, given=given, scene=where, context=context, acted=acted)
             if other.text not in {c.text for c in candidates}:
                 candidates.append(other)
         words = {**self.context, **(context or {})}

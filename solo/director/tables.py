@@ -49,16 +49,21 @@ MAX_DEPTH = 6
 REDRAWS = 30  # draws tried for an entry that fits the scene before a neutral one stands in
 
 
-def fits(entry_tags: tuple[str, ...], scene: frozenset[str] | None) -> bool:
+def fits(entry_tags: tuple[str, ...], scene: frozenset[str] | None, acted: frozenset[str] | None = None) -> bool:
     """Whether an entry with ``entry_tags`` fits a scene tagged ``scene`` (None: a scene of
     unknown setting, where everything fits; no tags: a scene named in words that tell nothing of
     its setting, where only entries that need none fit: untagged, or "!tag" only). An action's tags
-    (``solo.kernel.acts.ACT_TAGS``: "act_voice", "foe_beast") count only in a draw told of an action."""
+    (``solo.kernel.acts.ACT_TAGS``: "act_voice", "foe_beast") count only in a draw told of an action:
+    one whose ``scene`` holds them, or ``acted``, the tags of the action told (``act_tags``), wherever it is."""
+    if acted is not None:
+        acts = tuple(t for t in entry_tags if t.removeprefix("!") in ACT_TAGS)
+        place = tuple(t for t in entry_tags if t.removeprefix("!") not in ACT_TAGS)
+        return fits(place, scene) and all((t[1:] not in acted) if t.startswith("!") else (t in acted) for t in acts)
     if scene is None:
         return True
-    acted = not scene.isdisjoint(ACT_TAGS)
+    told_of_action = not scene.isdisjoint(ACT_TAGS)
     return all((t[1:] not in scene) if t.startswith("!") else (t in scene) for t in entry_tags
-               if acted or t.removeprefix("!") not in ACT_TAGS)
+               if told_of_action or t.removeprefix("!") not in ACT_TAGS)
 
 
 class TableError(SoloError):
@@ -291,7 +296,8 @@ class OracleTables:
         return table in self.tables
 
     def draw(self, table: str, rng: random.Random, depth: int = 0, given: dict[str, str] | None = None,
-             scene: frozenset[str] | None = None, context: dict[str, str] | None = None, said: str = "") -> Draw:
+             scene: frozenset[str] | None = None, context: dict[str, str] | None = None, said: str = "",
+             acted: frozenset[str] | None = None) -> Draw:
         """A draw from ``table``; nested references named in ``given`` take the text given
         instead of a draw (a Wide Shot whose place the player already named). In a scene tagged
         ``scene``, only entries that fit it are taken: the dice are rolled again (up to REDRAWS
@@ -300,7 +306,7 @@ class OracleTables:
         fill the entry's placeholders, so no one is cast in two roles); when the redraws find
         none, one of the entries it admits stands in, else a neutral one. ``said``: what the passage
         already tells, which an entry may not contradict (a hush after a bustle), nor may its nested
-        draws contradict each other."""
+        draws contradict each other. ``acted``: the tags of the action the draw tells (``fits``)."""
         if table not in self.tables:
             raise TableError(f"no oracle table {table!r}")
         source = self.tables[table]
@@ -317,7 +323,7 @@ class OracleTables:
             """The entry fits, the scene admits it, and so does an entry of every table it draws from
             (the table "Separate them: {consequences.separate}" draws from must have one that names
             two different people); ``fresh``: nor was it told lately (at the top level)."""
-            if not fits(entry.tags, scene) or (stage is not None and not stage.admits(entry.text, context)):
+            if not fits(entry.tags, scene, acted) or (stage is not None and not stage.admits(entry.text, context)):
                 return False
             if fresh and level == depth and id(entry) in told:
                 return False
@@ -348,7 +354,7 @@ class OracleTables:
                 oldest = max((told.get(id(e), 0) for _, e in stale), default=0)
                 admitted = admitted or [(i, e) for i, e in stale if told.get(id(e), 0) == oldest]
                 known = [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
-                         if fits(e.tags, scene) and (where or "{where}" not in e.text)]
+                         if fits(e.tags, scene, acted) and (where or "{where}" not in e.text)]
                 # an untagged entry, else one that fits the scene's tags (told lately, say): never one that does not
                 neutral = admitted or [(i, e) for i, e in known if not e.tags] or known
                 if neutral:  # the first result of a neutral entry, as if the dice had shown it
@@ -365,7 +371,7 @@ class OracleTables:
             if depth >= MAX_DEPTH:
                 return match.group(0)
             so_far = " ".join((said, REFERENCE.sub(" ", entry.text), *(n.text for n in nested)))
-            inner = self.draw(ref, rng, depth + 1, given, scene, context, so_far)
+            inner = self.draw(ref, rng, depth + 1, given, scene, context, so_far, acted)
             nested.append(inner)
             return inner.text
 
@@ -375,7 +381,8 @@ class OracleTables:
         drawn = Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
                      nested=tuple(nested))
         if stage is not None and self.stage is stage:  # drawn in this command: not drawn again word for word in it
-            self.stage = stage.model_copy(update={"told": (*stage.told, text), "origins": (*stage.origins, drawn.origin())})
+            self.stage = stage.model_copy(update={"told": (*stage.told, text), "here": (*stage.here, text),
+                                                  "origins": (*stage.origins, drawn.origin())})
         return drawn
 
     def spent(self, table: str, stage: SceneModel | None = None) -> bool:

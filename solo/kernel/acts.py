@@ -44,10 +44,12 @@ SEEN_BY = frozenset({"voice", "look", "hands", "hide", "force"})  # the modes a 
 # the tags a move's entry may ask for: the modes (and "act_other": an action no mode names), the kind of foe, and
 # what the thing of the place it is told against must afford (solo.kernel.affords: "thing_cover")
 ACT_TAGS = frozenset({*(f"act_{m}" for m, _ in MODES), "act_body", "act_other", "act_call", "act_talk", "act_climb",
-                      "act_balance", "act_run", "foe_beast", "foe_person", *THING_TAGS})
-# the body moving up or across (a climb, a leap), keeping its balance, or going somewhere (a run, a way found)
-_CLIMB = re.compile(r"\b(climb|scal|leap|jump|vault|descend|crawl)", re.I)
-_BALANCE = re.compile(r"\b(footing|balanc|keep (?:their|his|her|my) feet)", re.I)
+                      "act_leap", "act_balance", "act_run", "foe_beast", "foe_person", *THING_TAGS})
+# the body moving: up or down a height (a climb), over a gap or across (a leap, a crossing: a handhold has no place
+# in it, nor a climb in a crossing), keeping its balance, or going somewhere (a run, a way found); the first named
+_SUBMODES = (("act_climb", re.compile(r"\b(climb|scal|clamber|descend|crawl)", re.I)),
+             ("act_leap", re.compile(r"\b(leap|jump|vault|cross|across|swing|swim|wade)", re.I)),
+             ("act_balance", re.compile(r"\b(footing|balanc|keep (?:their|his|her|my) feet)", re.I)))
 # a voice raised to be heard (a warning, a call), told apart from one that talks someone round
 _CALL = re.compile(r"\b(shout|warn|call|cry|yell|signal|scream|hail|whistle|sing)", re.I)
 
@@ -63,7 +65,8 @@ def mode_of(action: str | None) -> str | None:
 def act_tags(action: str | None) -> frozenset[str]:
     """The tags a move drawn for ``action`` fits: its mode's, "act_body" for the body's modes, for the voice
     "act_call" (a warning shouted) or "act_talk" (someone talked round), and for the body moving "act_climb" (a
-    climb, a leap), "act_balance" (keeping one's footing) or "act_run" (a run, a way found)."""
+    climb up or down), "act_leap" (a leap, a crossing), "act_balance" (keeping one's footing) or "act_run" (a
+    run, a way found)."""
     mode = mode_of(action)
     if mode is None:
         return frozenset({"act_other"})
@@ -71,8 +74,15 @@ def act_tags(action: str | None) -> frozenset[str]:
     if mode == "voice":
         way = ("act_call" if _CALL.search(action or "") else "act_talk",)
     elif mode == "move":
-        way = ("act_climb" if _CLIMB.search(action or "") else "act_balance" if _BALANCE.search(action or "") else "act_run",)
+        way = (submode(action or ""),)
     return frozenset({f"act_{mode}", *(("act_body",) if mode in BODY else ()), *way})
+
+
+def submode(action: str) -> str:
+    """How the body moves in ``action`` (an action of the mode "move"): "act_climb", "act_leap", "act_balance"
+    (the sub-mode whose word comes first in it), else "act_run"."""
+    found = [(m.start(), tag) for tag, pattern in _SUBMODES for m in [pattern.search(action)] if m]
+    return min(found)[1] if found else "act_run"
 
 
 # what a foe that is no person is called (a beast, the weather, a thing that rolls loose, a fever)

@@ -157,6 +157,16 @@ _HOURS = {
 }
 
 
+# what the story tells as true in a scene, and a line that contradicts it told later in the same scene: the way back
+# lost ("the way Anna came is gone", "there is no going back"), then taken ("back along the road they came by")
+_CAME = r"(?:[\w']+ ){0,3}came"
+_WAY_GONE = re.compile(rf"\b(?:the (?:way|road|path) {_CAME}(?: by)? is (?:gone|buried|blocked|closed|lost)|"
+                       r"the way back is (?:gone|lost|closed|cut off|blocked|buried)|no (?:going|way) back|"
+                       r"(?:cannot|can't|could not) go back)", re.I)
+_WAY_BACK = re.compile(rf"\b(?:back (?:along |down |up |over |across |through )?the (?:road|way|path|track|stair|trail) "
+                       rf"{_CAME}|leaves? [^.;]{{0,60}}?\bthe way {_CAME}|retrac\w+ (?:their|his|her|its) steps)", re.I)
+
+
 # Two lines of one passage that cannot both be true (a dark cellar lit by hundreds of candles, "far too
 # quiet" while stagehands run): each pair's sides, and what telling both would say.
 _LIT = re.compile(r"\b(hundreds of candles|candles? (?:burn|blaze)\w* (?:in|on|along) every|blaze of light|brightly lit|"
@@ -242,6 +252,9 @@ class SceneModel(BaseModel):
     # again with other words in its blanks. Never dumped: a retelling is held to the scene, not to an origin's words
     origins: tuple[str, ...] = Field(default=(), exclude=True)
     found: tuple[str, ...] = ()  # the scene's clues told already (found), however long ago: never told again
+    # the narration told since the scene under way opened (its Wide Shot), newest last: what the story has made
+    # true here (the way back lost), which later narration of the scene may not contradict (``kept``)
+    here: tuple[str, ...] = ()
     secrets: tuple[str, ...] = ()  # unfound clues, the scheme's hidden steps
     absent: tuple[str, ...] = ()  # people the story knows who are not in this scene
     spoken: str = ""  # the oracle's own words a retelling tells again (``for_retelling``): what they name may be named
@@ -317,6 +330,9 @@ class SceneModel(BaseModel):
                 return "a storm at its height that has not yet come"
             if _DOWNSTREAM.search(text) and "flood" not in tags and not _RIVER.search(f"{where} {text}"):
                 return "a current running downstream where there is no river"
+        kept = self.kept(text)
+        if kept:
+            return kept
         hour = self._hour()
         if hour and _HOURS[hour][1].search(text):
             return f"another time of day than {hour}"
@@ -353,6 +369,14 @@ class SceneModel(BaseModel):
         core = literal(text)
         if len(core) >= 20 and any(core in " ".join(t.split()).casefold() for t in self.told):
             return "told word for word lately"
+        return None
+
+    def kept(self, text: str) -> str | None:
+        """Why ``text`` contradicts what the story has told in this scene (``here``): the way back told lost (a
+        stair fallen, a passage choked, snow slid down behind), then the way on "back along the road they came
+        by"; None: it does not."""
+        if _WAY_BACK.search(text) and any(_WAY_GONE.search(t) for t in self.here):
+            return "the way back, told lost in this scene"
         return None
 
     def _hour(self) -> str | None:
@@ -402,7 +426,7 @@ class SceneModel(BaseModel):
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
             return "an action where none was typed"
-        missing = [r for r in ("person", "thread") if r in placeholders and not context.get(r)]
+        missing = [r for r in ("person", "thread", "obstacle", "feature") if r in placeholders and not context.get(r)]
         if missing:
             return f"a {missing[0]} the story does not know"
         return None
@@ -411,18 +435,6 @@ class SceneModel(BaseModel):
         """Whether ``text`` was told word for word lately."""
         said = " ".join(text.split()).casefold()
         return any(said == " ".join(t.split()).casefold() for t in self.told)
-
-    def unfound(self, text: str) -> str:
-        """``text`` (a clue told) without the clues it quotes that were ``found`` already; "" where every
-        clue it quotes was (a search that turns up nothing new); ``text`` itself where it quotes none found."""
-        kept = text
-        for clue in (c for c in self.found if c and c in text):
-            kept = kept.replace(clue, " ")
-        if kept == text:
-            return text
-        if not any(c and c in kept for c in self.secrets):
-            return ""
-        return re.sub(r"\s+([.,;:])", r"\1", re.sub(r"\s+", " ", kept)).strip()
 
     def about(self, text: str) -> bool:
         """Whether ``text`` speaks of this scene: names someone on stage, or the place."""

@@ -37,6 +37,7 @@ from solo.kernel.errors import RuleViolation
 from ...kernel.protocol import Reaction, StoryView
 from solo.director.narration import OracleNarrator
 from solo.kernel.narration import Narration
+from solo.kernel.wording import verb_phrase
 from solo.director.oracle import asked_to_leave
 from . import commands as rc
 from . import events as ev
@@ -302,8 +303,9 @@ class AlphaDirector(TableDirector[AlphaState, AlphaNarrator]):
             case "check":
                 about = facts_of.check_facts(r)
                 table = "checks.success" if about["success"] else "checks.failure"
+                acted = verb_phrase(about)  # the capacity rolled: how it was done ("navigate": a way found, no climb)
                 told.append(n.one("success" if about["success"] else "failure", table, rng, about=about,
-                                  character=about["actor"]))
+                                  character=about["actor"], **({"action": acted} if acted else {})))
             case "fate":
                 about = facts_of.fate_facts(r)
                 who = about["actor"]

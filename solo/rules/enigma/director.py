@@ -95,10 +95,11 @@ class PulpNarrator(OracleNarrator):
 
     def blunder(self, rng: random.Random, *, character: str, action: str) -> Narration:
         """[Blunder] the Director tells what goes wrong, and it changes something: what goes wrong with the kind
-        of thing tried (``action_kind``: a climb, words, a search, a hiding, a lock), where the tables have it."""
+        of thing tried (``action_kind``: a climb, words, a search, a hiding, a lock), where the tables have it, and of
+        how it was done (a handhold comes away on a climb, never on a run: ``OracleNarrator.draw``)."""
         kind = action_kind(action)
         table = f"consequences.blunder_{kind}" if f"consequences.blunder_{kind}" in self.tables else "consequences.blunder"
-        text, drawn = self.draw(table, rng, {"character": character})
+        text, drawn = self.draw(table, rng, {"character": character, **({"action": action} if action else {})})
         return self.tell("blunder", [(text, drawn)], harm=drawn.entry.harm, bearer=character)
 
     def success(self, rng: random.Random, *, character: str, action: str) -> Narration:

@@ -183,7 +183,8 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
                 else:  # what goes wrong with the kind of thing tried, where the tables have one
                     kind = action_kind(r.get("action"))
                     table = f"complication.fail_{kind}" if f"complication.fail_{kind}" in n.tables else "complication.on_fail"
-                    out.narrations.append(n.one("complication", table, rng, character=who))
+                    acted = {"action": str(r["action"])} if r.get("action") else {}  # told of how it was done
+                    out.narrations.append(n.one("complication", table, rng, character=who, **acted))
             case "contest" if r.get("winner") is not None:  # [Haasteet] a contest is a challenge with two sides
                 who = r["character"]
                 won = r["winner"] == who

@@ -55,11 +55,20 @@ class RhunNarrator(OracleNarrator):
     def consequence(self, rng: random.Random, character: str, cost: bool, action: str | None = None,
                     stat: str | None = None) -> Narration:
         """[Consequences] after a Fail (the harder kinds) or a 4-5 (the milder ones): a 4-5 told as the cost
-        of what was tried (the action typed, else the attribute rolled: ``COST_OF``)."""
+        of what was tried (the action typed, else the attribute rolled: ``COST_OF``) and of how it was done
+        (a crossing's cost only for a leap), [Risky Actions] the complication told with the success. A cost
+        of this scene comes first (``OracleNarrator.of_stage``: ``cost_<kind>_feature``, a thing of the place;
+        ``cost_<kind>_scene``, a foe on stage, one of its people, what the action meets, the fire or the snow
+        or the crowd); a stock one only where the scene holds nothing their lines name."""
         kind = action_kind(action) or COST_OF.get(stat or "")
         table = f"consequences.cost_{kind}" if cost and f"consequences.cost_{kind}" in self.tables else \
             "consequences.on_cost" if cost else "consequences.on_fail"
-        text, drawn = self.draw(table, rng, {"character": character})
+        context = {"character": character, **({"action": action} if action else {})}
+        scened = None
+        if cost:  # a thing of the place three times in four (as the Director's moves tell it), else the rest of the scene
+            order = ("feature", "scene") if rng.random() < 0.75 else ("scene", "feature")
+            scened = next((d for d in (self.of_stage(f"{table}_{of}", rng, context) for of in order) if d), None)
+        text, drawn = scened or self.draw(table, rng, context)
         harm = max([d.entry.harm or 0 for d in (drawn, *drawn.nested)], default=0)
         facts: dict[str, str] = {}
         if not drawn.nested and (labelled := KIND.match(text)):  # a cost's own line, led by its kind
