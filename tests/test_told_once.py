@@ -20,7 +20,7 @@ import pytest
 
 from solo.director.adventure import load_adventure, shipped_adventures
 from solo.director.tables import OracleTables
-from solo.kernel.scene import SceneModel, Stage
+from solo.kernel.scene import FRESH, SceneModel, Stage
 from solo.store.journal import Journal
 from solo.table.session import Session
 from tests.test_scene_model import opened, told
@@ -103,7 +103,7 @@ def test_an_entry_told_lately_gives_way_to_another_whatever_its_fill(tmp_path: P
                        told=("Aino crouches low by the gramophone to look from below.",),
                        origins=("moves.test #1 (for complication.on_success #11)",))
     for seed in range(40):
-        drawn = tables.staged(stage).draw("moves.test", random.Random(seed), context={"character": "Aino"})
+        drawn = tables.staged(stage).draw("moves.test", random.Random(seed), context={"character": "Aino", "feature": "the oil lamps"})
         assert drawn.result != 1, seed  # never the line just told with another thing in it
     # what an entry stood in for ("(for ...)") was not told; an entry with no placeholder repeats only word for word
     told_of = tables.staged(stage.model_copy(update={"origins": ("moves.test #3", "x.y #2 (for moves.test #2)")}))
@@ -114,7 +114,7 @@ def test_an_entry_told_lately_is_told_again_when_no_other_can_be(tmp_path: Path)
     tables = _tables(tmp_path, ["{character} crouches low by {feature} to look from below.",
                                 "{character} goes over {feature} inch by inch."])
     stage = SceneModel(stage=Stage(cast=("Aino",)), origins=("moves.test #1", "x.y #3", "moves.test #2"))
-    results = {tables.staged(stage).draw("moves.test", random.Random(s), context={"character": "Aino"}).result
+    results = {tables.staged(stage).draw("moves.test", random.Random(s), context={"character": "Aino", "feature": "the oil lamps"}).result
                for s in range(20)}
     assert results == {1}  # the one told longest ago
     assert tables.staged(stage).told_lately("moves.test") == {id(tables.tables["moves.test"].entries[0]): 3,
@@ -147,8 +147,8 @@ def _own(origin: str) -> list[str]:
 def test_the_same_action_over_and_over_is_never_told_by_the_same_move_twice_running(tmp_path: Path, system: str,
                                                                                       seed: int) -> None:
     """The same action typed again and again in one scene: each telling comes from another move entry than the
-    last six (a move's table told through tells the entry told longest ago; the scene's moves have more than
-    that many entries fitting a search, in all)."""
+    last three (``FRESH``: a move whose line was just told gives way to another move; a table told through in
+    the window tells the entry told longest ago, ``test_an_entry_told_lately_is_told_again_when_no_other_can_be``)."""
     session = opened(tmp_path, system, seed, ADVENTURES[system])
     assert session.execute("scene start").ok
     entries: list[str] = []
@@ -158,7 +158,7 @@ def test_the_same_action_over_and_over_is_never_told_by_the_same_move_twice_runn
                 entries += _own(n.get("origin", ""))
     assert entries, system
     for i, entry in enumerate(entries):
-        assert entry not in entries[max(0, i - 6):i], (system, entry, entries)
+        assert entry not in entries[max(0, i - FRESH):i], (system, entry, entries)
 
 
 def _run(tmp_path: Path) -> Session:

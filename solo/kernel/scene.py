@@ -248,9 +248,7 @@ class SceneModel(BaseModel):
     stage: Stage = Stage()
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
-    # where that narration came from ("moves.feature #31 (for ...)"), newest last: an entry told lately is not told
-    # again with other words in its blanks. Never dumped: a retelling is held to the scene, not to an origin's words
-    origins: tuple[str, ...] = Field(default=(), exclude=True)
+    origins: tuple[str, ...] = Field(default=(), exclude=True)  # where ``told`` came from ("moves.feature #31"): for draws
     found: tuple[str, ...] = ()  # the scene's clues told already (found), however long ago: never told again
     # the narration told since the scene under way opened (its Wide Shot), newest last: what the story has made
     # true here (the way back lost), which later narration of the scene may not contradict (``kept``)
