@@ -280,7 +280,26 @@ def scene_things(stage: SceneModel) -> list[str]:
     names = [*foes, *s.people, *(gist(o) for o in s.obstacles), *s.features, *([locative(stage.place)] if stage.place and not stage.over else [])]
     if stage.over:
         names += ["afterwards", "aftermath", "it is over", "all over", "adventure"]
+    if stage.improvised and stage.title and not stage.over:  # an improvised place's own things (things.toml)
+        names += place_own(stage.title)
     return [n.casefold() for n in names]
+
+
+def place_own(title: str) -> list[str]:
+    """The things of an improvised place (``things.toml``: what is underfoot, what one hides behind) its title names."""
+    from solo.director.narration import place_tables
+    tables = _shared_tables()
+    return [e.text for t in place_tables(title, tables) for role in ("ground", "cover")
+            if f"things.{t[7:]}_{role}" in tables for e in tables.tables[f"things.{t[7:]}_{role}"].entries]
+
+
+_SHARED: list[OracleTables] = []
+
+
+def _shared_tables() -> OracleTables:
+    if not _SHARED:
+        _SHARED.append(OracleTables.load(default_folder()))
+    return _SHARED[0]
 
 
 # what shows where a scene is (the dark, the water, a crowd...): a roll told of it is told of the scene
@@ -609,7 +628,9 @@ def test_a_stock_clue_is_found_where_the_scene_is(tmp_path, system):
     clues = [n["text"] for _ in range(2) for n in told(session, search) if n.get("task") in ("snoop", "clue")]
     assert clues
     for text in clues:
-        assert "frozen lake" in text and ("Nara" in text or "Mabel" in text), text
+        # of the place: named, or one of its own things (the ice, the reeds: things.toml)
+        assert ("frozen lake" in text or any(t in text for t in place_own("a frozen lake at dawn"))) \
+            and ("Nara" in text or "Mabel" in text), text
     adventure = opened(tmp_path, "enigma", 4, ADVENTURES["enigma"])
     told(adventure, "scene start")
     found = [n for n in told(adventure, "snoop Nara the area") if n.get("task") == "snoop"]

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from solo.kernel.things import places_with
 from solo.director.tables import OracleTables, default_folder, fits
 from solo.kernel.acts import ACT_TAGS, act_tags, foe_kind, meets, mode_of
 from solo.kernel.scene import SETTINGS, Action, SceneModel, Stage
@@ -68,6 +69,7 @@ def test_every_move_of_a_scene_tells_every_kind_of_action():
             mode = mode_of(action)
             for where in ({"indoors"}, {"outdoors"}):
                 tags = frozenset(where | {kind.split("_")[-1]}) | act_tags(action)
+                tags |= places_with((), tags)  # what any such place has (a room's walls), as a scene's draw knows it
                 assert any(fits(e.tags, tags) for e in entries), (kind, mode, where)
     for kind in ("foe_acts", "success_foe"):
         entries = tables.tables[f"moves.{kind}"].entries

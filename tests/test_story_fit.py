@@ -165,6 +165,8 @@ def play_through(path: Path, tmp_path: Path, seed: int) -> dict[str, int]:
         outcome = session.execute(line)
         assert outcome.ok, f"{line}: {outcome.error}"
         scene = session.progress.scene_tags
+        if scene is not None:  # with the things its place has: a line naming walls fits where the place has walls
+            scene = scene | session.view().stage(session.state).things()
         for n in session.journal.narrations(session.campaign.id):
             if n["command"] <= before or not n["origin"]:
                 continue

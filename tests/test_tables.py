@@ -52,7 +52,8 @@ def test_every_table_draws_and_fills_every_reference(tables):
                                             "place": "Cairo", "helper": "Max", "thread": "the idol", "person": "Olga",
                                             "scheme": "to steal the bells", "action": "climb the wall",
                                             "obstacle": "a locked gate", "where": "in Cairo",
-                                            "cast": "Nara and Max", "feature": "the stacked crates"}), table_id
+                                            "cast": "Nara and Max", "feature": "the stacked crates",
+                                            "ground": "the grey ice", "cover": "the tall reeds"}), table_id
 
 
 def test_seeded_draws_are_reproducible(tables):

@@ -18,7 +18,8 @@ from solo.kernel.affords import thing_tags
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.acts import act_tags, foe_kind
-from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, FRESH, SUCCESSES, SceneModel, contradicts
+from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, FRESH, SceneModel, SUCCESSES, contradicts
+from solo.kernel.things import PLACE_ROLES
 from solo.kernel.words import is_group, plural
 from solo.kernel.wording import shares_run
 from solo.director.tables import Draw, OracleTables, TableError, fits
@@ -157,6 +158,42 @@ def place_table(title: str, tables: OracleTables) -> str | None:
     return next(iter(place_tables(title, tables)), None)
 
 
+_WORD = re.compile(r"[a-z]{5,}")
+
+
+def place_things(stage: SceneModel, tables: OracleTables, rng: random.Random | None) -> dict[str, str]:
+    """Words for a move's ``{ground}`` and ``{cover}`` in an improvised scene: things of its place (the
+    ``things.<noun>_ground`` and ``_cover`` tables of the nouns its title names) that fit where it is, those that
+    share a word with what was told of it (its Wide Shot) first (``rng`` None: the first of them); none where no
+    table knows the place."""
+    out: dict[str, str] = {}
+    if not stage.improvised or not stage.title:
+        return out
+    told = set(_WORD.findall(" ".join(stage.told[-12:]).casefold()))
+    for role in PLACE_ROLES:
+        for table in place_tables(stage.title, tables):
+            name = f"things.{table.removeprefix('places.')}_{role}"
+            if name not in tables:
+                continue
+            found = [e.text for e in tables.tables[name].entries if fits(e.tags, stage.tags) and not stage.clash(e.text)]
+            echoed = [t for t in found if told & set(_WORD.findall(t.casefold()))]
+            if found:
+                out[role] = rng.choice(echoed or found) if rng else (echoed or found)[0]
+                break
+    return out
+
+
+FRESH_LINES = 6  # narrations a move's own words (whatever fills it) wait before they are told again
+
+
+def told_again(entry: str, stage: SceneModel, last: int | None = None) -> bool:
+    """Whether the words of ``entry`` between its placeholders (its longest run of them) were told in the scene's
+    last ``last`` narrations (None: all it holds): "finds a button on {ground}, torn from a coat..." told of the
+    stairs just now is told again of the gallery."""
+    fixed = max(re.split(r"\{[a-z_]+\}", entry), key=len).strip(" ,.;:")
+    return len(fixed) >= 15 and any(fixed.casefold() in t.casefold() for t in stage.told[-last if last else 0:])
+
+
 _OVER_SAID = re.compile(r"\b(all over|aftermath|now that it is over|with the adventure over|the adventure is done)\b")
 
 
@@ -246,6 +283,8 @@ class OracleNarrator:
             kinds = [f"clue_{t}" for t in sorted(stage.tags) if f"moves.clue_{t}" in self.tables]
             setting = [k for k in kinds if k.removeprefix("clue_") in stage.settings]
             first = rng.choice(setting or kinds) if kinds else ""
+            if place_things(stage, self.tables, None) and "moves.clue_place" in self.tables:
+                first, kinds = "clue_place", ["clue_place", *kinds]  # a clue of the place's own things first
             for kind in ([first, *(k for k in kinds if k != first)] if kinds else []):
                 found = self.of_scene(told, stage, rng, kind)
                 lead = told.text.split(": ", 1)[0] + ": " if told.text.startswith("Looking into ") else ""
@@ -331,18 +370,22 @@ class OracleNarrator:
         table = f"moves.{kind}"
         if table not in self.tables:
             return told
-        context = {**stage.move_context(rng.choice), **{k: v for k, v in (given or {}).items() if v}}
+        context = {**stage.move_context(rng.choice), **place_things(stage, self.tables, rng),
+                   **{k: v for k, v in (given or {}).items() if v}}
         needed = set(re.findall(r"\{([a-z_]+)\}", " ".join(e.text for e in self.tables.tables[table].entries)))
         if any(k not in context or not context[k] for k in needed & {"cast", "place", "character"}):
             return told
-        teller = self.with_context(self.context, stage.tags) if stage.tags is not None else self  # where it is now
+        # where it is now, what its place has, and for a clue what was tried (a clue talked out of someone is heard)
+        tags = stage.tags | stage.things() | (act_tags(stage.last.action) if kind.startswith("clue_") else frozenset()) \
+            if stage.tags is not None else None
+        teller = self.with_context(self.context, tags) if tags is not None else self
         fallback: tuple[str, Draw] | None = None
         # what the line is to show of the scene: its settings (a fire, a storm), else where it is (a crowd, the dark)
         shown = stage.settings or (stage.tags or frozenset()) & ASPECTS
         for _ in range(8):  # a line told lately gives way to another; one that shows the scene is taken first
             text, drawn = teller.draw(table, rng, context)
             text = aftermath(text[:1].upper() + text[1:], stage)
-            if stage.repeats(text) or stage.clash(text):
+            if stage.repeats(text) or stage.clash(text) or (kind.startswith("clue_") and told_again(drawn.entry.text, stage)):
                 continue
             if not shown or set(drawn.entry.tags) & shown:
                 fallback = (text, drawn)
@@ -382,19 +425,29 @@ class OracleNarrator:
         order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
         places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
         spare: Narration | None = None
+        own = place_things(stage, self.tables, rng)  # an improvised scene's things: what is underfoot, what hides
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
+            context.update(own)
             tags = stage.move_tags(context.get("enemy"))  # where, what was tried, what the foe acts as
             if kind == thing:  # and what the thing of the place it is told against affords
                 context["feature"] = rng.choice(fresh)
                 tags |= thing_tags(stage.stage.affords_of(context["feature"]))
             words = {**self.context, **midsentence(context)}
             drawn = self.pick(f"moves.{kind}", rng, scene=tags, context=words)
+            for _ in range(3 if own else 0):  # a line told of the place's own things, where it has them, first
+                if any(f"{{{r}}}" in drawn.entry.text for r in own):
+                    break
+                again = self.pick(f"moves.{kind}", rng, scene=tags, context=words)
+                if fits(again.entry.tags, tags) and stage.admits(again.entry.text, words):
+                    drawn = again
             if not fits(drawn.entry.tags, tags) or not stage.admits(drawn.entry.text, words):
                 continue  # a stand-in: no entry of this move tells this action here, or all were told lately
             if "{obstacle}" in drawn.entry.text and any(words["obstacle"].casefold() in t.casefold() and any(
                     c in t for c in stage.stage.cast) for t in stage.told[-2:]):
                 continue  # what stands in the way, told of the cast just now, is not told again at once
+            if own and told_again(drawn.entry.text, stage, FRESH_LINES):
+                continue  # the same line told of another thing of the place just now is a repeat all the same
             text = aftermath(drawn.filled(words), stage)
             text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
             if not stage.repeats(text) and not stage.clash(text):

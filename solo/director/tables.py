@@ -31,6 +31,7 @@ from solo.kernel.datafile import DataFileError, load_toml
 from solo.kernel.errors import SoloError
 from solo.kernel.acts import ACT_TAGS
 from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts
+from solo.kernel.things import HAS_TAGS
 from solo.kernel.wording import locative
 from solo.kernel.services import Tables
 from solo.kernel.words import NEUTRAL, agreeing
@@ -42,7 +43,7 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 VOCATIVE = re.compile(r"\{([a-z_]+)\},\s+(\w)|,\s*\{([a-z_]+)\}(?:,(?=\s)|(?=[?!.]))")
 # Words filled in from the moment being narrated, not drawn from a table.
 CONTEXT_KEYS = frozenset({"character", "enemy", "target", "villain", "place", "helper", "thread", "person", "scheme",
-                          "action", "obstacle", "where", "cast", "feature", "party"})
+                          "action", "obstacle", "where", "cast", "feature", "party", "ground", "cover"})
 # a word the moment may leave out, in its neutral form: the party, where no system's word is given
 CONTEXT_DEFAULTS = {"party": NEUTRAL.party}
 MAX_DEPTH = 6
@@ -112,10 +113,11 @@ class Entry(BaseModel):
     @field_validator("tags")
     @classmethod
     def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS | ACT_TAGS]
+        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS | ACT_TAGS | HAS_TAGS]
         if unknown:
             raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}, an action's "
-                             f"{', '.join(sorted(ACT_TAGS))} (or !tag)")
+                             f"{', '.join(sorted(ACT_TAGS))}, a thing of the place's {', '.join(sorted(HAS_TAGS))} "
+                             "(or !tag)")
         return tags
 
     @field_validator("weight")

@@ -24,16 +24,17 @@ from solo.kernel.affords import THING_TAGS
 # ("climb up for a better look" is a climb, not a look)
 MODES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((mode, re.compile(rf"\b({words})", re.I)) for mode, words in (
     ("move", r"climb|leap|jump|run\b|running|flee|navigat|footing|balanc|cross|swim|wade|scal|dodg|escape|chase|"
+             r"(?:pick|find|make|feel|thread|work) (?:a|the|their|his|her|my|one's) way|way through|"
              r"ride|sprint|vault|descend|crawl|follow|outrun|get away|get across|make it across|step|press on|go on"),
     ("force", r"force|break|smash|shove|push|lift|bash|kick|pry|prise|haul|heave|drag|batter|bend|wrench|"
               r"exertion|strength|hold the door|barricade|carry"),
-    ("hands", r"pick|lock|tinker|repair|fix|mend|disarm|untie|cut\b|craft|pickpocket|steal|bandage|sew|rig\b|"
-              r"jury|unbolt|wire|finesse|operate|patch"),
+    ("hands", r"pick(?! (?:a|the|their|his|her|my|one's) way)|lock|tinker|repair|fix|mend|disarm|untie|cut\b|craft|"
+              r"pickpocket|steal|bandage|sew|rig\b|jury|unbolt|wire|finesse|operate|patch"),
     ("voice", r"talk|persuad|convinc|shout|warn|call|bluff|lie\b|lying|charm|ask|negotiat|plead|bargain|sing|"
               r"command|order|threaten|intimidat|influence|reason with|calm|argue|bribe|flatter|question|"
               r"interrogat|speak|tell|haggle|beg"),
-    ("look", r"search|look|snoop|examin|spot|notic|listen|investigat|study|read\b|reading|track|find|inspect|scan|"
-             r"watch|observ|intuition|perceiv|sense\b|smell|survey"),
+    ("look", r"search|look|snoop|examin|spot|notic|listen|investigat|study|read\b|reading|track|"
+             r"find(?! (?:a|the|their|his|her|my|one's) way)|inspect|scan|watch|observ|intuition|perceiv|sense\b|smell|survey"),
     ("hide", r"hide|hiding|sneak|creep|slip|stealth|conceal|lurk|stalk|lie low|keep out of sight"),
     ("endure", r"endure|resist|withstand|hold out|hold on|keep going|surviv|bear\b|tough|steady|hardiness|"
                r"steadfast|tenacity|psyche"),

@@ -25,6 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, gist, literal, locative, quotes, shares_run, verb_phrase
 from solo.kernel.affords import affordances
 from solo.kernel.acts import BEASTS, HAZARDS, SEEN_BY, act_tags, foe_kind, horror, meets, mode_of, way_of
+from solo.kernel.things import PLACE_ROLES, floor_clash, places_with
+from solo.kernel.opposed import OPPOSED as OPPOSED, QUIET as _QUIET, contradicts as contradicts
 
 # Where a scene is: the tags a scene carries and table entries ask for. An entry's tags must all be
 # among the scene's; a tag written "!tag" must not be. An entry with no tags fits anywhere.
@@ -103,8 +105,6 @@ _COMING = re.compile(r"\b(squall|storm|gale)\b[^.;]*\b(racing|coming|approaching
                      re.I)
 _BROKEN = re.compile(r"\b(at its height|thunder cracks overhead|thunder rolls close|lightning flashes|wind shoves|"
                      r"shows no sign of passing)\b", re.I)
-_QUIET = re.compile(r"\b(kind of quiet|too quiet|deathly quiet|silence|silent|hushed|not a sound|"
-                    r"holding its breath|holds its breath|held breath)\b", re.I)
 # engines at work underfoot or nearby, which only a vehicle or a works has
 _ENGINES = re.compile(r"\bengines? (?:throb|thrum|hum|roar|drone|pound|rumble)\w*", re.I)
 _WORKS = re.compile(r"\b(factory|works|mill|foundry|engine ?room|power ?station|pumping station|shipyard|dockyard|"
@@ -165,27 +165,6 @@ _WAY_GONE = re.compile(rf"\b(?:the (?:way|road|path) {_CAME}(?: by)? is (?:gone|
                        r"(?:cannot|can't|could not) go back)", re.I)
 _WAY_BACK = re.compile(rf"\b(?:back (?:along |down |up |over |across |through )?the (?:road|way|path|track|stair|trail) "
                        rf"{_CAME}|leaves? [^.;]{{0,60}}?\bthe way {_CAME}|retrac\w+ (?:their|his|her|its) steps)", re.I)
-
-
-# Two lines of one passage that cannot both be true (a dark cellar lit by hundreds of candles, "far too
-# quiet" while stagehands run): each pair's sides, and what telling both would say.
-_LIT = re.compile(r"\b(hundreds of candles|candles? (?:burn|blaze)\w* (?:in|on|along) every|blaze of light|brightly lit|"
-                  r"blinding|glare|ablaze with light|every lamp (?:is )?lit|floodlit)\b", re.I)
-_DARKNESS = re.compile(r"\b(the dark\b|darkness|gloom\w*|pitch[- ]black|single lamp|one (?:warm )?pool of light|unlit|"
-                       r"lightless|no light)", re.I)
-_BUSY = re.compile(r"\b(run|running|rush\w*|bustl\w*|hubbub|clamou?r\w*|crying their wares|laughter|party|shout\w*|"
-                   r"clatter\w*|thunder\w*|roar\w*|music|jazz|orchestra|band plays|cheer\w*|chatter\w*|flapping|"
-                   r"crowded|packed|thronged|full to the gods)\b", re.I)
-OPPOSED = ((_LIT, _DARKNESS, "light and darkness at once"), (_QUIET, _BUSY, "quiet amid bustle"))
-
-
-def contradicts(text: str, said: str) -> str | None:
-    """Why ``text`` cannot follow ``said`` in one passage (the same dark place lit bright, a hush in a
-    bustle), or None."""
-    for one, other, why in OPPOSED:
-        if (one.search(text) and other.search(said)) or (other.search(text) and one.search(said)):
-            return why
-    return None
 
 
 # words before a person's name that are no name of theirs
@@ -322,8 +301,10 @@ class SceneModel(BaseModel):
             to = next((h for h in heads if re.search(rf"\b{re.escape(h)}\b", where, re.I)), None)
             if to and "outdoors" not in tags:  # inside it (out on the headland, tracks may lead up to the station)
                 return f"a way to the {to}, where the scene already is"
-            if _STONE.search(text) and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I):
-                return "stone underfoot in a place of timber"
+            floor = floor_clash(text, self.told[-8:]) or ("stone underfoot in a place of timber" if _STONE.search(text)
+                                                          and _TIMBER.search(where) and not re.search(r"\bstone\b", where, re.I) else None)
+            if floor:  # a floor the place has not, or one the scene has told otherwise
+                return floor
             if _BROKEN.search(text) and _COMING.search(" ".join((where, *self.stage.obstacles))):
                 return "a storm at its height that has not yet come"
             if _DOWNSTREAM.search(text) and "flood" not in tags and not _RIVER.search(f"{where} {text}"):
@@ -424,7 +405,7 @@ class SceneModel(BaseModel):
             return "a helper where the cast is alone"
         if "action" in placeholders and not context.get("action"):
             return "an action where none was typed"
-        missing = [r for r in ("person", "thread", "obstacle", "feature") if r in placeholders and not context.get(r)]
+        missing = [r for r in ("person", "thread", "obstacle", "feature", *PLACE_ROLES) if r in placeholders and not context.get(r)]
         if missing:
             return f"a {missing[0]} the story does not know"
         return None
@@ -555,7 +536,11 @@ class SceneModel(BaseModel):
         """The tags a move for the action just typed is drawn by: where the scene is, the action's mode, and
         what the foe it tells of acts as ("foe_beast", "foe_person")."""
         kind = foe_kind(enemy) if enemy else None
-        return (self.tags or frozenset()) | act_tags(self.last.action) | ({f"foe_{kind}"} if kind else set())
+        return (self.tags or frozenset()) | act_tags(self.last.action) | ({f"foe_{kind}"} if kind else set()) | self.things()
+
+    def things(self) -> frozenset[str]:
+        """The things its place has (``solo.kernel.things``: a door, boards), read from its title, place, features, obstacles."""
+        return places_with((self.title or "", self.place or "", *self.stage.features, *self.stage.obstacles), self.tags or ())
 
     def move_context(self, pick: Callable[[Sequence[str]], str]) -> dict[str, str]:
         """Words for a move's placeholders from what the scene holds (``pick`` chooses among several): the foe
