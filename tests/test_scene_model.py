@@ -14,6 +14,7 @@ import pytest
 from solo.table import chronicle as table_chronicle
 from solo.director.adventure import load_adventure, shipped_adventures
 from solo.store.journal import Journal
+from solo.rules.alpha.data_rules import ATTEMPTS as ALPHA_ATTEMPTS
 from solo.kernel.scene import CONSEQUENCES, SHOWS, TOLD_WINDOW, Action, SceneModel, Stage
 from solo.table.session import Session
 from solo.director.story import tags_from_words
@@ -266,7 +267,8 @@ def test_no_one_plays_two_roles_in_play_with_a_cast_of_two(tmp_path, system):
                 assert all(name in n["text"] for name in cast), n["text"]
 
 
-ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk", "navigate", "endure")
+ACTIONS = ("climb the wall", "force the door", "pick the lock", "search the desk", "navigate", "endure",
+           ALPHA_ATTEMPTS["navigate"], ALPHA_ATTEMPTS["endure"])  # Alpha tells a capacity rolled in words
 
 
 def scene_things(stage: SceneModel) -> list[str]:
