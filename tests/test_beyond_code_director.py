@@ -225,6 +225,7 @@ def test_faithful_narrations_pass_every_check(text, held):
 
 TABLE_RECORDS = {  # what each table of the Director is told against (director.py)
     "mansion.turned_up": CARD, "mansion.silenced": CARD, "mansion.chaos_rises": CHAOS, "mansion.time_short": SHORT,
+    "mansion.time_short_pick": SHORT, "mansion.time_short_again": SHORT,
     "mansion.shuffled": CARD, "mansion.phantom": CARD, "mansion.victory": VICTORY,
     "mansion.next_game": record("next_game", "Game 2 begins: Wanderer plays."),
     "mansion.defeat_time": DEFEAT,

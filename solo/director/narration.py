@@ -18,7 +18,7 @@ from solo.kernel.affords import thing_tags
 from solo.kernel.narration import Narration
 from solo.kernel.services import Chooser
 from solo.kernel.acts import act_tags, foe_kind
-from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, SceneModel, SUCCESSES, contradicts
+from solo.kernel.scene import ASPECTS, CLUES, CONSEQUENCES, FRESH, SceneModel, SUCCESSES, contradicts
 from solo.kernel.things import PLACE_ROLES
 from solo.kernel.words import is_group, plural
 from solo.kernel.wording import shares_run
@@ -99,6 +99,19 @@ def as_phrase(place: str) -> str:
     if first in ("The", "A", "An") and rest:
         return f"{first.lower()} {rest}"
     return place
+
+
+def unfound(text: str, stage: SceneModel) -> str:
+    """``text`` (a clue told) without the clues it quotes that the scene holds ``found`` already; "" where every
+    clue it quotes was (a search that turns up nothing new); ``text`` itself where it quotes none found."""
+    kept = text
+    for clue in (c for c in stage.found if c and c in text):
+        kept = kept.replace(clue, " ")
+    if kept == text:
+        return text
+    if not any(c and c in kept for c in stage.secrets):
+        return ""
+    return re.sub(r"\s+([.,;:])", r"\1", re.sub(r"\s+", " ", kept)).strip()
 
 
 def without_meaning(text: str) -> str:
@@ -277,10 +290,11 @@ class OracleNarrator:
                 lead = told.text.split(": ", 1)[0] + ": " if told.text.startswith("Looking into ") else ""
                 if found is not told:
                     return found.model_copy(update={"text": lead + found.text})
-        if told.task in CLUES and stage.repeats(told.text):  # the same clue found again is nothing new
-            who = stage.last.actor or "The cast"
-            return told.model_copy(update={"text": f"{who} searches again, but turns up nothing that was not "
-                                                   "found already.", "origin": f"searched again (for {told.origin})"})
+        if told.task in CLUES:  # a clue once told is found: told again, it is nothing new
+            kept = unfound(told.text, stage)
+            if not kept or stage.repeats(kept):
+                return self.searched_again(told, stage, rng)
+            told = told.model_copy(update={"text": kept})
         if told.task not in SUCCESSES | CONSEQUENCES:
             return told
         success = told.task in SUCCESSES
@@ -304,6 +318,23 @@ class OracleNarrator:
         if success and not placed:
             return told
         return told.model_copy(update={"text": stage.bound(told.text, placed, success)})
+
+    def searched_again(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
+        """A search that turns up no clue not found already, told of the action typed and the scene (a thing
+        of the place gone over again, ``moves.search_again_feature``; else where it is, ``moves.search_again``),
+        never the same line twice lately; a plain line of the action where the tables have none."""
+        things = stage.fresh_features() or stage.stage.features
+        kinds = ["search_again_feature", "search_again"] if things and stage.last.action else ["search_again"]
+        for kind in sorted(kinds, key=lambda k: self.tables.spent(f"moves.{k}", stage)):  # a table told through last
+            again = self.of_scene(told, stage, rng, kind, {"feature": rng.choice(things) if things else ""})
+            if again is not told:
+                return again.model_copy(update={"origin": f"searched again: {again.origin}",
+                                                "facts": {**again.facts, "move": "search_again"}})
+        who, action = stage.last.actor or "The cast", (stage.last.action or "").strip().rstrip(".")
+        text = (f"{who} tries to {action} once more, but nothing turns up that was not found already." if action
+                else f"{who} searches again, but turns up nothing that was not found already.")
+        return told.model_copy(update={"text": text, "origin": f"searched again (for {told.origin})",
+                                       "facts": {**told.facts, "move": "search_again"}})
 
     def placed(self, told: Narration, stage: SceneModel, rng: random.Random) -> Narration:
         """An improvised scene's Wide Shot with lines of what its place looks like (``places.<noun>``,
@@ -393,6 +424,7 @@ class OracleNarrator:
         first = rng.choices(kinds, weights)[0]
         order = [first, *rng.sample([k for k in kinds if k != first], len(kinds) - 1)]
         places = [k for k in stage.place_moves(success) if f"moves.{k}" in self.tables and k not in kinds]
+        spare: Narration | None = None
         own = place_things(stage, self.tables, rng)  # an improvised scene's things: what is underfoot, what hides
         for kind in order * 4 + places * 2:  # a move told lately gives way to another entry or another move
             context = stage.move_context(rng.choice)
@@ -419,9 +451,15 @@ class OracleNarrator:
             text = aftermath(drawn.filled(words), stage)
             text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
             if not stage.repeats(text) and not stage.clash(text):
-                return told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
-                                               "facts": {**told.facts, "move": kind}})
-        return told
+                retold = told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
+                                                 "facts": {**told.facts, "move": kind}})
+                # a table told through in the window tells the entry told longest ago (``OracleTables.draw``); one
+                # told in the last FRESH narrations gives way to another move, but no further back: the scene's own
+                # things (a feature, with few entries for each kind of action) would give way to lines that bind less
+                if id(drawn.entry) not in self.tables.told_lately(f"moves.{kind}", stage, FRESH):
+                    return retold
+                spare = spare or retold  # the same line just told with another thing in it: another move first
+        return spare or told
 
     def afforded(self, stage: SceneModel, kind: str) -> list[str]:
         """The scene's fresh features (``fresh_features``) that afford what some line of ``moves.<kind>`` told of the
@@ -525,7 +563,7 @@ class OracleNarrator:
             held = {"foe": foes, "person": stage.stage.people}
             kinds = [f"lead_{how}_{k}" for k, names in held.items() if names]
             rng.shuffle(kinds)  # who the way on is told of: a foe still there, one of the scene's people
-            for kind in (*kinds, f"lead_{how}"):
+            for kind in sorted((*kinds, f"lead_{how}"), key=lambda k: self.tables.spent(f"moves.{k}", stage)):
                 bound = self.of_scene(told, stage, rng, kind, {"enemy": crew(foes)})
                 if bound is not told:
                     return bound

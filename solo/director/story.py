@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -538,12 +538,15 @@ def _described(story: Story | None, scene: Scene | None) -> tuple[tuple[str, str
 
 
 def scene_model(status: dict[str, Any], progress: Progress, story: Story | None, where: Where,
-                told: tuple[str, ...] = (), last: dict[str, Any] | None = None, told_here: tuple[str, ...] = ()) -> SceneModel:
+                told: tuple[str, ...] = (), last: dict[str, Any] | None = None, told_here: tuple[str, ...] = (),
+                origins: tuple[str, ...] = (), found: Callable[[str], bool] | None = None) -> SceneModel:
     """The scene under way as the Director knows it (solo.kernel.scene): its place and setting
     from the adventure file or the improvised title, who is on stage from the rules' ``status``,
     ``last`` (a system's ``about`` of the command's event), ``told`` (the narration of the last
-    commands), ``told_here`` (the part of it told in the scene under way) and the adventure's secrets: its villain's scheme and its clues (a clue is told by
-    the adventure's own snooping, never by a table)."""
+    commands), ``told_here`` (the part of it told in the scene under way), where it came from
+    (``origins``) and the adventure's secrets: its villain's scheme and its clues (a clue is told by
+    the adventure's own snooping, never by a table); the scene's clues told already, in ``told`` or
+    (``found``: whether the journal's narration ever told a text) before, are found."""
     scene = story.current(progress, where) if story is not None else None
     foes = standing_foes(status)
     gone = tuple(f for f in foes or () if fold_name(f) in {fold_name(g) for g in progress.gone})
@@ -578,5 +581,7 @@ def scene_model(status: dict[str, Any], progress: Progress, story: Story | None,
         stage=Stage(cast=cast, people=people, foes=foes, obstacles=scene.obstacles if scene and not over else (),
                     features=scene.features if scene and not over else (),
                     affords=scene.affords if scene and not over else (), described=described),
-        last=action, told=told, here=told_here, secrets=secrets, absent=tuple(dict.fromkeys((*absent, *gone))),
-        over=over, ended=progress.outcome if over else None, gone=gone)
+        last=action, told=told, here=told_here, origins=origins, secrets=secrets,
+        absent=tuple(dict.fromkeys((*absent, *gone))), over=over, ended=progress.outcome if over else None, gone=gone,
+        found=tuple(c for c in ((scene.clues.low, scene.clues.high) if scene else ())
+                    if c and (any(c in t for t in told) or (found is not None and found(c)))))

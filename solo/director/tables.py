@@ -319,11 +319,15 @@ class OracleTables:
         own_where = not (context and context.get("where")) and stage is not None and bool(stage.place)
         where = (context or {}).get("where") or (locative(stage.place) if stage is not None and stage.place else "")
 
-        def ok(entry: Entry, level: int = depth) -> bool:
+        told = self.told_lately(table)
+
+        def ok(entry: Entry, level: int = depth, fresh: bool = True) -> bool:
             """The entry fits, the scene admits it, and so does an entry of every table it draws from
             (the table "Separate them: {consequences.separate}" draws from must have one that names
-            two different people)."""
+            two different people); ``fresh``: nor was it told lately (at the top level)."""
             if not fits(entry.tags, scene, acted) or (stage is not None and not stage.admits(entry.text, context)):
+                return False
+            if fresh and level == depth and id(entry) in told:
                 return False
             if said and contradicts(entry.text, said):
                 return False
@@ -346,8 +350,11 @@ class OracleTables:
                 faces, result, entry = source.pick(rng)
                 if ok(entry):
                     break
-            else:
+            else:  # an entry told lately only where no other is admitted: the one told longest ago
                 admitted = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e)]
+                stale = [(i, e) for i, e in enumerate(source.entries, 1) if ok(e, fresh=False)]
+                oldest = max((told.get(id(e), 0) for _, e in stale), default=0)
+                admitted = admitted or [(i, e) for i, e in stale if told.get(id(e), 0) == oldest]
                 known = [(i, e) for i, e in enumerate(source.entries, 1)  # never a {where} unknown
                          if fits(e.tags, scene, acted) and (where or "{where}" not in e.text)]
                 # one the scene admits but for being told lately, else an untagged entry, else one that fits the
@@ -376,10 +383,47 @@ class OracleTables:
         text = REFERENCE.sub(expand, entry.text)
         if own_where and "{where}" in text:
             text = text.replace("{where}", where)
+        drawn = Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
+                     nested=tuple(nested))
         if stage is not None and self.stage is stage:  # drawn in this command: not drawn again word for word in it
-            self.stage = stage.model_copy(update={"told": (*stage.told, text), "here": (*stage.here, text)})
-        return Draw(table=table, dice=source.dice, faces=faces, result=result, text=text, entry=entry,
-                    nested=tuple(nested))
+            self.stage = stage.model_copy(update={"told": (*stage.told, text), "here": (*stage.here, text),
+                                                  "origins": (*stage.origins, drawn.origin())})
+        return drawn
+
+    def spent(self, table: str, stage: SceneModel | None = None) -> bool:
+        """Whether every entry of ``table`` that fills placeholders was told lately (``told_lately``): a move
+        of another table is told first."""
+        told, source = self.told_lately(table, stage), self.tables.get(table)
+        return source is not None and bool(told) and all(id(e) in told for e in source.entries if PLACEHOLDER.search(e.text))
+
+    def told_lately(self, table: str, stage: SceneModel | None = None, last: int | None = None) -> dict[int, int]:
+        """The entries of ``table`` (by ``id``) that the staged scene's narration told lately, read from its
+        origins ("moves.feature #31", "consequences.cost d66=23"; what an entry stood in "(for ...)" of was
+        not told), each an entry that fills placeholders: told again with other words in them, it is the same
+        line with a thing swapped ("crouched low by the gramophone", then "by the oil lamps"). An entry with
+        none is a repeat only word for word (``SceneModel.clash``), and a table of bare words (an event's focus,
+        a meaning) keeps its odds. Each by how long ago it was last told (1: in the newest narration); ``stage``:
+        that scene's instead of the staged one; ``last``: in its last so many narrations only."""
+        stage, source = stage or self.stage, self.tables.get(table)
+        if stage is None or source is None or not stage.origins:
+            return {}
+        origins = stage.origins[-last:] if last else stage.origins
+        out: dict[int, int] = {}
+        for age, said in enumerate(reversed(origins), 1):
+            while "(for " in said:
+                shorter = re.sub(r"\(for [^()]*\)", " ", said)
+                if shorter == said:
+                    break
+                said = shorter
+            for m in re.finditer(rf"(?<![\w.]){re.escape(table)} (?:#(\d+)|[\w+-]+=(\d+))", said):
+                if m.group(1):
+                    index = int(m.group(1))
+                    entry = source.entries[index - 1] if 0 < index <= len(source.entries) else None
+                else:
+                    entry = source._lookup.get(int(m.group(2)))
+                if entry is not None and PLACEHOLDER.search(entry.text):
+                    out.setdefault(id(entry), age)
+        return out
 
 
 def oracle_tables(tables: Tables) -> OracleTables:

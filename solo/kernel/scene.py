@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, gist, literal, locative, quotes, shares_run, verb_phrase
 from solo.kernel.affords import affordances
@@ -228,6 +228,8 @@ class SceneModel(BaseModel):
     stage: Stage = Stage()
     last: Action = Action()
     told: tuple[str, ...] = ()  # narration of the last TOLD_WINDOW commands, newest last
+    origins: tuple[str, ...] = Field(default=(), exclude=True)  # where ``told`` came from ("moves.feature #31"): for draws
+    found: tuple[str, ...] = ()  # the scene's clues told already (found), however long ago: never told again
     # the narration told since the scene under way opened (its Wide Shot), newest last: what the story has made
     # true here (the way back lost), which later narration of the scene may not contradict (``kept``)
     here: tuple[str, ...] = ()

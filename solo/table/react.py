@@ -54,9 +54,13 @@ def react(v: View, decision: Decision, rng: random.Random) -> Decision:
         moves_rng = v.rng("moves")
         told = [narrator.bound(n, stage, moves_rng) for n in reaction.narrations]
         # a success, a harmless consequence or a clue with nothing new to tell is left untold (its result
-        # shows it), never told again word for word
-        reaction.narrations = [n for n in told if not (n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.harm
-                                                       and stage.repeats(n.text))]
+        # shows it), never told again word for word; a search that found nothing new is told once, and not
+        # beside a clue the same command finds
+        again = [i for i, n in enumerate(told) if n.task in CLUES and n.facts.get("move") == "search_again"]
+        new = any(n.task in CLUES and i not in again for i, n in enumerate(told))
+        spare = set(again if new else again[1:])
+        reaction.narrations = [n for i, n in enumerate(told) if i not in spare and not (
+            n.task in SUCCESSES | CONSEQUENCES | CLUES and not n.harm and stage.repeats(n.text))]
     decision = decision.add(*(Narrated(task="lesson", key=key) for key in reaction.lessons))
     if reaction.scene_tags and not progress.tags and not v.suggest:
         # an improvised scene learns where it is from its Wide Shot (in the co-pilot: once it is accepted)

@@ -273,14 +273,19 @@ class View:
         progress = self.progress if progress is None else progress
         campaign = self.need_campaign()
         since = max(0, self.head.command + 1 - TOLD_WINDOW)
-        rows = [(r["task"], r["text"]) for r in self.reader.narrations(campaign.id, since=since)]
-        rows += [(n.task, n.text) for n in told]
-        recent = tuple(text for _, text in rows)
+        rows = [(r["task"], r["text"], str(r.get("origin") or "")) for r in self.reader.narrations(campaign.id, since=since)]
+        rows += [(n.task, n.text, n.origin) for n in told]
+        recent = tuple(text for _, text, _ in rows)
+        origins = tuple(origin for _, _, origin in rows)
         # the scene under way's own narration: from its opening shot on (the window's whole, where it opened before)
-        opened = max((i for i, (task, _) in enumerate(rows) if task == words_of(self.system).opening_task), default=0)
+        opened = max((i for i, (task, _, _) in enumerate(rows) if task == words_of(self.system).opening_task), default=0)
         last = next((f for f in (self.system.narration.about(e) for e in reversed(list(events))) if f), None)
+
+        def found(clue: str) -> bool:  # a clue told before the window is found as well
+            return any(" ".join(clue.split()) in " ".join(h["text"].split())
+                       for h in self.reader.recall(campaign.id, [clue], limit=4) if h["kind"] == "narration")
         model = scene_model(self.system.rules.status(state), progress, self.story, self.system.rules.where(state), recent,
-                            last, told_here=recent[opened:])
+                            last, told_here=recent[opened:], origins=origins, found=found)
         return model.model_copy(update={"villainless": True}) if self.villainless(state) else model
 
     def villainless(self, state: Any) -> bool:

@@ -29,7 +29,8 @@ from . import events as ev
 from .state import BeyondState
 
 REQUIRED_TABLES = (
-    "mansion.turned_up", "mansion.silenced", "mansion.chaos_rises", "mansion.time_short", "mansion.shuffled",
+    "mansion.turned_up", "mansion.silenced", "mansion.chaos_rises", "mansion.time_short", "mansion.time_short_pick",
+    "mansion.time_short_again", "mansion.shuffled",
     "mansion.phantom", "mansion.victory", "mansion.next_game", "mansion.defeat_time", "mansion.defeat_mission",
     "mansion.triumph", "mansion.find", "mansion.path", "mansion.wide_shot_place", "mansion.wide_shot",
     "mansion.wide_shot_question", "oracle_events.event", "oracle_events.focus",
@@ -164,8 +165,8 @@ def _pick(n: BeyondNarrator, r: dict[str, Any], who: str, after: BeyondState, rn
 
 def _time_beats(n: BeyondNarrator, r: dict[str, Any], before: int, after: int, who: str, state: BeyondState,
                 rng: random.Random, command: str) -> list[Narration]:
-    """Time moving on: a Chaos symbol's advance ([Your Turn 2]), time running short, the run lost
-    when the token reached the last slot ([Time Expires])."""
+    """Time moving on: a Chaos symbol's advance ([Your Turn 2]), time running short (after a pick, told of
+    the card picked and what it cost), the run lost when the token reached the last slot ([Time Expires])."""
     out = []
     moved = _time(before, after, state)
     if command in PICKS and r.get("corner") == "chaos" and after > before:
@@ -174,8 +175,15 @@ def _time_beats(n: BeyondNarrator, r: dict[str, Any], before: int, after: int, w
         out.append(n.one("defeat", "mansion.defeat_time", rng, {"kind": "lost", "why": "time", "character": who,
                                                                   "time": moved}, character=who))
     elif after > before and state.over is None and moved["reserve"] <= SHORT:
-        out.append(n.one("time_short", "mansion.time_short", rng, {"kind": "time", "character": who, "time": moved},
-                         character=who))
+        name = str(r.get("name") or "")
+        if command in PICKS and name:  # told of the card just picked (by the deck's name) and the time it took
+            again = r.get("was") == "face_up"  # a face-up card picked again ([Your Turn 1]: it is silenced)
+            out.append(n.one("time_short", f"mansion.time_short_{'again' if again else 'pick'}", rng,
+                             {"kind": "time", "character": who, "time": moved, "card": name, "was": r.get("was")},
+                             character=who, place=name))
+        else:
+            out.append(n.one("time_short", "mansion.time_short", rng, {"kind": "time", "character": who, "time": moved},
+                             character=who))
     return out
 
 

@@ -72,6 +72,8 @@ def _details(about: dict[str, Any]) -> list[str]:
             out.append(f"{about.get('card')} is turned face-up.")
         case "chaos":
             out.append(f"{about.get('card')} shows the Chaos symbol.")
+        case "time" if about.get("card"):  # time short after a pick: told of the card picked
+            out.append(f"{about.get('card')} was picked{' again' if about.get('was') == 'face_up' else ''}.")
         case "shuffle":
             out.append("The Enigma Machine turns every face-up card face-down and shuffles them among their places.")
         case "phantom":

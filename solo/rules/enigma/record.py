@@ -63,6 +63,8 @@ def about(event: Any) -> dict[str, Any] | None:
             return {"characters": list(event.members), "action": event.action, "success": event.success}
         case ev.EnemyActed():
             return {"enemy": event.enemy, "targets": dict(event.targets)}
-        case ev.SnoopRolled():
-            return {"actor": event.character, "dice": [event.die]}
+        case ev.SnoopRolled():  # [Snooping] what was looked into, as the action a search again is told of
+            topic = (event.topic or "").strip().rstrip(".")
+            return {"actor": event.character, "action": f"look into {topic}" if topic else "look around",
+                    "dice": [event.die]}
     return None
