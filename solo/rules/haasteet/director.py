@@ -141,7 +141,7 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
             table = f"shock.source_{rating}"
             if table in n.tables:
                 source = n.tables.draw(table, rng, scene=n.scene).entry.text
-                shot = shot.model_copy(update={"text": f"{shot.text} Then: {source}."})
+                shot = shot.with_told(f"Then: {source}.")
                 out.solo_moves += [rc.Shock(character=p, source=source, rating=rating) for p in people]
                 out.tell_moves = True
                 name = source[0].upper() + source[1:]
@@ -153,7 +153,7 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
             name = name[0].upper() + name[1:]
             if not after.taken(name):
                 tough = {"tenacity": 2, "daring": 1} if kind == "monster" else {"tenacity": 1}
-                shot = shot.model_copy(update={"text": f"{shot.text} In the way: {name}."})
+                shot = shot.with_told(f"In the way: {name}.")
                 out.proposals.append(rc.AddEnemy(name=name, strengths=tough))
                 out.tell_moves = True
         out.narrations.append(shot)
