@@ -105,8 +105,19 @@ ASKED: dict[tuple[str, int], list[tuple[str, str]]] = {}  # what each play asked
 
 
 def played(system: str, seed: int, tmp: Path) -> tuple[str, str]:
-    """The system's play, seeded, in solo play: (the full export, the story export). A pause the rules hold
-    (a hit to soak, a fate to choose) is settled by the command its refusal names, as a player would."""
+    """The system's play, seeded, in solo play (``play``): (the full export, the story export)."""
+    s = play(system, seed, tmp)
+    out = []
+    for story in (False, True):
+        path = tmp / f"{system}-{seed}{'-story' if story else ''}.md"
+        assert s.execute(f"export md {path}" + (" --story" if story else "")).ok
+        out.append(path.read_text(encoding="utf-8").split("\n---\n", 1)[-1])
+    return out[0], out[1]
+
+
+def play(system: str, seed: int, tmp: Path) -> Session:
+    """The system's play, seeded, in solo play. A pause the rules hold (a hit to soak, a fate to choose) is
+    settled by the command its refusal names, as a player would."""
     s = Session(Journal(tmp / f"{system}-{seed}.sqlite"), follow=False, director_harm=True)
     asked = ASKED.setdefault((system, seed), [])
     for line in PLAYS[system]:
@@ -120,12 +131,7 @@ def played(system: str, seed: int, tmp: Path) -> tuple[str, str]:
                 break
             s.execute(re.sub(r"\w+(?:\|\w+)*\|(\w+)", r"\1", pause.group(1).replace(" K", " 1")))
             outcome = s.execute(line)
-    out = []
-    for story in (False, True):
-        path = tmp / f"{system}-{seed}{'-story' if story else ''}.md"
-        assert s.execute(f"export md {path}" + (" --story" if story else "")).ok
-        out.append(path.read_text(encoding="utf-8").split("\n---\n", 1)[-1])
-    return out[0], out[1]
+    return s
 
 
 def _tale(story: str, credit: str) -> list[str]:
