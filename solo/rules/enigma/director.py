@@ -36,6 +36,7 @@ from solo.director.narration import OracleNarrator, as_phrase, one_of
 from solo.kernel.narration import Narration
 from solo.kernel.acts import action_kind
 from solo.director.oracle import asked_to_leave
+from solo.director.story import foe_does
 from solo.director.tables import OracleTables
 from . import commands as rc
 from . import events as ev
@@ -209,12 +210,12 @@ def moment(state: GameState, rng: random.Random) -> dict[str, str]:
 
 
 def _tactics(story: StoryView, enemy: str) -> str | None:
-    """The first sentence of how the adventure file says this foe fights, if it does."""
+    """How the adventure file says this foe fights, told as what it does (``foe_does``), if it does."""
     if story.scene is None:
         return None
     for foe in foes(story.scene.enemies):
         if fold_name(foe.name) == fold_name(enemy) and foe.tactics:
-            return foe.tactics.split(". ")[0].rstrip(".") + "."
+            return foe_does(enemy, foe.tactics)
     return None
 
 
