@@ -67,7 +67,7 @@ def test_one_of_the_cast_escapes_with_their_life():
 
 
 def test_a_foe_s_tactics_are_told_as_what_it_does():
-    from solo.director.story import foe_does
+    from solo.kernel.words import foe_does
 
     assert foe_does("Tick-Tock Men", "Stand guard at the gangway and haul in the ropes, hand over iron hand.") == (
         "Tick-Tock Men stand guard at the gangway and haul in the ropes, hand over iron hand.")

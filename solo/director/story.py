@@ -24,7 +24,7 @@ from solo.kernel.protocol import Where
 from solo.kernel.scene import Action, SceneModel, Stage
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, first_sentence, verb_phrase
 from solo.kernel.narration import Narration
-from solo.kernel.words import NEUTRAL, Words, capitalized, is_group, verb_for
+from solo.kernel.words import NEUTRAL, Words, capitalized, tells_a_deed
 
 Outcome = Literal["success", "failure"]
 
@@ -463,19 +463,11 @@ def _lower(text: str, described: bool = False) -> str:
         return f"{first.lower()} {rest}"
     word = first.rstrip(",:")  # "Seasick, furious and ...": a word before the description's own comma
     plain = described and (rest[:1].islower() or word != first) and word[1:].islower() and word.isalpha()
-    if plain and _does(word, rest):  # a description that tells what one does: "Mireille Pinson, who haggles..."
+    if plain and tells_a_deed(word, rest):  # a description that tells what one does: "Mireille Pinson, who haggles..."
         return f"who {first.lower()} {rest}"
     if plain and not word.endswith(PEOPLES):
         return f"{first.lower()} {rest}"
     return text
-
-
-def _does(word: str, rest: str) -> bool:
-    """Whether a description begins with what its person does ("Haggles fiercely", "Arrives blowing his
-    whistle", "Has followed the cast"), not with what they are ("Skipper of the tug", "Twins of the mill")."""
-    after = rest.split(" ", 1)[0].strip(",;:")
-    return (word == "Has" or (len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
-                              and after not in ("of", "and", "or", "from") and rest[:1].islower()))
 
 
 PEOPLES = ("an", "ian", "ese", "ish", "ch", "on", "ic", "i")  # Egyptian, Chinese, English, French, Breton, Arabic, Iraqi
@@ -485,41 +477,6 @@ PEOPLES = ("an", "ian", "ese", "ish", "ch", "on", "ic", "i")  # Egyptian, Chines
 def lowered(description: str) -> str:
     """A description as it reads after a name's comma ("Mireille Pinson, the Professor's niece")."""
     return _lower(description, described=True)
-
-_PRONOUNS = ("They", "It", "He", "She")
-
-
-def foe_does(name: str, tactics: str) -> str | None:
-    """How the file says a foe fights, told as what it does now: its first sentence with the foe's name as
-    its subject ("Stand guard at the gangway and haul in the ropes." -> "Tick-Tock Men stand guard at the
-    gangway and haul in the ropes."; "Walks a fixed route" -> "The Watchman walks a fixed route"; "They
-    shoot from the reeds" -> "The Reed-cutters shoot from the reeds"; "A burly removals man who swings a boat
-    hook" -> "Gus swings a boat hook"). A note that tells nothing the foe does: None (the Director's)."""
-    # its first clause: what it does, not when it gives up
-    said = re.split(r", (?:and|but|unless|until) |; ", first_sentence(tactics).strip())[0]
-    who = re.search(r",? who ([a-z].*)", said)  # "A burly removals man who swings a boat hook": what he does
-    said = who.group(1)[:1].upper() + who.group(1)[1:] if who else said
-    first, _, rest = said.partition(" ")
-    if first in _PRONOUNS:
-        first, _, rest = rest.partition(" ")
-        first = first.capitalize()
-    if (not rest or not first.isalpha() or not first[:1].isupper() or not rest[:1].islower()
-            or first in ("The", "A", "An") or first.endswith("'s")):
-        return None
-    verb = first.lower()
-    does = verb if verb.endswith("s") and not verb.endswith("ss") else _third_person(verb)
-    told = f"{name} {verb_for(name, does) if is_group(name) else does} {rest}"
-    return told if told.endswith((".", "!", "?")) else f"{told}."
-
-
-def _third_person(verb: str) -> str:
-    """A verb's base form as one does it: stand -> stands, march -> marches, try -> tries."""
-    if verb.endswith(("sh", "ch", "x", "z", "s", "o")):
-        return f"{verb}es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return f"{verb[:-1]}ies"
-    return f"{verb}s"
-
 
 def standing_foes(status: dict[str, Any]) -> tuple[str, ...] | None:
     """The foes on a system's board standing in its ``status`` (its ``enemies``, ``challenges``); None: the system

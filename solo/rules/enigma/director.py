@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from solo.kernel.words import agree, verb_for
+from solo.kernel.words import agree, foe_does, verb_for
 from solo.director.moment import TableDirector
 from solo.kernel.errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
@@ -36,7 +36,6 @@ from solo.director.narration import OracleNarrator, as_phrase, one_of
 from solo.kernel.narration import Narration
 from solo.kernel.acts import action_kind
 from solo.director.oracle import asked_to_leave
-from solo.director.story import foe_does
 from solo.director.tables import OracleTables
 from . import commands as rc
 from . import events as ev
