@@ -13,20 +13,15 @@ from solo.kernel.registry import AnySystem
 from solo.table import parser
 
 COMMAND_MARK = "/"  # a command typed at a question: `/status` (a plain answer is an answer)
-HOW = "/command to run one"  # what every question says of it
+HOW = "(or a /command)"  # what every question says of it, after its own words (kept whole)
 OWN = ("quit", "exit", "create")  # the REPL's own words, which the parser does not know
 YES_NO = ("[Y/n]", "[y/N]")
 
 
 def prompted(question: str) -> str:
-    """The question as the player sees it, saying how to run a command instead of answering:
-    "Tell how it goes (Enter to skip, /command to run one):"."""
-    q = question.rstrip()
-    if q.endswith("):"):
-        return f"{q[:-2]}, {HOW}):"
-    if q.endswith(":"):
-        return f"{q[:-1]} ({HOW}):"
-    return f"{q} ({HOW})"
+    """The question as the player sees it, its own words whole, then how to run a command instead of answering:
+    "Tell how it goes (Enter to skip): (or a /command)"."""
+    return f"{question.rstrip()} {HOW}"
 
 
 def parses(text: str, system: AnySystem) -> bool:
