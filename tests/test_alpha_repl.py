@@ -12,6 +12,8 @@ from pathlib import Path
 
 import playing
 import pytest
+
+from solo.faces.answers import prompted
 from rich.console import Console
 
 from playing import last_line, ok, refused
@@ -90,7 +92,7 @@ def test_the_walk_through_offers_alpha_and_an_improvised_campaign_reaches_a_firs
 
 def test_the_scenario_starts_from_the_walk_through_with_its_own_combatants(tmp_path):
     session, repl, out, asked = walk_through(tmp_path, ["", "TOLL", "Toll", "3", ""])
-    assert "Play the adventure's characters (Ottilie Fenn, Jory Sallow)? [Y/n]" in asked
+    assert prompted("Play the adventure's characters (Ottilie Fenn, Jory Sallow)? [Y/n]") in asked
     status = session.status()
     assert status["rules"] == "alpha" and list(status["characters"]) == ["Ottilie Fenn", "Jory Sallow"]
     assert status["characters"]["Jory Sallow"]["lp"] == 10
@@ -159,7 +161,7 @@ def test_a_damaged_pregens_file_is_one_line_and_the_walk_through_builds_a_combat
     session, repl, out, asked = repl_for(tmp_path, ["Mo", "", "", "", "", ""])
     repl.handle("create")
     assert "error: pregens.toml: not valid TOML" in out.getvalue()
-    assert asked[0] == "Name:" and session.status()["characters"]["Mo"]["lp"] == 6
+    assert asked[0] == prompted("Name:") and session.status()["characters"]["Mo"]["lp"] == 6
 
 
 def test_the_pregens_file_validates_and_a_broken_one_is_one_named_line(tmp_path):

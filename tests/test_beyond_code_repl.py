@@ -9,6 +9,8 @@ from __future__ import annotations
 import shlex
 
 import pytest
+
+from solo.faces.answers import prompted
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
@@ -274,8 +276,8 @@ def walk_through(tmp_path, answers):
 def test_the_first_minutes_start_a_run_with_the_example_deck_and_no_cast_to_create(tmp_path):
     answers = ["", "", "Beyond Code", "Run", "7", "", ""]
     session, repl, out, asked = walk_through(tmp_path, answers)
-    assert asked[-2:] == ["Deck file (your cards in your own words; Enter for the example deck of placeholders):",
-                          "Easier play: late-expiry, keep-tokens, both comma separated (Enter: none):"]
+    assert asked[-2:] == [prompted("Deck file (your cards in your own words; Enter for the example deck of placeholders):"),
+                          prompted("Easier play: late-expiry, keep-tokens, both comma separated (Enter: none):")]
     assert len(asked) == len(answers)  # no character questions, no "Another character?"
     status = session.status()
     assert status["rules"] == "beyond-code" and status["deck"] == "Example deck (placeholders)"

@@ -33,6 +33,7 @@ from solo.director.adventure import find_adventure, load_adventure
 from solo.store.journal import Journal
 from solo.kernel.protocol import visible_width
 from solo.kernel.registry import GROUP, installed, rescan
+from solo.faces.answers import prompted
 from solo.faces.render import render
 from solo.faces.repl import Repl
 from solo.table.session import Outcome, Session
@@ -585,7 +586,7 @@ def test_in_a_real_terminal_at_80_columns(system, tmp_path, toy_installed, monke
         while time.monotonic() < deadline:  # the Wide Shot's question is answered with Enter (skipped)
             t.pump(0.3)
             last = [line for line in t.text().splitlines() if line.strip()][-1]
-            if "(Enter to skip)" in last:
+            if "(Enter to skip" in last:
                 t.child.send("\r")
             elif re.search(r"solo>\s*$", last) or t.screen.buffer[t.screen.lines - 1][0].reverse:
                 break
@@ -685,7 +686,7 @@ def test_a_walk_through_s_questions_break_between_words_at_80_columns(system, tm
         pytest.skip(f"{system} has no character walk-through")
     for question, message in zip(asked, shown, strict=True):  # the answer's cursor too stays within the line
         assert all(visible_width(line) < 80 for line in message.splitlines()), message
-        assert message.split() == question.split(), (question, message)
+        assert message.split() == prompted(question).split(), (question, message)
 
 
 # --- answers are answers ---------------------------------------------------------------------------------
@@ -732,6 +733,49 @@ def test_a_command_marked_with_a_slash_leaves_the_question_and_the_half_made_cha
     repl._guarded(lambda: repl.handle("create"))
     assert any(q.startswith("Resume the character you began (Nara") for q in asked), asked
     assert "Nara" in session.status()["characters"]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("run", [False, True])
+def test_a_command_typed_bare_at_a_question_is_asked_about(system, run, tmp_path):
+    """Found: at "Tell how it goes (Enter to skip)" a player typed `session end`, and at a Wide Shot's question
+    `ask ...`: each was journaled as the story ("as told: session end"), the prompt saying nothing of the `/`.
+    Every question shows how to run a command instead; an answer that is exactly a command line, typed without
+    its `/`, is asked about ("Run `ask Is anyone watching?` as a command? [y/N]"): yes runs it, Enter keeps it
+    the answer. A sentence that only begins with a command's word is the answer, unasked."""
+    p = PROFILES[system]
+    session, repl, asked = _repl(tmp_path, ["ask Is anyone watching?", "y" if run else "", "", "", ""])
+    assert session.execute(f"campaign new Adv {p.improvised}").ok
+    for line in p.cast:
+        session.execute(line)
+    repl._guarded(lambda: repl.handle("scene start The engine room"))
+    question = next((q for q in asked if q.endswith("(or a /command)")), None)
+    if question is None:
+        pytest.skip(f"{system}'s scene asks the player nothing")
+    assert asked[asked.index(question) + 1] == "Run `ask Is anyone watching?` as a command? [y/N]", asked
+    lines = [c["line"] for c in session.journal.commands(session.campaign.id)]
+    oracle = [line for line in lines if line.startswith("ask")]
+    kept = [line for line in lines if "Is anyone watching?" in line and not line.startswith("ask")]
+    assert (bool(oracle), bool(kept)) == (run, not run), lines
+
+
+def test_every_question_of_the_repl_says_how_to_run_a_command():
+    for question in ("Tell how it goes (Enter to skip):", "Name:", "Another character? [y/N]"):
+        shown = prompted(question)
+        assert "/command" in shown and shown.startswith(question)
+    assert prompted("Tell how it goes (Enter to skip):") == "Tell how it goes (Enter to skip): (or a /command)"
+
+
+def test_a_sentence_that_begins_with_a_command_s_word_is_the_answer_unasked(tmp_path):
+    from solo.faces.answers import unmarked
+
+    session = Session(Journal(tmp_path / "j.sqlite"), follow=False)
+    system = session.system
+    for answer in ("note to self: never trust a curator", "ask the stoker, he saw it all", "Snakes!", ""):
+        assert unmarked("Catchphrase:", answer, system) is None, answer
+    assert unmarked("Tell how it goes (Enter to skip):", "scene end success", system) == "scene end success"
+    assert unmarked("Your answer (Enter to skip):", "recap", system) == "recap"
+    assert unmarked("Start one? [Y/n]", "recap", system) is None  # a yes/no question runs it as it is
 
 
 # --- the smaller defects -------------------------------------------------------------------------------------

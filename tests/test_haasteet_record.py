@@ -306,7 +306,7 @@ def test_the_examples_people_may_be_the_players_own():
 TABLE_RECORDS = {  # what each of the Director's tables is told against (director.py)
     "combat.attack_hit": HIT, "combat.attack_miss": MISS, "combat.bonus_won": BONUS,
     "combat.bonus_lost": BONUS.model_copy(update={"success": False, "details": ("Sammy wins no bonus dice.",)}),
-    "combat.wound_light": LIGHT, "combat.wound_heavy": LIGHT.model_copy(update={"details": (
+    "combat.wound_graze": LIGHT, "combat.wound_light": LIGHT, "combat.wound_heavy": LIGHT.model_copy(update={"details": (
         "Sammy takes a heavy hit (size 3).",)}),
     "combat.wound_out": LIGHT.model_copy(update={"knocked_out": ("Sammy",),
                                                  "details": ("Sammy takes a hit of size 5.",)}),

@@ -229,6 +229,7 @@ def test_a_mythic_campaign_plays_undoes_and_replays(session, rules, tmp_path):
     told = event["narration"]
     told = told if isinstance(told, dict) else next(n for n in told if n["task"] == "random_event")
     assert told["task"] == "random_event" and focus["text"] in told["text"]
+    assert not told["text"].casefold().startswith("random event")  # its label says so: "random event: Random event:"
     assert ok(session, "scene end failure --chaos up")["chaos"] == {"before": 5, "after": 6}
     outcome = session.execute("scene start The bridge --check 3")
     assert outcome.kind == type(outcome_kind_of(session, "scene start The bridge")).__name__  # the system's own

@@ -89,26 +89,49 @@ def _standing(status: dict) -> list[str]:
                                                     or f.get("dead") or f.get("status") in ("left", "defeated", "dead")))
 
 
+def _asked(result: dict | None) -> list[tuple[str, str]]:
+    """Each telling in a command's result that puts a question to the player: (its text, its question)."""
+    found: list[tuple[str, str]] = []
+    if isinstance(result, dict):
+        if isinstance(result.get("question"), str) and isinstance(result.get("text"), str):
+            found.append((result["text"], result["question"]))
+        for value in result.values():
+            for item in value if isinstance(value, list) else [value]:
+                found += _asked(item) if isinstance(item, dict) else []
+    return found
+
+
+ASKED: dict[tuple[str, int], list[tuple[str, str]]] = {}  # what each play asked the player, in play
+
+
 def played(system: str, seed: int, tmp: Path) -> tuple[str, str]:
-    """The system's play, seeded, in solo play: (the full export, the story export). A pause the rules hold
-    (a hit to soak, a fate to choose) is settled by the command its refusal names, as a player would."""
-    s = Session(Journal(tmp / f"{system}-{seed}.sqlite"), follow=False, director_harm=True)
-    for line in PLAYS[system]:
-        foes = _standing(s.status()) if s.campaign else []
-        line = line.format(seed=seed, foe=repr(foes[0]) if foes else "Nobody")
-        outcome = s.execute(line)
-        for _ in range(3):
-            pause = re.search(r"`([^`]+)` first", outcome.error or "")
-            if outcome.ok or pause is None:
-                break
-            s.execute(re.sub(r"\w+(?:\|\w+)*\|(\w+)", r"\1", pause.group(1).replace(" K", " 1")))
-            outcome = s.execute(line)
+    """The system's play, seeded, in solo play (``play``): (the full export, the story export)."""
+    s = play(system, seed, tmp)
     out = []
     for story in (False, True):
         path = tmp / f"{system}-{seed}{'-story' if story else ''}.md"
         assert s.execute(f"export md {path}" + (" --story" if story else "")).ok
         out.append(path.read_text(encoding="utf-8").split("\n---\n", 1)[-1])
     return out[0], out[1]
+
+
+def play(system: str, seed: int, tmp: Path) -> Session:
+    """The system's play, seeded, in solo play. A pause the rules hold (a hit to soak, a fate to choose) is
+    settled by the command its refusal names, as a player would."""
+    s = Session(Journal(tmp / f"{system}-{seed}.sqlite"), follow=False, director_harm=True)
+    asked = ASKED.setdefault((system, seed), [])
+    for line in PLAYS[system]:
+        foes = _standing(s.status()) if s.campaign else []
+        line = line.format(seed=seed, foe=repr(foes[0]) if foes else "Nobody")
+        outcome = s.execute(line)
+        asked += _asked(outcome.result)
+        for _ in range(3):
+            pause = re.search(r"`([^`]+)` first", outcome.error or "")
+            if outcome.ok or pause is None:
+                break
+            s.execute(re.sub(r"\w+(?:\|\w+)*\|(\w+)", r"\1", pause.group(1).replace(" K", " 1")))
+            outcome = s.execute(line)
+    return s
 
 
 def _tale(story: str, credit: str) -> list[str]:
@@ -132,6 +155,45 @@ def test_the_story_export_names_no_rule_of_its_system(system, seed, tmp_path):
     label = re.compile("|".join(rf"\b{x}\b" for x in LABELS.get(system, ())) or r"(?!)", re.I)
     leaks = [line for line in _tale(story, rules.credit) if rule.search(line) or label.search(line)]
     assert not leaks, f"{system} (seed {seed}): rules words in the story export:\n" + "\n".join(leaks[:12])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("system", sorted(PLAYS))
+def test_the_story_export_names_no_command_and_asks_no_question(system, seed, tmp_path):
+    """No command reaches the story: Rhûn's chapter end kept "Next comes part 2: Ash in the Reeds (`scene
+    start`)." (failed before the fix). A Wide Shot's question to the player stays its last words in play and is
+    left out of the story: Haasteet's improvised scenes told a horror or a foe after it ("...what do you owe the
+    person who sent you here? Then: a mutilated body.") and the story kept the question (failed before the fix)."""
+    ASKED.pop((system, seed), None)
+    _, story = played(system, seed, tmp_path)
+    tale = _tale(story, get_system(system).credit)
+    commands = [line for line in tale if "`" in line]
+    assert not commands, f"{system} (seed {seed}): a command in the story export:\n" + "\n".join(commands[:6])
+    asked = ASKED[(system, seed)]
+    assert asked, f"{system}: the play asked the player nothing: it proves nothing"
+    for text, question in asked:
+        assert text.rstrip().endswith(question), f"{system}: the question is not the telling's last words: {text}"
+        kept = [line for line in tale if question in line]
+        assert not kept, f"{system} (seed {seed}): the player's question in the story: {kept[0]}"
+
+
+def test_a_telling_adds_before_the_question_it_asks():
+    from solo.kernel.narration import Narration
+
+    shot = Narration(task="wide_shot", text="The Old Mill. Dust. Sammy, what was watching?",
+                     question="Sammy, what was watching?")
+    assert shot.with_told("In the way: a thing in the walls.").text == (
+        "The Old Mill. Dust. In the way: a thing in the walls. Sammy, what was watching?")
+    assert Narration(task="x", text="Dust.").with_told("Then: bones.").text == "Dust. Then: bones."
+
+
+def test_a_command_hint_leaves_the_story_whole():
+    from solo.kernel.wording import without_commands
+
+    assert without_commands("So ends part 1. Next comes part 2: Ash in the Reeds (`scene start`).") == (
+        "So ends part 1. Next comes part 2: Ash in the Reeds.")
+    assert without_commands("The night falls. `leg start` begins the next part.") == "The night falls."
+    assert without_commands("No command here (none).") == "No command here (none)."
 
 
 def test_a_band_of_foes_steps_in_as_several():

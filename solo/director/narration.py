@@ -84,11 +84,14 @@ _VERBS = "|".join(_SINGULAR)
 def of_one(text: str, name: str) -> str:
     """``text`` (a move written of several of the cast) as it reads of ``name`` alone: the verb right after
     the name and each verb joined to it by "and" in its clause ("Null goes through ... and finds where to go
-    next", not "go ... and find")."""
+    next", not "go ... and find"), and what it has one of ("with little more than their life", not "lives")."""
     def clause(m: re.Match[str]) -> str:
         rest = re.sub(rf"\b(and (?:then )?)({_VERBS})\b", lambda j: j.group(1) + _SINGULAR[j.group(2)], m.group(3))
-        return f"{m.group(1)} {_SINGULAR[m.group(2)]}{rest}"
+        return f"{m.group(1)} {_SINGULAR[m.group(2)]}{_LIVES.sub('their life', rest)}"
     return re.sub(rf"\b({re.escape(name)}) ({_VERBS})\b([^,.;:!?\"]*)", clause, text)
+
+
+_LIVES = re.compile(r"\btheir lives\b")
 
 MEANING = " Meaning: "  # how journals before ``Narration.meaning`` wrote the oracle's action and subject in a telling
 

@@ -24,7 +24,7 @@ from solo.kernel.protocol import Where
 from solo.kernel.scene import Action, SceneModel, Stage
 from solo.kernel.wording import PREPOSITIONS, RULES_ASIDE, first_sentence, verb_phrase
 from solo.kernel.narration import Narration
-from solo.kernel.words import NEUTRAL, Words, capitalized
+from solo.kernel.words import NEUTRAL, Words, capitalized, tells_a_deed
 
 Outcome = Literal["success", "failure"]
 
@@ -463,6 +463,8 @@ def _lower(text: str, described: bool = False) -> str:
         return f"{first.lower()} {rest}"
     word = first.rstrip(",:")  # "Seasick, furious and ...": a word before the description's own comma
     plain = described and (rest[:1].islower() or word != first) and word[1:].islower() and word.isalpha()
+    if plain and tells_a_deed(word, rest):  # a description that tells what one does: "Mireille Pinson, who haggles..."
+        return f"who {first.lower()} {rest}"
     if plain and not word.endswith(PEOPLES):
         return f"{first.lower()} {rest}"
     return text

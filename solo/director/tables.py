@@ -34,7 +34,7 @@ from solo.kernel.scene import SCENE_TAGS, SceneModel, contradicts
 from solo.kernel.things import HAS_TAGS
 from solo.kernel.wording import locative
 from solo.kernel.services import Tables
-from solo.kernel.words import NEUTRAL, agreeing
+from solo.kernel.words import NEUTRAL, PLACE_SLOTS, agreeing
 
 DiceKind = Literal["d6", "2d6", "d66", "d100", "list", "weighted"]
 REFERENCE = re.compile(r"\{([a-z0-9_]+\.[a-z0-9_.]+)\}")
@@ -212,14 +212,23 @@ class Draw:
 
         text = agreeing(VOCATIVE.sub(unnamed, self.text), context)  # a group foe's verbs agree with it ("{enemy} break off")
 
-        def put(m: re.Match[str]) -> str:
+        def put(m: re.Match[str]) -> str:  # a name's article reads in lower case mid-sentence ("catches the Bridegroom")
             value = context.get(m.group(1), CONTEXT_DEFAULTS.get(m.group(1), m.group(0)))
-            return value[:1].upper() + value[1:] if opens(text, m.start()) else value
+            if m.group(1) in PLACE_SLOTS:  # "the storm over {place}" of "the watchtower in the storm": said once
+                said = _SAID_WITH.search(value)
+                value = value[:said.start()] if said and re.search(rf"\b{said.group(1)}\b", self.text, re.I) else value
+            if opens(text, m.start()):
+                return value[:1].upper() + value[1:]
+            return "the" + value[3:] if value.startswith("The ") and value[4:5].isupper() else value
         return PLACEHOLDER.sub(put, text)
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "dice": self.dice, "faces": list(self.faces), "result": self.result,
                 "text": self.text, "nested": [n.to_dict() for n in self.nested]}
+
+
+# a place's closing words that set it in the weather or the hour ("the drowned watchtower in the storm")
+_SAID_WITH = re.compile(r"\s+(?:in|under|amid|during|at) (?:the |a )?(\w+)$")
 
 
 def _check_table(table: Table, known: set[str]) -> None:

@@ -37,6 +37,7 @@ from solo.kernel.protocol import Cancelled, ask_choice, ask_required, labelled
 from solo.kernel.registry import installed
 from solo.faces.layout import status_bar, wrapped
 from solo.faces.complete import SoloCompleter
+from solo.faces.answers import COMMAND_MARK, command_in, prompted, unmarked
 from solo.faces.render import proposals_line, read_it_as, render
 from solo.kernel.words import words_of
 from solo.store.ledger import command_rng
@@ -53,8 +54,6 @@ class LeftForCommand(Exception):
         self.line = line
 
 
-# one-word commands that leave a question; longer lines leave it when they parse as a command
-COMMAND_MARK = "/"  # a command typed at a question: `/status` (a plain answer is an answer)
 MAX_DICE_ROUNDS = 40  # rounds of physical dice one command may ask for (exploding chains included)
 
 
@@ -144,17 +143,13 @@ class Repl:
         if self._replaying:  # a draft resumed: its answers first, as they were typed
             answer = self._replaying.pop(0)
             self.console.print(f"{escape(question)} [dim]{escape(answer)}[/]")
-        else:
-            try:
-                if self._ask is not None:
-                    answer = self._ask(question)
-                else:
-                    answer = self._questions.prompt(f"{wrapped(question, self._width() - 2)} ",
-                                                    pre_run=first_screen_up)
-            except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question drops what is being built
-                raise Cancelled from None
-        if self._open_questions and self._is_command(question, answer):
-            line = answer.strip().removeprefix(COMMAND_MARK).strip()
+        else:  # a question that takes a command says how (solo.faces.answers), and one typed bare is asked about
+            answer = self._read(prompted(question) if self._open_questions else question)
+            line = unmarked(question, answer, self.session.system) if self._open_questions else None
+            if line and self._read(f"Run `{line}` as a command? [y/N]").strip().lower() in ("y", "yes"):
+                answer = COMMAND_MARK + line
+        line = command_in(question, answer, self.session.system) if self._open_questions else None
+        if line is not None:
             if self._making is not None:  # the half-made character is kept (less an answer refused here)
                 self._draft = self._making[:-1] if self._making and question == self._asked else list(self._making)
             raise LeftForCommand(line)
@@ -169,24 +164,14 @@ class Repl:
         if self._making:
             self._making[-1] = words
 
-    def _is_command(self, question: str, text: str) -> bool:
-        """A command line, not an answer. Answers are answers: at a walk-through's or the story's question
-        text is the answer ("note to self: never trust a curator" is a catchphrase), and a command is one
-        only when marked with a leading `/` (`/status`). At a yes/no question, which has no answer in
-        words, a whole command line is one too (`campaign new Marseille` at "Start one? [Y/n]"). A `/` that
-        begins no command is the answer's (a deck file's absolute path)."""
-        text = text.strip()
-        if text.startswith(COMMAND_MARK):
-            text = text.removeprefix(COMMAND_MARK).strip()
-        elif not question.rstrip().endswith(("[Y/n]", "[y/N]")) or text.lower() in ("", "y", "yes", "n", "no"):
-            return False
-        if text.casefold() in ("quit", "exit", "create"):  # the REPL's own words, which the parser does not know
-            return True
+    def _read(self, question: str) -> str:
+        """What the player types at ``question``; Ctrl-C or Ctrl-D drops what is being built."""
         try:
-            parser.parse(text, self.session.system)
-        except SoloError:
-            return False
-        return True
+            if self._ask is not None:
+                return self._ask(question)
+            return self._questions.prompt(f"{wrapped(question, self._width() - 2)} ", pre_run=first_screen_up)
+        except (KeyboardInterrupt, EOFError):
+            raise Cancelled from None
 
     def _questions_open(self, step: Callable[[], None]) -> None:
         """Run a walk-through or ask the story's questions, with the command-line way out."""

@@ -37,6 +37,16 @@ class Narration(BaseModel):
         drawn = self.facts.get("meaning")
         return f"{drawn['action']} {drawn['subject']}" if isinstance(drawn, dict) else ""
 
+    def with_told(self, told: str) -> Narration:
+        """This telling with ``told`` added to what it shows, before the question it puts to the player, which
+        stays its last words (in play the player answers it; the story export leaves it out): "...what was
+        watching? In the way: a thing in the walls." read as the question unanswered, and kept it in the story."""
+        ask = self.question or ""
+        if ask and self.text.rstrip().endswith(ask):
+            head = self.text.rstrip()[:-len(ask)].rstrip()
+            return self.model_copy(update={"text": " ".join(x for x in (head, told, ask) if x)})
+        return self.model_copy(update={"text": f"{self.text.rstrip()} {told}".strip()})
+
     def as_result(self) -> dict[str, Any]:
         out: dict[str, Any] = {"task": self.task, "text": self.text, "source": self.source, "origin": self.origin}
         if self.meaning:

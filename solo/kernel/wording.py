@@ -80,6 +80,21 @@ def without_rules(text: str, terms: tuple[str, ...] | frozenset[str]) -> str:
     return "\n".join(_told_line(line, rule) if rule.search(line) else line for line in text.split("\n"))
 
 
+# a command the table names to the player: in backticks, or a bracketed hint that holds one ("(`scene start`)")
+_COMMAND = re.compile(r"`[^`\n]+`")
+_COMMAND_HINT = re.compile(r"\s*\([^()]*`[^`\n]+`[^()]*\)")
+
+
+def without_commands(text: str) -> str:
+    """``text`` told as a story: no command reaches it. A bracketed hint naming one goes ("Next comes part 2: Ash
+    in the Reeds (`scene start`)." -> "... Ash in the Reeds."), and a clause that names one is left out as a
+    rule's is (``without_rules``: "`leg start` begins the next part" goes whole)."""
+    if "`" not in text:
+        return text
+    text = _COMMAND_HINT.sub("", text)
+    return "\n".join(_told_line(line, _COMMAND) if _COMMAND.search(line) else line for line in text.split("\n"))
+
+
 def _told_line(text: str, rule: re.Pattern[str]) -> str:
     told: list[str] = []
     for sentence in sentences(text):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from solo.kernel.wording import is_plural_place
+from solo.kernel.wording import first_sentence, is_plural_place
 
 
 @dataclass(frozen=True)
@@ -209,3 +209,46 @@ def _agree(slot: str, verb: str, rest: str) -> str:
     joined = re.sub(r"(\band (?:(?:never|then|quietly|simply) )?)([a-z]+)\b",
                     lambda j: j.group(1) + (j.group(2) if j.group(2) in NOT_VERBS else _base(j.group(2))), rest)
     return slot + (verb if verb in NOT_VERBS else _base(verb)) + joined
+
+
+def tells_a_deed(word: str, rest: str) -> bool:
+    """Whether a description begins with what its person does ("Haggles fiercely", "Arrives blowing his
+    whistle", "Has followed the cast"), not with what they are ("Skipper of the tug", "Twins of the mill")."""
+    after = rest.split(" ", 1)[0].strip(",;:")
+    return (word == "Has" or (len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+                              and after not in ("of", "and", "or", "from") and rest[:1].islower()))
+
+
+_PRONOUNS = ("They", "It", "He", "She")
+
+
+def foe_does(name: str, tactics: str) -> str | None:
+    """How the file says a foe fights, told as what it does now: its first sentence with the foe's name as
+    its subject ("Stand guard at the gangway and haul in the ropes." -> "Tick-Tock Men stand guard at the
+    gangway and haul in the ropes."; "Walks a fixed route" -> "The Watchman walks a fixed route"; "They
+    shoot from the reeds" -> "The Reed-cutters shoot from the reeds"; "A burly removals man who swings a boat
+    hook" -> "Gus swings a boat hook"). A note that tells nothing the foe does: None (the Director's)."""
+    # its first clause: what it does, not when it gives up
+    said = re.split(r", (?:and|but|unless|until) |; ", first_sentence(tactics).strip())[0]
+    who = re.search(r",? who ([a-z].*)", said)  # "A burly removals man who swings a boat hook": what he does
+    said = who.group(1)[:1].upper() + who.group(1)[1:] if who else said
+    first, _, rest = said.partition(" ")
+    if first in _PRONOUNS:
+        first, _, rest = rest.partition(" ")
+        first = first.capitalize()
+    if (not rest or not first.isalpha() or not first[:1].isupper() or not rest[:1].islower()
+            or first in ("The", "A", "An") or first.endswith("'s")):
+        return None
+    verb = first.lower()
+    does = verb if verb.endswith("s") and not verb.endswith("ss") else _third_person(verb)
+    told = f"{name} {verb_for(name, does) if is_group(name) else does} {rest}"
+    return told if told.endswith((".", "!", "?")) else f"{told}."
+
+
+def _third_person(verb: str) -> str:
+    """A verb's base form as one does it: stand -> stands, march -> marches, try -> tries."""
+    if verb.endswith(("sh", "ch", "x", "z", "s", "o")):
+        return f"{verb}es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return f"{verb[:-1]}ies"
+    return f"{verb}s"

@@ -19,7 +19,7 @@ from solo.director.canon import Canon, Entry
 from solo.store.files import SOLO_MARK
 from solo.store.journal import Campaign, Journal
 from solo.kernel.events import TYPES
-from solo.kernel.wording import without_rules
+from solo.kernel.wording import without_commands, without_rules
 from solo.kernel.registry import AnySystem
 from solo.kernel.words import NEUTRAL, Words, capitalized, words_of
 from solo.director.narration import MEANING, without_meaning
@@ -210,7 +210,14 @@ def export_markdown(journal: Journal, campaign: Campaign, system: AnySystem, sta
 def markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
                    story: bool = False, canon: Canon | None = None) -> Iterator[str]:
     """The Markdown journal, line by line, read from the journal as it is written, so memory stays
-    flat in a campaign's length; ``story`` leaves out the mechanics (dice, rolls, where words came from)."""
+    flat in a campaign's length; ``story`` leaves out the mechanics (dice, rolls, where words came from) and
+    every command the table names to the player (``without_commands``), whichever system or telling wrote it."""
+    lines = _markdown_lines(journal, campaign, system, status, story, canon)
+    return (without_commands(line) for line in lines) if story else lines
+
+
+def _markdown_lines(journal: Journal, campaign: Campaign, system: AnySystem, status: dict[str, Any],
+                    story: bool, canon: Canon | None) -> Iterator[str]:
     undone = journal.undone_commands(campaign.id)
     events = _by_command(journal.iter_events(campaign.id), lambda e: e.command)
     notes = _by_command(journal.iter_rows("notes", campaign.id), lambda n: int(n["command"]))

@@ -168,7 +168,7 @@ def ask(v: View, command: commands.Ask, decision: Decision, state: Any, rng: ran
     due = mythic.random_event_due(roll, chaos)
     event = None
     if due:
-        decision, event = random_event(v, decision, state, rng, "Random event: ")
+        decision, event = random_event(v, decision, state, rng, "")  # its label says what it is
     asked = FateAsked(question=command.question, odds=command.odds, chaos=chaos, roll=roll,
                       exceptional_yes=cell.exceptional_yes, threshold=cell.threshold,
                       exceptional_no=cell.exceptional_no, answer=answer, random_event=due, event=event,

@@ -5,6 +5,7 @@ opens with. Functions over the session's frozen view (``solo.table.view``); they
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from solo.kernel.narration import Narration
@@ -18,7 +19,32 @@ from solo.table.view import Decision, View
 # the oracle's answers with a second die's colour, told whole in a recap's clause (never a dangling "yes, and")
 SPOKEN = {"yes, and": "yes, and more besides", "yes, but": "yes, but with a catch", "no, and": "no, and worse",
           "no, but": "no, but not wholly"}
-SCENE_RECAP_LINES = 12  # the happenings `recap scene` tells (its last ones); a campaign recap tells as many
+SCENE_RECAP_LINES = 12  # the happenings `recap scene` tells at most (``shortened``); a campaign recap as many
+
+
+# what a happening is, its names and numbers aside: "Null hit Soldier 2 for 1 (LP 3)" is the kind of "Null hit Soldier 1..."
+_NAMES = re.compile(r"\b[A-Z][\w'’-]*|\d+")
+
+
+def shortened(said: list[str], keep: int) -> list[str]:
+    """A scene's happenings told in at most ``keep`` lines, never by cutting its beginning: each kind of happening is told at its first, and a later one
+    of a kind told already goes first (the latest first); a scene still too long keeps its beginning and
+    its end, in order, with "…" where its middle was."""
+    if len(said) <= keep:
+        return said
+    kinds: set[str] = set()
+    repeats: list[int] = []
+    for i, line in enumerate(said):
+        kind = " ".join(_NAMES.sub(" ", line).split())
+        if kind in kinds and i:
+            repeats.append(i)
+        kinds.add(kind)
+    dropped = set(repeats[::-1][:len(said) - keep])
+    told = [line for i, line in enumerate(said) if i not in dropped]
+    if len(told) <= keep:
+        return told
+    head = max(1, keep // 2)
+    return [*told[:head], "…", *told[len(told) - (keep - head - 1):]] if keep > head + 1 else told[:keep]
 
 
 def stored(v: View, since: int = 0) -> list[tuple[int, str, dict[str, Any]]]:
@@ -55,15 +81,21 @@ def opened(v: View) -> str:
     return f"the {words_of(v.system).opening}: "
 
 
-def recap(v: View, chapter: bool, keep: int = 8, since: int | None = None) -> Narration:
+def recap(v: View, chapter: bool, keep: int = SCENE_RECAP_LINES, since: int | None = None,
+          whole: bool = False) -> Narration:
     """What has happened since the scene (or the chapter) began, from the
     journal: the rules' events as the system tells them, the places the Wide Shots opened on,
     the players' answers and their own narration, clues, oracle answers and how scenes ended.
-    A chapter's recap goes scene by scene, each its opening and its last ``keep`` happenings
+    A chapter's recap goes scene by scene, each its opening and at most ``keep`` happenings (``shortened``)
     (``since``: a scene's from that command on only). Retold by the model when one is loaded."""
-    lines = recap_lines(v) if chapter else recap_lines(v, since=scene_start(v) or 0 if since is None else since)
+    begun = None if chapter else scene_start(v)
+    lines = recap_lines(v) if chapter else recap_lines(v, since=begun or 0 if since is None else since)
     mark = "chapter" if chapter else "scene"
-    start = max((i for i, line in enumerate(lines) if line.starts == mark), default=-1)
+    marks = [i for i, line in enumerate(lines) if line.starts == mark]
+    # ``whole``: a scene opened is told from its beginning, the turns it holds (Beyond Code's) and all (its
+    # stored recap); else from the last unit that began (`recap` in the middle of a turn tells the turn)
+    start = (-1 if since is not None else marks[0]) if whole and begun is not None and marks \
+        else max(marks, default=-1)
     names: list[str] = []
     scenes: list[list[str]] = [[]]
     opened_ = [False]  # whether each group is a scene, told by its opening (not the lines before the first)
@@ -79,11 +111,11 @@ def recap(v: View, chapter: bool, keep: int = 8, since: int | None = None) -> Na
     scene_word = _unit(v, lines, chapter)
     what = v.system.chapter_word if chapter else scene_word
     if chapter:
-        told = [said[0] + (f" ({'; '.join(said[1:][-keep:])})" if said[1:] else "") if scene
-                else "; ".join(said[-keep:]) for said, scene in zip(scenes, opened_) if said]
+        told = [said[0] + (f" ({'; '.join(shortened(said[1:], keep))})" if said[1:] else "") if scene
+                else "; ".join(shortened(said, keep)) for said, scene in zip(scenes, opened_) if said]
         text = (f"So far in this {what}: " + "; ".join(told) + ".") if told else ""
     else:
-        said = scenes[-1][-SCENE_RECAP_LINES:]
+        said = shortened(scenes[-1], SCENE_RECAP_LINES)
         happened = [x for x in said if not x.startswith(opened(v))]
         if happened:
             text = f"So far in this {scene_word}: " + "; ".join(said) + "."
@@ -94,7 +126,7 @@ def recap(v: View, chapter: bool, keep: int = 8, since: int | None = None) -> Na
         before = _scene_before(lines, start) if not happened else []
         if before:  # a Beyond Code turn just begun inside a scene: the turn before it, its cards turned
             text = (f"{text or f'Nothing much has happened yet in this {scene_word}.'}"[:-1]
-                    + f"; the {scene_word} before: " + "; ".join(before[-SCENE_RECAP_LINES:]) + ".")
+                    + f"; the {scene_word} before: " + "; ".join(shortened(before, SCENE_RECAP_LINES)) + ".")
     text = text or f"Nothing much has happened yet in this {what}."
     return Narration(task="recap", text=text, origin=f"the journal since the {what} began",
                      facts={"about": {"characters": list(dict.fromkeys(names))}})
@@ -176,7 +208,7 @@ def scene_recap(v: View, ended_by: str | None = None) -> str | None:
     since = told[-1] + 1 if told else None
     if since is not None and ended_by is None and not recap_lines(v, since=since):
         return None
-    return _scene_told(v, where, recap(v, chapter=False, since=since).text, ended_by)
+    return _scene_told(v, where, recap(v, chapter=False, since=since, whole=True).text, ended_by)
 
 
 def ended(v: View, start: int) -> bool:

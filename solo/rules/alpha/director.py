@@ -255,10 +255,8 @@ class AlphaDirector(TableDirector[AlphaState, AlphaNarrator]):
             out.proposals.append(foe)
             out.tell_moves = True
             names = [foe.name] if foe.count is None else [f"{foe.name} {i}" for i in range(1, foe.count + 1)]
-            ask = shot.question or ""  # the question to the player stays last
-            text = shot.text[:len(shot.text) - len(ask)] if ask and shot.text.endswith(ask) else shot.text + " "
-            shot = shot.model_copy(update={"text": f"{text}In the way: {_listed(names)}. {ask}".strip(),
-                                           "facts": {**shot.facts, "foes": names}})
+            shot = shot.with_told(f"In the way: {_listed(names)}.")
+            shot = shot.model_copy(update={"facts": {**shot.facts, "foes": names}})
         out.narrations.append(shot)
         return n
 

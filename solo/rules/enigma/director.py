@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from solo.kernel.words import agree, verb_for
+from solo.kernel.words import agree, foe_does, verb_for
 from solo.director.moment import TableDirector
 from solo.kernel.errors import RuleViolation, SoloError
 from ...kernel.protocol import Proposer, Reaction, StoryView
@@ -209,12 +209,12 @@ def moment(state: GameState, rng: random.Random) -> dict[str, str]:
 
 
 def _tactics(story: StoryView, enemy: str) -> str | None:
-    """The first sentence of how the adventure file says this foe fights, if it does."""
+    """How the adventure file says this foe fights, told as what it does (``foe_does``), if it does."""
     if story.scene is None:
         return None
     for foe in foes(story.scene.enemies):
         if fold_name(foe.name) == fold_name(enemy) and foe.tactics:
-            return foe.tactics.split(". ")[0].rstrip(".") + "."
+            return foe_does(enemy, foe.tactics)
     return None
 
 

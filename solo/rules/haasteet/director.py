@@ -34,7 +34,7 @@ from .state import Enemy, HaasteetState
 REQUIRED_TABLES = (
     "wide_shot.place", "wide_shot.opening", "wide_shot.question", "complication.on_fail", "complication.on_success",
     "clue.found", "clue.extra", "shock.symptoms", "combat.bonus_won", "combat.bonus_lost", "combat.attack_hit",
-    "combat.attack_miss", "combat.wound_light", "combat.wound_heavy", "combat.wound_out", "death.dies",
+    "combat.attack_miss", "combat.wound_graze", "combat.wound_light", "combat.wound_heavy", "combat.wound_out", "death.dies",
     "death.survives", "twists.path_forward", "twists.scene_transition", "twists.session_transition",
     "oracle_events.event", "oracle_events.focus", "treasure.find",
 )
@@ -141,7 +141,7 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
             table = f"shock.source_{rating}"
             if table in n.tables:
                 source = n.tables.draw(table, rng, scene=n.scene).entry.text
-                shot = shot.model_copy(update={"text": f"{shot.text} Then: {source}."})
+                shot = shot.with_told(f"Then: {source}.")
                 out.solo_moves += [rc.Shock(character=p, source=source, rating=rating) for p in people]
                 out.tell_moves = True
                 name = source[0].upper() + source[1:]
@@ -153,7 +153,7 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
             name = name[0].upper() + name[1:]
             if not after.taken(name):
                 tough = {"tenacity": 2, "daring": 1} if kind == "monster" else {"tenacity": 1}
-                shot = shot.model_copy(update={"text": f"{shot.text} In the way: {name}."})
+                shot = shot.with_told(f"In the way: {name}.")
                 out.proposals.append(rc.AddEnemy(name=name, strengths=tough))
                 out.tell_moves = True
         out.narrations.append(shot)
@@ -197,8 +197,9 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
                 out.narrations.append(n.one("symptoms", "shock.symptoms", rng, character=r["character"]))
                 if r["sanity"]["after"] != r["sanity"]["before"]:
                     table = f"shock.stage_{STAGES[r['sanity']['after']]}"
-                    if table in n.tables:
-                        out.narrations.append(n.one("shock", table, rng, character=r["character"]))
+                    if table in n.tables:  # the lasting stage shows once the fit of symptoms has passed
+                        out.narrations.append(_after_the_fit(n.one("shock", table, rng, character=r["character"]),
+                                                             r["character"]))
             case "round_roll" | "soak":
                 self._round(n, out, r, after, rng)
             case "hit" if not r.get("pending") and r.get("recorded"):
@@ -226,8 +227,11 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
                 self._wound(n, out, done["hit_recorded"], rng)
 
     def _wound(self, n: HaasteetNarrator, out: Reaction[rc.Command], r: dict[str, Any], rng: random.Random) -> None:
+        """[Vaurio] a hit told by its size: 1 a scratch or a bruise that hinders nothing, 2 a blow that costs the
+        round's moves, 3-4 a heavy wound, 5 out of action."""
         size = r["size"]
-        table = "combat.wound_out" if r["out_of_action"] else "combat.wound_heavy" if size >= 3 else "combat.wound_light"
+        table = ("combat.wound_out" if r["out_of_action"] else "combat.wound_heavy" if size >= 3
+                 else "combat.wound_light" if size == 2 else "combat.wound_graze")
         out.narrations.append(n.one("wound", table, rng, character=r["target"]))
 
     def _enemies_declare(self, out: Reaction[rc.Command], after: HaasteetState, rng: random.Random,
@@ -250,3 +254,12 @@ class HaasteetDirector(TableDirector[HaasteetState, HaasteetNarrator]):
                                              rating=int(own.get("rating", 2 if foe.strengths.get("daring") else 1)),
                                              weapon=int(own.get("weapon", 0))))
             out.tell_moves = True  # the player sees each attack coming, and may cross it
+
+
+def _after_the_fit(told: Narration, who: str) -> Narration:
+    """[Mielenterveyssäännöt] a shock's symptoms take hold there and then and soon pass; the stage is what stays
+    after (asymptomatic: nothing shows). Told after the symptoms, the stage says so: "Once the fit passes,
+    nobody would notice anything wrong with Sammy", never "Nobody would notice" right after "Sammy is
+    violently sick"."""
+    text = told.text if told.text.startswith(who) else told.text[:1].lower() + told.text[1:]
+    return told.model_copy(update={"text": f"Once the fit passes, {text}"})

@@ -55,7 +55,7 @@ def _first_sentence(text: str) -> str:
 
 
 # [Mielenterveyssäännöt] a stage of a shaken mind as the story tells it (the stage's name is the rules' label)
-STORY_STAGES = {"healthy": "steady", "asymptomatic": "shaken, though it does not show",
+STORY_STAGES = {"healthy": "steady", "asymptomatic": "shaken, though it will not show once the fit passes",
                 "unbalanced": "badly unsettled", "eccentric": "changed in ways others notice",
                 "deranged": "losing their hold on the world", "mad": "lost to madness"}
 

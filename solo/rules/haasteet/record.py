@@ -74,6 +74,7 @@ TABLE_SAYS: dict[str, dict[str, Any]] = {
     "combat.bonus_lost": {"action": "bonus", "success": False},
     "combat.attack_hit": {"action": "attack", "success": True},
     "combat.attack_miss": {"action": "attack", "success": False},
+    "combat.wound_graze": {"band": "light", "out_of_action": False},
     "combat.wound_light": {"band": "light", "out_of_action": False},
     "combat.wound_heavy": {"band": "heavy", "out_of_action": False},
     "combat.wound_out": {"out_of_action": True},

@@ -190,10 +190,8 @@ class RhunDirector(TableDirector[RhunState, RhunNarrator]):
                     foe = improvised_challenge(n, after, rng)
                     if foe is not None:
                         out.proposals.append(foe)
-                        way = f"In the way: {foe.name}. "  # its tier and will are the rules', shown as it is added
-                        ask = shot.question or ""  # the question to the player stays last
-                        text = shot.text[:len(shot.text) - len(ask)] if ask and shot.text.endswith(ask) else shot.text + " "
-                        shot = shot.model_copy(update={"text": f"{text}{way}{ask}".strip()})
+                        # its tier and will are the rules', shown as it is added
+                        shot = shot.with_told(f"In the way: {foe.name}.")
                     out.narrations.append(shot)
                 case ev.RiskRolled():
                     self._after_risk(n, out, event, after, rng)
