@@ -78,3 +78,37 @@ def test_a_foe_s_tactics_are_told_as_what_it_does():
     assert foe_does("Gus", "A burly removals man who swings a boat hook at anyone near, and gives up soon.") == (
         "Gus swings a boat hook at anyone near.")
     assert foe_does("Gus", "A burly removals man.") is None
+
+
+def test_numbered_foes_of_a_compound_kind_are_told_in_the_kind_s_own_plural() -> None:
+    """Found in round 8 of the blind bench: Alpha's way on left the fish market "to the watchmans"."""
+    from solo.director.narration import crew
+    from solo.kernel.words import plural
+    assert crew(["Watchman 1", "Watchman 2"]) == "the watchmen"
+    assert crew(["Werewolf 1", "Werewolf 2", "Footpad 1"]) == "the werewolves and the footpad"
+    assert [plural(2, w) for w in ("human", "shaman", "fisherwoman", "Gate Warden")] == \
+        ["2 humans", "2 shamans", "2 fisherwomen", "2 Gate Wardens"]
+
+
+def test_a_move_whose_blank_the_place_cannot_fill_is_never_told(monkeypatch) -> None:
+    """Found in round 8 of the blind bench: a Haasteet clue in the catacombs told "On {ground}, Mabel spots a
+    trail of fresh drops": the place's ground was ruled out by what was told, and the blank stayed open. A line
+    whose blank the scene has no words for gives way to another."""
+    import random
+
+    from solo.director import narration
+    from solo.director.narration import OracleNarrator
+    from solo.director.story import tags_from_words
+    from solo.director.tables import OracleTables, default_folder
+    from solo.kernel.narration import Narration
+    from solo.kernel.scene import Action, SceneModel, Stage
+
+    teller = OracleNarrator(OracleTables.load(default_folder()))
+    title = "the catacombs under the city"
+    stage = SceneModel(title=title, place=title, improvised=True, tags=frozenset(tags_from_words(title)),
+                       stage=Stage(cast=("Mabel",)), last=Action(actor="Mabel", action="search around", success=True))
+    monkeypatch.setattr(narration, "place_things", lambda *a: {"cover": "a niche stacked with skulls"})
+    for seed in range(40):
+        told = Narration(task="clue", text="A clue.", origin="test")
+        said = teller.of_scene(told, stage, random.Random(seed), "clue_place").text
+        assert "{" not in said, said

@@ -162,6 +162,7 @@ def place_table(title: str, tables: OracleTables) -> str | None:
 
 
 _WORD = re.compile(r"[a-z]{5,}")
+UNFILLED = re.compile(r"\{[a-z_]+\}")  # a blank the scene had no words for: never told
 
 
 def place_things(stage: SceneModel, tables: OracleTables, rng: random.Random | None) -> dict[str, str]:
@@ -388,7 +389,8 @@ class OracleNarrator:
         for _ in range(8):  # a line told lately gives way to another; one that shows the scene is taken first
             text, drawn = teller.draw(table, rng, context)
             text = aftermath(text[:1].upper() + text[1:], stage)
-            if stage.repeats(text) or stage.clash(text) or (kind.startswith("clue_") and told_again(drawn.entry.text, stage)):
+            if stage.repeats(text) or stage.clash(text) or UNFILLED.search(text) or \
+                    (kind.startswith("clue_") and told_again(drawn.entry.text, stage)):
                 continue
             if not shown or set(drawn.entry.tags) & shown:
                 fallback = (text, drawn)
@@ -453,7 +455,7 @@ class OracleNarrator:
                 continue  # the same line told of another thing of the place just now is a repeat all the same
             text = aftermath(drawn.filled(words), stage)
             text = text[:1].upper() + text[1:]  # a move that opens on what stands in the way
-            if not stage.repeats(text) and not stage.clash(text):
+            if not stage.repeats(text) and not stage.clash(text) and not UNFILLED.search(text):
                 retold = told.model_copy(update={"text": text, "origin": f"{drawn.origin()} (for {told.origin})",
                                                  "facts": {**told.facts, "move": kind}})
                 # a table told through in the window tells the entry told longest ago (``OracleTables.draw``); one
@@ -491,7 +493,8 @@ class OracleNarrator:
         acted = act_tags(context["action"]) | ({f"foe_{kind}"} if kind else set())
         words = midsentence({**{k: v for k, v in found.items() if k not in ("where", "place")}, **context})
         text, drawn = self.draw(table, rng, words, acted=acted)
-        if not fits(drawn.entry.tags, self.scene, acted) or not stage.admits(drawn.entry.text, {**self.context, **words}):
+        if not fits(drawn.entry.tags, self.scene, acted) or not stage.admits(drawn.entry.text, {**self.context, **words}) \
+                or UNFILLED.search(text):
             return None  # the table's dice found no line of this scene: none of its things is named by it
         return text, drawn
 

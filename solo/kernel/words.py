@@ -91,6 +91,8 @@ def placed(chapter_word: str, chapter: int, scene: int, scene_word: str = "scene
 
 
 IRREGULAR = {"die": "dice", "foe": "foes", "man": "men", "woman": "women", "wolf": "wolves", "life": "lives"}
+_COMPOUND = ("man", "wolf")  # endings of compounds whose plural is irregular ("watchman", "werewolf")
+_NOT_COMPOUND = frozenset({"human", "shaman", "german", "talisman", "caiman", "ottoman", "roman", "norman"})
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -100,8 +102,11 @@ def plural(n: int, one: str, many: str | None = None) -> str:
         return f"{n} {one}"
     if many is None:
         head, _, last = one.rpartition(" ")
+        compound = next((k for k in _COMPOUND if last.casefold().endswith(k) and last.casefold() not in _NOT_COMPOUND), None)
         if last in IRREGULAR:
             last = IRREGULAR[last]
+        elif compound:  # a watchman, a werewolf: the last word of the compound takes its own plural
+            last = last[:-len(compound)] + IRREGULAR[compound]
         elif last.endswith(("s", "x", "ch", "sh")):
             last += "es"
         elif last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
