@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from solo.kernel.words import BEHIND
+
 from playing import ok
 from solo.store.journal import Journal
 from solo.kernel.protocol import StoryView
@@ -241,7 +243,7 @@ def test_an_improvised_scene_with_nobody_in_the_way_may_bring_foes_that_fit_it(t
     # foes stay with their scene: they leave with it; a foe brought on for the next scene comes into it, and
     # with a foe on the board already, nobody more comes
     brought.do("scene end success")
-    assert all(e.status == "left" and e.left == "removed" for e in brought.state.enemies)
+    assert all(e.status == "left" and e.left == BEHIND for e in brought.state.enemies)  # they stay with their scene
     brought.do("enemy add Guard")
     more = brought.do("scene start")
     assert [e.name for e in brought.state.enemies if e.active] == ["Guard"] and "director" not in more
