@@ -8,6 +8,7 @@ scene's ``wide_shot`` and ``tumult``) are read as their present names (``solo/da
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection, Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
@@ -99,10 +100,16 @@ class Sign(Strict):
     @field_validator("tags")
     @classmethod
     def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [t for t in tags if t.removeprefix("!") not in SCENE_TAGS]
-        if unknown:
-            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}")
+        refuse_unknown(tags, SCENE_TAGS, "tag", f"tags are {', '.join(sorted(SCENE_TAGS))}", lambda t: t.removeprefix("!"))
         return tags
+
+
+def refuse_unknown(values: Iterable[str], known: Collection[str], what: str, listed: str,
+                   read: Callable[[str], str] = str) -> None:
+    """A file's words checked against those the engine knows: the first unknown one refused, with the known ones."""
+    unknown = [v for v in values if read(v) not in known]
+    if unknown:
+        raise ValueError(f"unknown {what} {unknown[0]!r}: {listed}")
 
 
 class Feature(Strict):
@@ -114,9 +121,7 @@ class Feature(Strict):
     @field_validator("affords")
     @classmethod
     def _known(cls, affords: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [a for a in affords if a not in AFFORDANCES]
-        if unknown:
-            raise ValueError(f"unknown affordance {unknown[0]!r}: a feature affords {', '.join(AFFORDANCES)}")
+        refuse_unknown(affords, AFFORDANCES, "affordance", f"a feature affords {', '.join(AFFORDANCES)}")
         return affords
 
 
@@ -153,9 +158,7 @@ class Scene(Strict):
     @field_validator("tags")
     @classmethod
     def _known_tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [t for t in tags if t not in SCENE_TAGS]
-        if unknown:
-            raise ValueError(f"unknown tag {unknown[0]!r}: tags are {', '.join(sorted(SCENE_TAGS))}")
+        refuse_unknown(tags, SCENE_TAGS, "tag", f"tags are {', '.join(sorted(SCENE_TAGS))}")
         return tags
 
     @model_validator(mode="before")
